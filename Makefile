@@ -1,0 +1,30 @@
+# Every target creates .venv itself on first use.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo run test lint bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/napkin demo
+
+run: $(STAMP)
+	$(VENV)/bin/napkin run
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+test: lint
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(VENV)/bin/napkin bench
+
+clean:
+	rm -rf $(VENV) demo-out bench/results.json

@@ -1,0 +1,56 @@
+"""Pillow renderers: a game state to PNG bytes, and a list of states to an animated GIF replay.
+
+Renderers import :mod:`games` only. Each game has a module ``renderers.<key>`` with
+``render(state, names) -> bytes``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Sequence
+
+from PIL import Image
+
+from games.base import State
+
+
+def render(state: State, names: Sequence[str]) -> bytes:
+    """Render ``state`` as PNG bytes.
+
+    Args:
+        state: any game's state; the renderer is chosen by ``state.game``.
+        names: display name per seat (``len(names) == state.seats``).
+    """
+    module = importlib.import_module(f"renderers.{state.game}")
+    return module.render(state, names)
+
+
+def render_replay(states: Sequence[State], names: Sequence[str], frame_ms: int = 700) -> bytes:
+    """Render ``states`` (start position first) as an animated GIF, one frame per state.
+
+    The last frame is held three times as long. Frames are palette-quantised, so a 60-ply replay stays
+    well under Discord's 10 MiB upload limit.
+
+    Raises:
+        ValueError: ``states`` is empty.
+    """
+    if not states:
+        raise ValueError("a replay needs at least one state")
+    frames = [Image.open(io.BytesIO(render(state, names))).convert("RGB") for state in states]
+    size = frames[0].size
+    frames = [frame if frame.size == size else frame.resize(size) for frame in frames]
+    palette_frames = [frame.quantize(colors=64, method=Image.Quantize.MEDIANCUT) for frame in frames]
+    durations = [frame_ms] * (len(frames) - 1) + [frame_ms * 3]
+    buffer = io.BytesIO()
+    palette_frames[0].save(
+        buffer,
+        format="GIF",
+        save_all=True,
+        append_images=palette_frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+    return buffer.getvalue()
