@@ -1,0 +1,106 @@
+"""The discord.py client: resources are created once and handed in; extensions load in ``setup_hook``.
+
+Slash commands only (default intents, no privileged ones). The command tree is synced only when its
+JSON differs from the hash kept in the database. Persistent buttons are :class:`discord.ui.DynamicItem` s
+registered here, so they keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import pkgutil
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from bot import exts
+from bot.errors import reply_error
+from bot.service import MatchService
+from bot.views import CHALLENGE_ITEMS, MoveButton
+from storage import Database, repo
+
+log = logging.getLogger(__name__)
+
+TREE_HASH_KEY = "command_tree_hash"
+
+
+def discover_extensions() -> list[str]:
+    """Names of every extension module in :mod:`bot.exts` (private modules, ``_x``, excluded)."""
+    return sorted(
+        f"{exts.__name__}.{module.name}"
+        for module in pkgutil.iter_modules(exts.__path__)
+        if not module.name.startswith("_")
+    )
+
+
+class NapkinBot(commands.Bot):
+    """The Napkin Games bot.
+
+    Args:
+        db: the open database (the bot does not close it).
+        dev_guild: if set, commands are copied to and synced on this server only (instant updates).
+        clock: epoch-seconds clock for the service; defaults to discord.py's UTC clock.
+    """
+
+    def __init__(self, db: Database, *, dev_guild: int | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.db = db
+        self.dev_guild = dev_guild
+        self._clock = clock or (lambda: discord.utils.utcnow().timestamp())
+        self.service = MatchService(db, clock=self.now)
+        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+
+    def now(self) -> float:
+        """Current time in epoch seconds."""
+        return self._clock()
+
+    async def setup_hook(self) -> None:
+        """Load extensions, register persistent buttons, sync commands if they changed."""
+        for name in discover_extensions():
+            await self.load_extension(name)
+        self.add_dynamic_items(MoveButton, *CHALLENGE_ITEMS)
+        await self.sync_commands()
+
+    async def on_ready(self) -> None:
+        """Learn the bot's own id (the computer's seat) once connected."""
+        if self.user is not None:
+            self.service.computer_id = self.user.id
+            self.service.computer_name = self.user.display_name
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    def command_tree_hash(self) -> str:
+        """SHA-256 of the command tree's JSON (what would be synced)."""
+        guild = discord.Object(self.dev_guild) if self.dev_guild else None
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        blob = json.dumps(payload, sort_keys=True, default=str)
+        return hashlib.sha256(f"{self.dev_guild}:{blob}".encode()).hexdigest()
+
+    async def sync_commands(self, force: bool = False) -> bool:
+        """Sync the command tree when it changed since the last sync; return ``True`` if it synced."""
+        guild = discord.Object(self.dev_guild) if self.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        digest = self.command_tree_hash()
+        async with self.db.read() as conn:
+            stored = await repo.get_meta(conn, TREE_HASH_KEY)
+        if stored == digest and not force:
+            log.info("command tree unchanged; not syncing")
+            return False
+        await self.tree.sync(guild=guild)
+        async with self.db.write() as conn:
+            await repo.put_meta(conn, TREE_HASH_KEY, digest)
+        log.info("command tree synced")
+        return True
+
+    async def _on_tree_error(self, interaction: discord.Interaction,
+                             error: discord.app_commands.AppCommandError) -> None:
+        await reply_error(interaction, error)

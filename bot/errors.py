@@ -1,0 +1,54 @@
+"""Turning errors into ephemeral replies: one place maps exception types to what the member reads.
+
+Commands and buttons raise domain errors (:class:`bot.service.ServiceError`, :class:`games.RulesError`) instead
+of formatting replies themselves; anything unexpected is logged with its traceback and answered politely.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.service import ServiceError
+from games import RulesError
+
+log = logging.getLogger(__name__)
+
+GENERIC = "Something went wrong on our side; nothing was changed. Please try again."
+
+
+def message_for(error: BaseException) -> str:
+    """Return the sentence a member sees for ``error``."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, ServiceError | RulesError):
+        return str(error)
+    if isinstance(error, app_commands.TransformerError):
+        return f"`{error.value}` is not a valid value here."
+    if isinstance(error, app_commands.MissingPermissions):
+        needed = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+        return f"You need the {needed} permission to do that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Napkin Games works in servers, not in direct messages."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You are not allowed to use this command here."
+    if isinstance(error, discord.Forbidden):
+        return "I am missing a permission in this channel (send messages, attach files or create threads)."
+    return GENERIC
+
+
+async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer ``interaction`` ephemerally with :func:`message_for` (logging unexpected errors)."""
+    text = message_for(error)
+    if text == GENERIC:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error("unhandled error in interaction %s", interaction.id, exc_info=original)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply for interaction %s", interaction.id)

@@ -1,0 +1,135 @@
+"""``/match``: list, board, resign, draw, abort and history of matches, for every game."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import renderers
+from bot import play
+from bot.service import replay
+from games import GAMES
+
+
+def _client(interaction: discord.Interaction) -> play.NapkinBot:  # type: ignore[name-defined]
+    return interaction.client  # type: ignore[return-value]
+
+
+class Match(commands.GroupCog, group_name="match", group_description="Your matches"):
+    """Match commands common to every game."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="list", description="Your active matches in this server and whose turn it is")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        """List the member's active matches."""
+        guild_id = play.require_guild(interaction)
+        matches = await _client(interaction).service.active_matches(guild_id, interaction.user.id)
+        if not matches:
+            await interaction.response.send_message("You have no active matches here. Start one with "
+                                                    "`/chopsticks start` or another game's `start`.", ephemeral=True)
+            return
+        lines = []
+        for match in matches[:25]:
+            opponents = ", ".join(s.display_name for s in match.seats if s.user_id != interaction.user.id) or "solo"
+            seat = match.seats[match.current_seat] if match.current_seat is not None else None
+            turn = "**your move**" if seat and seat.user_id == interaction.user.id else \
+                f"{seat.display_name} to move" if seat else "over"
+            due = f", deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
+            lines.append(f"#{match.id} {GAMES[match.game].title} vs {opponents}: {turn}{due} · "
+                         f"<#{match.post_channel_id}>")
+        if len(matches) > 25:
+            lines.append(f"…and {len(matches) - 25} more.")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="board", description="Post the current board of a match again")
+    @app_commands.describe(match="The match (implied inside its thread)")
+    async def board(self, interaction: discord.Interaction, match: str | None = None) -> None:
+        """Re-post a match's board (also how a board lost to a Discord error is recovered)."""
+        record = await play.resolve_match(interaction, match)
+        payload = await play.board_payload(record)
+        if interaction.channel_id != record.post_channel_id:
+            payload.pop("view", None)
+        await interaction.response.send_message(**payload)
+
+    @app_commands.command(name="resign", description="Resign a match (your opponent wins)")
+    @app_commands.describe(match="The match (implied inside its thread)")
+    async def resign(self, interaction: discord.Interaction, match: str | None = None) -> None:
+        """Resign."""
+        record = await play.resolve_match(interaction, match)
+        finished = await _client(interaction).service.resign(record.id, record.guild_id, interaction.user.id)
+        await interaction.response.send_message(**await play.board_payload(finished))
+
+    @app_commands.command(name="draw", description="Offer a draw, accept your opponent's offer, or decline it")
+    @app_commands.describe(match="The match (implied inside its thread)", action="offer/accept, or decline")
+    @app_commands.choices(action=[app_commands.Choice(name="offer or accept", value="offer"),
+                                  app_commands.Choice(name="decline", value="decline")])
+    async def draw(self, interaction: discord.Interaction, action: str = "offer", match: str | None = None) -> None:
+        """Offer, accept or decline a draw."""
+        record = await play.resolve_match(interaction, match)
+        service = _client(interaction).service
+        if action == "decline":
+            await service.decline_draw(record.id, record.guild_id, interaction.user.id)
+            await interaction.response.send_message(f"{interaction.user.display_name} declines the draw offer.")
+            return
+        updated, agreed = await service.offer_draw(record.id, record.guild_id, interaction.user.id)
+        if agreed:
+            await interaction.response.send_message(**await play.board_payload(updated))
+            return
+        opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
+        await interaction.response.send_message(
+            f"{interaction.user.display_name} offers a draw. <@{opponent.user_id}>, answer with `/match draw` "
+            "(offer or accept) or `/match draw action:decline`.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.user_id)]))
+
+    @app_commands.command(name="abort", description="Call off a match before both sides have moved")
+    @app_commands.describe(match="The match (implied inside its thread)")
+    async def abort(self, interaction: discord.Interaction, match: str | None = None) -> None:
+        """Abort (no result)."""
+        record = await play.resolve_match(interaction, match)
+        await _client(interaction).service.abort(record.id, record.guild_id, interaction.user.id)
+        await interaction.response.send_message(f"Match #{record.id} aborted by {interaction.user.display_name}; "
+                                                "it counts for nobody.")
+
+    @app_commands.command(name="history", description="Move list, JSON export and animated replay of a match")
+    @app_commands.describe(match="Match number (any match of this server, also finished ones)")
+    async def history(self, interaction: discord.Interaction, match: str | None = None) -> None:
+        """Post the move list, a JSON export and a GIF replay (built off the event loop)."""
+        record = await play.resolve_match(interaction, match)
+        await interaction.response.defer(thinking=True)
+        moves = await _client(interaction).service.moves(record.id)
+        states = await asyncio.to_thread(replay, record, moves)
+        gif = await asyncio.to_thread(renderers.render_replay, states, play.names_of(record))
+        export = {
+            "match": record.id, "game": record.game, "variant": record.variant, "status": record.status,
+            "seats": [{"seat": s.seat, "name": s.display_name, "computer": s.level} for s in record.seats],
+            "initial_state": record.initial_state,
+            "moves": [{"ply": m.ply, "seat": m.seat, "move": m.notation, "time": m.created_at} for m in moves],
+            "final_state": record.state, "outcome": record.outcome,
+        }
+        listing = " ".join(f"{m.ply}. {m.notation}" for m in moves) or "(no moves yet)"
+        if len(listing) > 1700:
+            listing = listing[:1700] + " …"
+        files = [discord.File(io.BytesIO(gif), filename=f"match-{record.id}.gif"),
+                 discord.File(io.BytesIO(json.dumps(export, indent=1).encode()), filename=f"match-{record.id}.json")]
+        await interaction.followup.send(f"**{GAMES[record.game].title}** · match #{record.id}\n{listing}",
+                                        files=files)
+
+    @board.autocomplete("match")
+    @resign.autocomplete("match")
+    @draw.autocomplete("match")
+    @abort.autocomplete("match")
+    @history.autocomplete("match")
+    async def _match(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await play.match_choices(interaction, current)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the extension."""
+    await bot.add_cog(Match(bot))

@@ -1,0 +1,122 @@
+"""Ratings and records per server and game, with openskill's Plackett-Luce model.
+
+A rating is shown as ``1000 + 40 × ordinal`` where openskill's ordinal is ``mu − 3·sigma`` (a conservative
+estimate; a new player shows 1000). It is *provisional* until :data:`PROVISIONAL_GAMES` rated games. Ratings
+change in the same transaction as the move (or resignation, forfeit, agreed draw) that ends the match. Matches
+against the computer are unrated unless the server's ``rate_computer`` setting is on, in which case only the
+human's W/L/D record changes (the computer has no rating). Gröbner Nim solitaire keeps the best result relative
+to par (turns − par; lower is better) instead of a rating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from storage import MatchRecord, RatingRecord, repo
+
+PROVISIONAL_GAMES = 5
+_MODEL = PlackettLuce()
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The number players see: ``round(1000 + 40 * (mu - 3 * sigma))``."""
+    return round(1000 + 40 * (mu - 3 * sigma))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of a leaderboard."""
+
+    rank: int
+    user_id: int
+    name: str
+    rating: int
+    provisional: bool
+    wins: int
+    losses: int
+    draws: int
+    games: int
+    best_vs_par: int | None
+
+
+def _new(match: MatchRecord, user_id: int, name: str) -> RatingRecord:
+    base = _MODEL.rating()
+    return RatingRecord(match.guild_id, match.game, user_id, name, base.mu, base.sigma, 0, 0, 0, 0, None)
+
+
+async def record_result(conn: repo.Connection, match: MatchRecord, now: float) -> None:
+    """Update records and ratings for a finished ``match`` (no-op for unrated or aborted matches)."""
+    if match.status != "finished" or not match.rated or match.outcome is None:
+        return
+    outcome = match.outcome
+    humans = [seat for seat in match.seats if not seat.is_computer]
+    if len(match.seats) == 1:
+        await _record_solitaire(conn, match, now)
+        return
+    if len({seat.user_id for seat in humans}) != len(humans) or not humans:
+        return
+    records = []
+    for seat in match.seats:
+        if seat.is_computer:
+            records.append(None)
+            continue
+        record = await repo.get_rating(conn, match.guild_id, match.game, seat.user_id)
+        records.append(record or _new(match, seat.user_id, seat.display_name))
+    winner, draw = outcome.get("winner"), bool(outcome.get("draw"))
+    for seat, record in zip(match.seats, records):
+        if record is None:
+            continue
+        record.display_name = seat.display_name
+        record.games += 1
+        if draw:
+            record.draws += 1
+        elif winner == seat.seat:
+            record.wins += 1
+        else:
+            record.losses += 1
+    if all(record is not None for record in records):
+        ranks = [0, 0] if draw else [0 if winner == seat.seat else 1 for seat in match.seats]
+        teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in records if r is not None]
+        rated = _MODEL.rate(teams, ranks=ranks)
+        for record, team in zip(records, rated):
+            assert record is not None
+            record.mu, record.sigma = team[0].mu, team[0].sigma
+    for record in records:
+        if record is not None:
+            await repo.put_rating(conn, record, now)
+
+
+async def _record_solitaire(conn: repo.Connection, match: MatchRecord, now: float) -> None:
+    seat = match.seats[0]
+    record = await repo.get_rating(conn, match.guild_id, match.game, seat.user_id) or _new(
+        match, seat.user_id, seat.display_name)
+    record.display_name = seat.display_name
+    record.games += 1
+    scores = match.outcome.get("scores") if match.outcome else None
+    par = match.state.get("par")
+    completed = match.outcome is not None and match.outcome.get("winner") is None and "resigned" not in str(
+        match.outcome.get("reason")) and "ran out of time" not in str(match.outcome.get("reason"))
+    if completed and scores and isinstance(par, int):
+        relative = int(scores[0]) - par
+        record.wins += 1
+        record.best_vs_par = relative if record.best_vs_par is None else min(record.best_vs_par, relative)
+    else:
+        record.losses += 1
+    await repo.put_rating(conn, record, now)
+
+
+def leaderboard(rows: list[RatingRecord], solitaire: bool = False) -> list[Standing]:
+    """Sort rating rows into standings: by rating (established players first), or for solitaire by best
+    result relative to par, then games."""
+    if solitaire:
+        ordered = sorted((r for r in rows if r.best_vs_par is not None), key=lambda r: (r.best_vs_par, -r.games))
+    else:
+        ordered = sorted(rows, key=lambda r: (r.games < PROVISIONAL_GAMES, -display_rating(r.mu, r.sigma),
+                                              -r.wins, r.display_name))
+    return [
+        Standing(rank, r.user_id, r.display_name, display_rating(r.mu, r.sigma), r.games < PROVISIONAL_GAMES,
+                 r.wins, r.losses, r.draws, r.games, r.best_vs_par)
+        for rank, r in enumerate(ordered, start=1)
+    ]

@@ -1,0 +1,95 @@
+"""Persistent buttons: :class:`discord.ui.DynamicItem` s whose ``custom_id`` carries the ids they act on.
+
+They are registered with ``bot.add_dynamic_items`` in ``setup_hook``, so a button posted before a restart still
+works after it. A move button also carries the match version it was drawn for: a click on an older board is
+answered with a clear "out of date" message instead of applying a move to a position the player did not see.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import ui
+
+from bot.errors import reply_error
+
+CUSTOM_ID_LIMIT = 100
+
+
+class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:mv:(?P<match>\d+):(?P<version>\d+):(?P<move>.+)"):
+    """A button that plays ``move`` (in the game's notation) in ``match_id`` at ``version``."""
+
+    def __init__(self, match_id: int, version: int, move: str, *, label: str | None = None,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+                 row: int | None = None) -> None:
+        custom_id = f"napkin:mv:{match_id}:{version}:{move}"
+        if len(custom_id) > CUSTOM_ID_LIMIT:
+            raise ValueError(f"custom_id too long for move {move!r}")
+        super().__init__(ui.Button(label=label or move, style=style, custom_id=custom_id, disabled=disabled),
+                         row=row)
+        self.match_id = match_id
+        self.version = version
+        self.move = move
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> MoveButton:
+        """Rebuild the button from its ``custom_id`` (called by discord.py for every click)."""
+        return cls(int(match["match"]), int(match["version"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play the move for the member who clicked."""
+        from bot import play
+
+        try:
+            await play.submit_move(interaction, self.match_id, self.move, expected_version=self.version,
+                                   via_button=True)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
+class ChallengeButton(ui.DynamicItem[ui.Button[Any]],
+                      template=r"napkin:ch:(?P<challenge>\d+):(?P<action>accept|decline)"):
+    """Accept or decline challenge ``challenge_id``."""
+
+    def __init__(self, challenge_id: int, action: str, *, disabled: bool = False) -> None:
+        accept = action == "accept"
+        super().__init__(ui.Button(
+            label="Accept" if accept else "Decline",
+            style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+            custom_id=f"napkin:ch:{challenge_id}:{action}",
+            disabled=disabled,
+        ))
+        self.challenge_id = challenge_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
+                             match: re.Match[str], /) -> ChallengeButton:
+        """Rebuild the button from its ``custom_id``."""
+        return cls(int(match["challenge"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Accept or decline for the member who clicked."""
+        from bot import play
+
+        try:
+            if self.action == "accept":
+                await play.accept_challenge(interaction, self.challenge_id)
+            else:
+                await play.decline_challenge(interaction, self.challenge_id)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
+CHALLENGE_ITEMS = (ChallengeButton,)
+
+
+def challenge_view(challenge_id: int, *, disabled: bool = False) -> ui.View:
+    """The Accept / Decline buttons of a challenge message."""
+    view = ui.View(timeout=None)
+    view.add_item(ChallengeButton(challenge_id, "accept", disabled=disabled))
+    view.add_item(ChallengeButton(challenge_id, "decline", disabled=disabled))
+    return view

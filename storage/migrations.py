@@ -1,0 +1,112 @@
+"""Schema migrations, numbered by ``PRAGMA user_version``.
+
+``MIGRATIONS[i]`` brings a database from version ``i`` to ``i + 1``. Never edit a released migration; append.
+Times are UNIX epoch seconds (UTC, REAL); ids of Discord objects are INTEGER snowflakes; JSON is TEXT.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the whole first schema.
+    """
+    CREATE TABLE guild_settings (
+        guild_id          INTEGER PRIMARY KEY,
+        days_per_move     INTEGER NOT NULL DEFAULT 3 CHECK (days_per_move IN (0, 1, 2, 3, 5, 7, 14)),
+        use_threads       INTEGER NOT NULL DEFAULT 1 CHECK (use_threads IN (0, 1)),
+        allowed_channels  TEXT    NOT NULL DEFAULT '[]',
+        max_active        INTEGER NOT NULL DEFAULT 25 CHECK (max_active BETWEEN 1 AND 100),
+        rate_computer     INTEGER NOT NULL DEFAULT 0 CHECK (rate_computer IN (0, 1)),
+        updated_at        REAL
+    );
+
+    CREATE TABLE matches (
+        id              INTEGER PRIMARY KEY,
+        guild_id        INTEGER NOT NULL,
+        channel_id      INTEGER NOT NULL,
+        thread_id       INTEGER,
+        game            TEXT    NOT NULL,
+        variant         TEXT    NOT NULL,
+        initial_state   TEXT    NOT NULL,
+        state           TEXT    NOT NULL,
+        status          TEXT    NOT NULL CHECK (status IN ('active', 'finished', 'aborted')),
+        version         INTEGER NOT NULL DEFAULT 0,
+        ply             INTEGER NOT NULL DEFAULT 0,
+        current_seat    INTEGER,
+        days_per_move   INTEGER NOT NULL DEFAULT 0,
+        deadline        REAL,
+        reminded        INTEGER NOT NULL DEFAULT 0,
+        draw_offer_seat INTEGER,
+        outcome         TEXT,
+        end_reason      TEXT,
+        rated           INTEGER NOT NULL DEFAULT 1,
+        created_at      REAL    NOT NULL,
+        updated_at      REAL    NOT NULL,
+        finished_at     REAL
+    );
+    CREATE INDEX matches_guild_status ON matches (guild_id, status);
+    CREATE INDEX matches_deadline ON matches (deadline) WHERE status = 'active';
+    CREATE INDEX matches_thread ON matches (thread_id);
+
+    CREATE TABLE seats (
+        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL CHECK (seat >= 0),
+        user_id      INTEGER NOT NULL,
+        display_name TEXT    NOT NULL,
+        level        TEXT CHECK (level IS NULL OR level IN ('easy', 'medium', 'hard')),
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX seats_user ON seats (user_id);
+
+    CREATE TABLE moves (
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        ply        INTEGER NOT NULL CHECK (ply >= 1),
+        seat       INTEGER NOT NULL,
+        notation   TEXT    NOT NULL,
+        created_at REAL    NOT NULL,
+        PRIMARY KEY (match_id, ply)
+    );
+    CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves
+        BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;
+
+    CREATE TABLE challenges (
+        id            INTEGER PRIMARY KEY,
+        guild_id      INTEGER NOT NULL,
+        channel_id    INTEGER NOT NULL,
+        message_id    INTEGER,
+        game          TEXT    NOT NULL,
+        variant       TEXT    NOT NULL,
+        challenger_id INTEGER NOT NULL,
+        challenger_name TEXT  NOT NULL,
+        opponent_id   INTEGER,
+        days_per_move INTEGER NOT NULL DEFAULT 3,
+        status        TEXT    NOT NULL CHECK (status IN ('open', 'accepted', 'declined', 'expired', 'cancelled')),
+        match_id      INTEGER REFERENCES matches (id),
+        created_at    REAL    NOT NULL,
+        expires_at    REAL    NOT NULL
+    );
+    CREATE INDEX challenges_open ON challenges (expires_at) WHERE status = 'open';
+
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        display_name TEXT  NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL DEFAULT 0,
+        wins       INTEGER NOT NULL DEFAULT 0,
+        losses     INTEGER NOT NULL DEFAULT 0,
+        draws      INTEGER NOT NULL DEFAULT 0,
+        best_vs_par INTEGER,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
