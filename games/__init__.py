@@ -22,6 +22,14 @@ from games.base import (
 )
 
 GAME_KEYS: tuple[str, ...] = ("chopsticks", "differences", "napkin_chess", "polygons", "groebner_nim")
+GAME_TITLES: dict[str, str] = {
+    "chopsticks": "Chopsticks",
+    "differences": "Grid Game of Differences",
+    "napkin_chess": "Napkin Chess",
+    "polygons": "Polygons & Dots",
+    "groebner_nim": "Gröbner Nim",
+}
+"""Display names, known without importing the game modules (each module's ``Game.title`` matches)."""
 
 
 class _Registry(Mapping[str, Game]):
@@ -59,6 +67,7 @@ def get_game(key: str) -> Game:
 __all__ = [
     "GAMES",
     "GAME_KEYS",
+    "GAME_TITLES",
     "LEVELS",
     "Game",
     "IllegalMove",

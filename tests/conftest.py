@@ -7,8 +7,12 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from discord import app_commands
+from simcord.env import Env
 
 from bot.client import NapkinBot
+from bot.service import ServiceError
+from games import RulesError
 from storage import Database
 
 
@@ -32,3 +36,26 @@ async def db(db_path: Path) -> AsyncIterator[Database]:
 def simcord_bot(db: Database) -> NapkinBot:
     """The bot SimCord runs: the real client on the test's database."""
     return NapkinBot(db)
+
+
+def is_domain_error(error: BaseException) -> bool:
+    """``True`` for the refusals the bot answers on purpose (service and rules errors, failed checks)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, ServiceError | RulesError | app_commands.CheckFailure)
+
+
+@pytest_asyncio.fixture
+async def simcord_env(simcord_bot: NapkinBot, request: pytest.FixtureRequest) -> AsyncIterator[Env]:
+    """SimCord's environment, as its plugin builds it, except that refusals the bot answered on purpose
+    (domain errors turned into ephemeral replies) are not failures; any other swallowed error still is."""
+    marker = request.node.get_closest_marker("simcord")
+    env = Env(simcord_bot, **(marker.kwargs if marker else {}))
+    await env.start()
+    try:
+        yield env
+    finally:
+        await env.shutdown()
+        unexpected = [error for error in env.errors if not is_domain_error(error)]
+        if unexpected:
+            raise unexpected[0]

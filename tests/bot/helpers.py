@@ -1,0 +1,75 @@
+"""Helpers for the Discord-level tests (SimCord handles, buttons, stored matches)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from simcord.actors import MemberActor
+from simcord.builders import UserHandle
+
+from storage import Database, MatchRecord, repo
+
+
+class World:
+    """A server with a games channel and a few members, built on a SimCord environment."""
+
+    def __init__(self, env: Any, *names: str) -> None:
+        self.env = env
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("games")
+        self.members = {name: self.guild.add_member(env.create_user(name)) for name in names}
+
+    def __getitem__(self, name: str) -> Any:
+        return self.members[name]
+
+    def bot_member(self) -> MemberActor:
+        """The bot as a member handle (to pass as ``opponent``)."""
+        return MemberActor(self.env, self.guild, UserHandle(self.env, self.env.backend.bot_user))
+
+    def thread(self) -> Any:
+        """The newest thread of the games channel."""
+        threads = self.channel.threads
+        assert threads, "no thread was opened"
+        return threads[-1]
+
+
+def buttons(message: discord.Message) -> dict[str, discord.ui.Button[Any] | Any]:
+    """The message's buttons by custom_id."""
+    found = {}
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            if getattr(child, "custom_id", None):
+                found[child.custom_id] = child
+    return found
+
+
+def move_button(message: discord.Message, move: str) -> Any | None:
+    """The enabled button of ``message`` that plays ``move``, if any."""
+    for custom_id, button in buttons(message).items():
+        if custom_id.startswith("napkin:mv:") and custom_id.split(":", 4)[4] == move and not button.disabled:
+            return button
+    return None
+
+
+async def stored(db: Database, match_id: int) -> MatchRecord:
+    """The stored match (fails the test if missing)."""
+    async with db.read() as conn:
+        match = await repo.get_match(conn, match_id)
+    assert match is not None
+    return match
+
+
+async def only_match_id(db: Database) -> int:
+    """The id of the only match in the database."""
+    ids = await repo.all_match_ids(db._reader)
+    assert len(ids) == 1, ids
+    return ids[0]
+
+
+async def snapshot(db: Database) -> list[tuple[Any, ...]]:
+    """Everything stored about matches, moves and challenges (to assert that nothing changed)."""
+    rows = []
+    for table in ("matches", "moves", "challenges", "seats", "ratings"):
+        rows.extend(tuple(r) for r in await db.fetchall(f"SELECT * FROM {table} ORDER BY rowid"))
+    return rows
