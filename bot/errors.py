@@ -16,6 +16,9 @@ from games import RulesError
 
 log = logging.getLogger(__name__)
 
+PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_messages": "Manage Messages"}
+"""Discord's own display names where they differ from the API's."""
+
 GENERIC = "Something went wrong on our side; nothing was changed. Please try again."
 
 
@@ -28,7 +31,7 @@ def message_for(error: BaseException) -> str:
     if isinstance(error, app_commands.TransformerError):
         return f"`{error.value}` is not a valid value here."
     if isinstance(error, app_commands.MissingPermissions):
-        needed = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+        needed = ", ".join(PERMISSION_NAMES.get(p, p.replace("_", " ").title()) for p in error.missing_permissions)
         return f"You need the {needed} permission to do that."
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Napkin Games works in servers, not in direct messages."

@@ -1,0 +1,503 @@
+"""Tests of the Napkin Chess rules core against seeds/napkin_chess.json and an independent brute-force scan."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.napkin_chess import GAME, PRESETS, Move, NapkinState, format_move, parse_move
+
+VECTORS = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "napkin_chess.json").read_text())
+
+
+# ------------------------------------------------------------------------------------------ brute force
+# Written independently of the production code: a plain numpy scan of the 0.01 lattice, no shapely, no isqrt.
+
+
+def _obstacles(state: NapkinState) -> list[tuple[int, int, int]]:
+    """(x, y, radius) in hundredths of every coin and of the hole (1.5 right, 0.5 up from the centre, floored)."""
+    variant = state.to_dict()["variant"]
+    width, height = round(variant["width"] * 100), round(variant["height"] * 100)
+    found = [(round(c["x"] * 100), round(c["y"] * 100), c["size"] * 100) for c in state.to_dict()["coins"]]
+    if variant["hole"]:
+        found.append((width // 2 + 150, height // 2 + 50, 100))
+    return found
+
+
+def brute_free(state: NapkinState, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (xs, ys, mask): mask[j, i] is True when a coin of ``size`` fits with its centre at (xs[i], ys[j])."""
+    variant = state.to_dict()["variant"]
+    width, height = round(variant["width"] * 100), round(variant["height"] * 100)
+    r = size * 100
+    xs = np.arange(r, width - r + 1, dtype=np.int64)
+    ys = np.arange(r, height - r + 1, dtype=np.int64)
+    mask = np.ones((len(ys), len(xs)), dtype=bool)
+    for cx, cy, radius in _obstacles(state):
+        reach = r + radius
+        i0, i1 = np.searchsorted(xs, cx - reach), np.searchsorted(xs, cx + reach, side="right")
+        j0, j1 = np.searchsorted(ys, cy - reach), np.searchsorted(ys, cy + reach, side="right")
+        if i0 >= i1 or j0 >= j1:
+            continue
+        dx2 = (xs[i0:i1] - cx) ** 2
+        dy2 = (ys[j0:j1] - cy) ** 2
+        mask[j0:j1, i0:i1] &= (dy2[:, None] + dx2[None, :]) >= reach * reach
+    return xs, ys, mask
+
+
+def brute_points(state: NapkinState, size: int) -> set[tuple[int, int]]:
+    xs, ys, mask = brute_free(state, size)
+    rows, cols = np.nonzero(mask)
+    return {(int(xs[i]), int(ys[j])) for j, i in zip(rows.tolist(), cols.tolist())}
+
+
+def brute_legal(state: NapkinState, move: Move) -> bool:
+    xs, ys, mask = brute_free(state, move.size)
+    i = np.searchsorted(xs, move.x)
+    j = np.searchsorted(ys, move.y)
+    return i < len(xs) and j < len(ys) and xs[i] == move.x and ys[j] == move.y and bool(mask[j, i])
+
+
+def play(variant: dict, moves: list[str]) -> NapkinState:
+    state = GAME.new_state(variant)
+    for text in moves:
+        state = state.play(text)
+    return state
+
+
+def random_board(rng: random.Random, variant: dict, coins: int) -> NapkinState:
+    """Place up to ``coins`` coins at random free lattice points chosen by the brute force."""
+    state = GAME.new_state(variant)
+    for _ in range(coins):
+        sizes = [s for s in state.allowed_sizes()]
+        rng.shuffle(sizes)
+        for size in sizes:
+            xs, ys, mask = brute_free(state, size)
+            rows, cols = np.nonzero(mask)
+            if len(rows):
+                k = rng.randrange(len(rows))
+                state = state.apply(Move(size, int(xs[cols[k]]), int(ys[rows[k]])))
+                break
+        else:
+            break
+    return state
+
+
+def pocket_board(rng: random.Random, width: int, height: int) -> tuple[NapkinState, Move]:
+    """Fill a napkin around a chosen size-2 centre p, mostly with coins placed as close to p as they may go.
+
+    The result keeps p free inside a pocket barely larger than a size-2 coin (or a few such pockets).
+    """
+    variant = {"width": width, "height": height, "supply": [40, 40, 40], "first_coin_two": False}
+    state = GAME.new_state(variant)
+    px = rng.randint(200, width * 100 - 200)
+    py = rng.randint(200, height * 100 - 200)
+    while True:
+        options = []
+        for size in (2, 3, 4):
+            xs, ys, mask = brute_free(state, size)
+            d2 = (xs[None, :] - px) ** 2 + (ys[:, None] - py) ** 2
+            ok = mask & (d2 >= (200 + size * 100) ** 2)
+            rows, cols = np.nonzero(ok)
+            if len(rows):
+                options.append((size, xs, ys, rows, cols, d2[rows, cols]))
+        if not options:
+            return state, Move(2, px, py)
+        size, xs, ys, rows, cols, dist = rng.choice(options)
+        k = int(np.argmin(dist)) if rng.random() < 0.7 else rng.randrange(len(rows))
+        state = state.apply(Move(size, int(xs[cols[k]]), int(ys[rows[k]])))
+
+
+def assert_agrees(state: NapkinState) -> None:
+    """The production end-of-game decision and samplers agree with the brute force for every size."""
+    for size in (2, 3, 4):
+        points = brute_points(state, size)
+        fresh = NapkinState.from_dict(state.to_dict())  # no inherited witnesses
+        assert fresh.fits(size) == bool(points), (size, state.to_dict())
+        assert state.fits(size) == bool(points)
+        rng = random.Random(size)
+        for move in state.sample_placements(size, 5, rng) + state.contact_placements(size)[:20]:
+            assert (move.x, move.y) in points
+        pockets = fresh.pocket_points(size, limit=4)
+        assert set(pockets) <= points
+    sizes = state.allowed_sizes()
+    assert state.is_over == (not sizes or not brute_points(state, sizes[0]))
+
+
+# -------------------------------------------------------------------------------------------- notation
+
+
+@pytest.mark.parametrize("case", VECTORS["notation"]["valid"], ids=lambda c: c["text"])
+def test_notation_valid(case: dict) -> None:
+    move = parse_move(case["text"])
+    assert (move.size, move.x, move.y) == (case["size"], case["x"], case["y"])
+    assert format_move(move) == case["canonical"]
+    assert parse_move(format_move(move)) == move
+    assert GAME.new_state().parse_move(case["text"]) == move
+
+
+@pytest.mark.parametrize("text", VECTORS["notation"]["malformed"])
+def test_notation_malformed(text: str) -> None:
+    with pytest.raises(InvalidMove) as error:
+        parse_move(text)
+    assert str(error.value).endswith(".")
+
+
+def test_malformed_messages_say_what_is_wrong() -> None:
+    cases = {"2@1.234,3": "2 decimal", "2@-1,3": "negative", "5@3,3": "2, 3 or 4", "2@nan,3": "not a decimal",
+             "2@1e309,3": "not a decimal", "2@3": "two coordinates"}
+    for text, phrase in cases.items():
+        with pytest.raises(InvalidMove, match=phrase):
+            parse_move(text)
+
+
+@pytest.mark.parametrize("args", [(5, 100, 100), (2, -1, 100), (2, 100, 1.5), (True, 100, 100), (2, 100, True)])
+def test_move_constructor_rejects(args: tuple) -> None:
+    with pytest.raises(InvalidMove):
+        Move(*args)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from((2, 3, 4)), st.integers(0, 10**7), st.integers(0, 10**7))
+def test_notation_round_trip(size: int, x: int, y: int) -> None:
+    move = Move(size, x, y)
+    assert parse_move(format_move(move)) == move
+    spaced = format_move(move).replace("@", " @ ").replace(",", " , ")
+    assert parse_move(spaced) == move
+
+
+# ---------------------------------------------------------------------------------------- placements
+
+
+@pytest.mark.parametrize("case", VECTORS["placements"], ids=lambda c: c["name"])
+def test_placement_vectors(case: dict) -> None:
+    state = play(case["variant"], case["moves"])
+    for check in case["checks"]:
+        move = parse_move(check["move"])
+        assert state.is_legal(move) == check["legal"], check
+        if check["legal"]:
+            after = state.apply(move)
+            assert after.last_move == move and after.ply == state.ply + 1
+        else:
+            with pytest.raises(IllegalMove) as error:
+                state.apply(move)
+            for phrase in check.get("says", []):
+                assert phrase in str(error.value), (phrase, str(error.value))
+        if move.size in state.allowed_sizes():
+            assert brute_legal(state, move) == check["legal"]
+
+
+@pytest.mark.parametrize("case", VECTORS["boards"], ids=lambda c: c["name"])
+def test_board_vectors(case: dict) -> None:
+    state = play(case["variant"], case["moves"])
+    for size, expected in case.get("fits", {}).items():
+        assert state.fits(int(size)) is expected
+        assert bool(brute_points(state, int(size))) is expected
+    for size, texts in case.get("free_points", {}).items():
+        expected = {(m.x, m.y) for m in map(parse_move, texts)}
+        assert brute_points(state, int(size)) == expected
+        sampled = state.sample_placements(int(size), 10, random.Random(0)) if state.can_place(int(size)) else []
+        assert {(m.x, m.y) for m in sampled} == expected
+    if "then" in case:
+        state = play(case["variant"], case["moves"] + case["then"]["moves"])
+        case = {**case, **case["then"]}
+    if "over" in case:
+        assert state.is_over is case["over"]
+        outcome = state.outcome
+        assert outcome is not None and state.current_seat is None and state.legal_moves() == []
+        assert outcome.winner == case["winner"]
+        assert outcome.draw is case.get("draw", False)
+        assert list(outcome.scores) == case["scores"]
+        assert outcome.reason == case["reason"]
+        with pytest.raises(IllegalMove, match="over"):
+            state.apply(Move(2, 1500, 1500))
+        with pytest.raises(IllegalMove):
+            GAME.computer_move(state, "easy", random.Random(0))
+
+
+def test_touching_legal_overlap_by_hundredth_not_in_every_direction() -> None:
+    state = play({}, ["2@15,15"])
+    # Pythagorean offsets give exact touching points: distance 5 = 2 + 3.
+    for dx, dy in ((500, 0), (0, 500), (-300, 400), (400, -300), (-400, -300), (0, -500)):
+        touching = Move(3, 1500 + dx, 1500 + dy)
+        assert state.is_legal(touching)
+        closer = Move(3, 1500 + dx - (dx > 0) + (dx < 0), 1500 + dy)
+        if dx:
+            assert not state.is_legal(closer)
+
+
+def test_supply_runs_out_and_first_coin_rule() -> None:
+    state = GAME.new_state({"supply": [2, 1, 0]})
+    with pytest.raises(IllegalMove, match="first coin"):
+        state.play("3@10,10")
+    state = state.play("2@5,5").play("3@20,20")
+    assert state.supply == (1, 0, 0)
+    assert state.allowed_sizes() == (2,)
+    assert not state.can_place(3) and not state.can_place(4) and state.can_place(2)
+    with pytest.raises(IllegalMove, match="No size-3 coins"):
+        state.play("3@10,25")
+    state = state.play("2@25,5")
+    assert state.supply == (0, 0, 0)
+    assert state.is_over and state.outcome.reason == "supply exhausted"
+    assert state.outcome.scores == (4, 3) and state.outcome.winner == 0
+
+
+def test_apply_does_not_change_state_and_rejects_non_moves() -> None:
+    state = play({}, ["2@15,15"])
+    before = state.to_dict()
+    with pytest.raises(IllegalMove):
+        state.play("2@16,16")
+    with pytest.raises(IllegalMove):
+        state.apply("2@3,3")  # type: ignore[arg-type]
+    assert state.to_dict() == before
+
+
+# ------------------------------------------------------------------------------------------- variants
+
+
+@pytest.mark.parametrize("case", VECTORS["variants"]["valid"], ids=lambda c: json.dumps(c["options"]))
+def test_variant_valid(case: dict) -> None:
+    variant = GAME.new_state(case["options"]).to_dict()["variant"]
+    assert set(variant) == set(GAME.variant_defaults())
+    for key, value in case["expect"].items():
+        assert variant[key] == value
+
+
+@pytest.mark.parametrize("case", VECTORS["variants"]["invalid"], ids=lambda c: json.dumps(c["options"]))
+def test_variant_invalid(case: dict) -> None:
+    with pytest.raises(InvalidVariant) as error:
+        GAME.new_state(case["options"])
+    assert case["names"] in str(error.value)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -30, 1e309])
+def test_variant_rejects_non_finite_sides(value: float) -> None:
+    with pytest.raises(InvalidVariant, match="width"):
+        GAME.new_state({"width": value})
+
+
+def test_defaults_and_presets() -> None:
+    facts = VECTORS["source_facts"]
+    assert GAME.variant_defaults() == facts["default_variant"]
+    assert set(PRESETS) >= {"classic", "holed"}
+    for name, options in PRESETS.items():
+        assert GAME.new_state({"preset": name}).to_dict()["variant"] == {"preset": name, **options}
+    hole = parse_move(f"2@{facts['hole_centre']}")
+    state = GAME.new_state({"hole": True})
+    assert state.variant.hole_centre == (hole.x, hole.y)
+    assert GAMES["napkin_chess"] is GAME
+
+
+# ---------------------------------------------------------------------------------------- serialisation
+
+
+def test_round_trip_and_json() -> None:
+    state = random_board(random.Random(7), {"preset": "holed"}, 12)
+    data = json.loads(json.dumps(state.to_dict()))
+    assert data["game"] == "napkin_chess" and data["ply"] == 12 and data["last_move"] == format_move(state.last_move)
+    again = NapkinState.from_dict(data)
+    assert again == state and again.to_dict() == state.to_dict()
+    assert GAME.load(data) == state
+
+
+def _corrupt(data: dict, path: tuple, value: object) -> dict:
+    copy = json.loads(json.dumps(data))
+    target = copy
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("game",), "chopsticks"),
+        (("variant", "width"), 3),
+        (("variant", "supply"), [1, 0, 0]),
+        (("coins", 1, "seat"), 0),
+        (("coins", 1, "x"), 15.001),
+        (("coins", 1, "x"), "far"),
+        (("coins", 1, "size"), 5),
+        (("coins", 1, "x"), 19.99),
+        (("coins", 0, "size"), 3),
+        (("ply",), 7),
+        (("scores",), [0, 0]),
+        (("supply",), [20, 15, 7]),
+        (("last_move",), "2@1,1"),
+        (("current_seat",), 1),
+        (("coins",), "none"),
+    ],
+)
+def test_from_dict_rejects(path: tuple, value: object) -> None:
+    data = play({}, ["2@15,15", "3@20,15", "4@24,24"]).to_dict()
+    with pytest.raises(InvalidState):
+        NapkinState.from_dict(_corrupt(data, path, value))
+
+
+def test_from_dict_rejects_coin_after_the_end() -> None:
+    case = next(c for c in VECTORS["boards"] if c["name"].startswith("the same pocket narrowed"))
+    data = play(case["variant"], case["moves"]).to_dict()
+    data["coins"].append({"seat": 1, "size": 2, "x": 2, "y": 2})
+    with pytest.raises(InvalidState, match="Coin 2"):
+        NapkinState.from_dict(data)
+    with pytest.raises(InvalidState):
+        NapkinState.from_dict(["not", "a", "mapping"])  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------- end-of-game decision vs brute force
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_boards_agree_with_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    width, height = rng.choice([(8, 8), (10, 9), (12, 12), (9.5, 13.25), (14, 10)])
+    variant = {"width": width, "height": height, "hole": rng.random() < 0.5, "supply": [30, 30, 30]}
+    state = random_board(rng, variant, rng.randint(0, 12))
+    assert_agrees(state)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_tight_pockets_agree_with_brute_force(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    state, centre = pocket_board(rng, rng.choice([9, 10, 11]), rng.choice([9, 10, 12]))
+    points = brute_points(state, 2)
+    assert (centre.x, centre.y) in points
+    assert_agrees(state)
+    # Filling the pocket's chosen point leaves the rest of the pocket (if any) to the exact scan.
+    filled = state.apply(centre)
+    assert_agrees(filled)
+
+
+def test_boards_with_no_room_agree_with_brute_force() -> None:
+    rng = random.Random(5)
+    for _ in range(4):
+        state = random_board(rng, {"width": 10, "height": 10, "supply": [30, 30, 30], "first_coin_two": False}, 40)
+        assert state.is_over
+        assert not any(brute_points(state, s) for s in (2, 3, 4))
+        assert_agrees(state)
+
+
+def test_full_size_game_ends_exactly() -> None:
+    rng = random.Random(11)
+    state = GAME.new_state({"preset": "holed"})
+    seen_mid = False
+    while not state.is_over:
+        state = state.apply(GAME.computer_move(state, "medium", rng))
+        if state.ply == 10:
+            assert_agrees(state)
+            seen_mid = True
+    assert seen_mid
+    smallest = [s for s in (2, 3, 4) if state.supply[s - 2]][0]
+    assert not brute_points(state, smallest)
+    assert NapkinState.from_dict(state.to_dict()).is_over
+
+
+# --------------------------------------------------------------------------------------------- computer
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_computer_moves_are_legal_and_deterministic(level: str) -> None:
+    state = random_board(random.Random(3), {"preset": "holed"}, 9)
+    first = GAME.computer_move(state, level, random.Random(42))
+    assert first == GAME.computer_move(state, level, random.Random(42))
+    assert state.is_legal(first) and brute_legal(state, first)
+    with pytest.raises(ValueError, match="level"):
+        GAME.computer_move(state, "grandmaster", random.Random(0))  # type: ignore[arg-type]
+
+
+def test_medium_takes_the_largest_coin_that_fits() -> None:
+    state = play({}, ["2@15,15"])
+    assert GAME.computer_move(state, "medium", random.Random(0)).size == 4
+    case = next(c for c in VECTORS["boards"] if c["name"].startswith("a pocket of exactly one"))
+    pocket = play(case["variant"], case["moves"])
+    assert format_move(GAME.computer_move(pocket, "medium", random.Random(0))) == "2@2,2"
+
+
+def test_hard_finds_the_winning_last_coin() -> None:
+    # last_mover: seat 1 must take the only point left; any other answer would lose.
+    case = next(c for c in VECTORS["boards"] if c["name"].startswith("a pocket of exactly one"))
+    state = play({**case["variant"], "scoring": "last_mover"}, case["moves"])
+    assert format_move(GAME.computer_move(state, "hard", random.Random(1))) == "2@2,2"
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    side=st.sampled_from([(30, 30), (20, 14), (16.5, 22.25), (12, 12)]),
+    first_coin_two=st.booleans(),
+    supply=st.sampled_from([(20, 15, 7), (5, 5, 5), (9, 1, 2)]),
+)
+def test_symmetry_strategy_mirror_is_always_legal(seed, side, first_coin_two, supply) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_state({"width": side[0], "height": side[1], "first_coin_two": first_coin_two,
+                            "supply": list(supply)})
+    mirrored = 0
+    while not state.is_over:
+        if state.current_seat == 0:
+            move = GAME.computer_move(state, "hard", rng)
+            if state.ply == 0:
+                assert (move.x, move.y) == (state.variant.width // 2, state.variant.height // 2)
+                assert move.size == 2 or not first_coin_two
+            else:
+                last = state.last_move
+                mirror = Move(last.size, state.variant.width - last.x, state.variant.height - last.y)
+                if state.supply[last.size - 2] > 0:
+                    assert state.is_legal(mirror) and brute_legal(state, mirror)
+                    assert move == mirror
+                    mirrored += 1
+        else:
+            move = GAME.computer_move(state, "easy", rng)
+        state = state.apply(move)
+    assert state.ply <= sum(supply)
+
+
+def test_hard_falls_back_to_search_with_a_hole() -> None:
+    state = GAME.new_state({"hole": True})
+    move = GAME.computer_move(state, "hard", random.Random(0))
+    assert state.is_legal(move) and move.size == 2
+    state = state.apply(move).apply(GAME.computer_move(state.apply(move), "easy", random.Random(1)))
+    reply = GAME.computer_move(state, "hard", random.Random(2))
+    assert state.is_legal(reply)
+
+
+# ------------------------------------------------------------------------------------------ random games
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    side=st.sampled_from([(8, 8), (10, 12), (13.37, 9.01), (18, 18)]),
+    hole=st.booleans(),
+    scoring=st.sampled_from(["points", "last_mover"]),
+    supply=st.lists(st.integers(0, 6), min_size=3, max_size=3).filter(lambda s: s[0] > 0),
+    levels=st.tuples(st.sampled_from(["easy", "medium", "hard"]), st.sampled_from(["easy", "medium", "hard"])),
+)
+def test_random_games_end(seed, side, hole, scoring, supply, levels) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_state({"width": side[0], "height": side[1], "hole": hole, "scoring": scoring,
+                            "supply": supply})
+    while not state.is_over:
+        assert state.current_seat == state.ply % 2
+        samples = state.legal_moves()
+        assert samples and all(state.is_legal(m) for m in samples)
+        state = state.apply(GAME.computer_move(state, levels[state.ply % 2], rng))
+        assert state.ply <= sum(supply)
+    outcome = state.outcome
+    assert outcome is not None and state.current_seat is None
+    assert outcome.scores == state.scores
+    if scoring == "last_mover":
+        assert outcome.winner == (state.ply - 1) % 2
+    elif state.scores[0] == state.scores[1]:
+        assert outcome.draw
+    else:
+        assert state.scores[outcome.winner] > state.scores[1 - outcome.winner]
+    sizes = state.allowed_sizes()
+    assert not sizes or not brute_points(state, sizes[0])
+    assert NapkinState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
