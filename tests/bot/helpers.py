@@ -5,33 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from simcord.actors import MemberActor
-from simcord.builders import UserHandle
 
+from bench._harness import World, command_for
 from storage import Database, MatchRecord, repo
 
-
-class World:
-    """A server with a games channel and a few members, built on a SimCord environment."""
-
-    def __init__(self, env: Any, *names: str) -> None:
-        self.env = env
-        self.guild = env.create_guild()
-        self.channel = self.guild.create_text_channel("games")
-        self.members = {name: self.guild.add_member(env.create_user(name)) for name in names}
-
-    def __getitem__(self, name: str) -> Any:
-        return self.members[name]
-
-    def bot_member(self) -> MemberActor:
-        """The bot as a member handle (to pass as ``opponent``)."""
-        return MemberActor(self.env, self.guild, UserHandle(self.env, self.env.backend.bot_user))
-
-    def thread(self) -> Any:
-        """The newest thread of the games channel."""
-        threads = self.channel.threads
-        assert threads, "no thread was opened"
-        return threads[-1]
+__all__ = ["World", "buttons", "command_for", "move_button", "only_match_id", "snapshot", "stored"]
 
 
 def buttons(message: discord.Message) -> dict[str, discord.ui.Button[Any] | Any]:
