@@ -35,7 +35,7 @@ def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDra
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Encode ``image`` as PNG bytes (palette-quantised when that keeps it small and exact enough)."""
+    """Encode ``image`` as PNG bytes (renderers quantise to a palette first where that keeps boards small)."""
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False, compress_level=6)
     return buffer.getvalue()

@@ -1,0 +1,203 @@
+"""Benchmarks of the whole bot: interaction latency through SimCord, GIF replays, storage throughput, memory.
+
+- Interaction latency: a move from interaction to reply recorded (stored, rendered, replied), per game, through
+  the real discord.py code paths offline. Target p50 ≤ 50 ms, p99 ≤ 150 ms.
+- GIF replay of a 60-ply match: ≤ 2 s and ≤ 8 MB.
+- Storage: moves per second applied by the service with 1,000 active matches and 2 writer processes, under
+  WAL with ``synchronous=NORMAL`` and ``FULL``; every move is counted back from the log (none lost or doubled).
+  Target ≥ 1,000 moves/s.
+- Memory: resident memory of a bot process holding 10,000 active matches after serving a move in each game.
+  Target ≤ 200 MB.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench._harness import World, command_for
+from bench._timing import Row, value_row
+from games import GAME_KEYS, GAMES
+
+LATENCY_MOVES = 40
+MATCHES = 1000
+MOVES_PER_WRITER = 1500
+
+
+def _percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+async def _latency(db_path: Path) -> dict[str, list[float]]:
+    import simcord
+
+    from bot.client import NapkinBot
+    from bot.service import load_state
+    from storage import Database, repo
+
+    db = await Database.open(db_path)
+    samples: dict[str, list[float]] = {key: [] for key in GAME_KEYS}
+    try:
+        async with simcord.run(NapkinBot(db)) as env:
+            with env.time_context():
+                world = World(env, "alice", "bob")
+                rng = random.Random(11)
+                for key in GAME_KEYS:
+                    while len(samples[key]) < LATENCY_MOVES:
+                        start = await world["alice"].slash(world.channel, f"{_group(key)} start",
+                                                           opponent=world["bob"])
+                        await world["bob"].click(start.response, label="Accept")
+                        match_id = max(await repo.all_match_ids(db._reader))
+                        thread = world.thread()
+                        while len(samples[key]) < LATENCY_MOVES:
+                            match = await repo.get_match(db._reader, match_id)
+                            if match is None or match.status != "active":
+                                break
+                            state = load_state(match)
+                            actor = world["alice"] if match.current_seat == 0 else world["bob"]
+                            notation = state.format_move(GAMES[key].computer_move(state, "easy", rng))
+                            name, options = command_for(key, state, notation)
+                            began = time.perf_counter()
+                            result = await actor.slash(thread, name, **options)
+                            samples[key].append((time.perf_counter() - began) * 1000)
+                            if result.ephemeral:
+                                raise RuntimeError(f"{key}: {notation} refused: {result.response.content}")
+    finally:
+        await db.close()
+    return samples
+
+
+def _group(key: str) -> str:
+    return {"napkin_chess": "napkin", "groebner_nim": "groebner"}.get(key, key)
+
+
+def _gif_row() -> list[Row]:
+    import renderers
+
+    game = GAMES["chopsticks"]
+    rng = random.Random(2)
+    while True:
+        states = [game.new_state({}, rng)]
+        while not states[-1].is_over and len(states) < 61:
+            states.append(states[-1].apply(game.computer_move(states[-1], "easy", rng)))
+        if len(states) == 61:
+            break
+    began = time.perf_counter()
+    gif = renderers.render_replay(states, ["alice", "bob"])
+    seconds = time.perf_counter() - began
+    return [value_row("GIF replay, 60-ply Chopsticks match: build time", seconds, "s", 2.0),
+            value_row("GIF replay, 60-ply Chopsticks match: size", len(gif) / 1e6, "MB", 8.0)]
+
+
+def _writer(db_path: str, match_ids: list[int], moves: int, synchronous: str, seed: int,
+            queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    async def main() -> None:
+        from bot.service import MatchService, load_state
+        from storage import Database, repo
+
+        db = await Database.open(db_path, synchronous=synchronous)
+        service = MatchService(db)
+        rng = random.Random(seed)
+        applied = 0
+        began = time.perf_counter()
+        index = 0
+        while applied < moves:
+            match_id = match_ids[index % len(match_ids)]
+            index += 1
+            match = await repo.get_match(db._reader, match_id)
+            if match is None or match.status != "active":
+                continue
+            state = load_state(match)
+            move = state.format_move(rng.choice(list(state.legal_moves())))
+            user = match.seats[match.current_seat or 0].user_id
+            await service.play(match_id, 1, user, move, expected_version=match.version)
+            applied += 1
+        queue.put((applied, time.perf_counter() - began))
+        await db.close()
+
+    asyncio.run(main())
+
+
+async def _prepare(db_path: Path, synchronous: str) -> list[int]:
+    from bot.service import MatchService, Player
+    from storage import Database
+
+    db = await Database.open(db_path, synchronous=synchronous)
+    service = MatchService(db)
+    await service.update_settings(1, max_active=100, days_per_move=3)
+    ids = []
+    for number in range(MATCHES):
+        a, b = Player(10_000 + number, f"p{number}"), Player(20_000 + number, f"q{number}")
+        challenge = await service.create_challenge(guild_id=1, channel_id=2, game="chopsticks", variant={},
+                                                   challenger=a, opponent=b)
+        ids.append((await service.accept_challenge(challenge.id, 1, b)).match.id)
+    await db.close()
+    return ids
+
+
+def _storage_rows(synchronous: str) -> list[Row]:
+    from storage import Database
+
+    with tempfile.TemporaryDirectory() as folder:
+        db_path = Path(folder) / "throughput.db"
+        ids = asyncio.run(_prepare(db_path, synchronous))
+        context = multiprocessing.get_context("spawn")
+        queue = context.Queue()
+        halves = [ids[0::2], ids[1::2]]
+        began = time.perf_counter()
+        workers = [context.Process(target=_writer, args=(str(db_path), half, MOVES_PER_WRITER, synchronous, i,
+                                                         queue)) for i, half in enumerate(halves)]
+        for worker in workers:
+            worker.start()
+        results = [queue.get() for _ in workers]
+        for worker in workers:
+            worker.join()
+        wall = time.perf_counter() - began
+        applied = sum(count for count, _ in results)
+
+        async def count() -> tuple[int, int]:
+            db = await Database.open(db_path)
+            moves = (await db.fetchone("SELECT COUNT(*) FROM moves"))[0]
+            plies = (await db.fetchone("SELECT SUM(ply) FROM matches"))[0]
+            await db.close()
+            return int(moves), int(plies)
+
+        moves, plies = asyncio.run(count())
+    per_second = applied / max(max(seconds for _, seconds in results), 1e-9)
+    note = (f"{applied} moves by 2 writer processes over {MATCHES} active matches in {wall:.1f} s wall; "
+            f"log holds {moves} moves, matches' plies sum to {plies} (lost or doubled: {abs(moves - applied)})")
+    return [value_row(f"storage: moves/s, WAL synchronous={synchronous}", per_second, "mv/s", 1000, note,
+                      at_least=True)]
+
+
+def _memory_row() -> list[Row]:
+    with tempfile.TemporaryDirectory() as folder:
+        output = subprocess.run([sys.executable, "-m", "bench.memory_probe", str(Path(folder) / "memory.db")],
+                                check=True, capture_output=True, text=True, timeout=600)
+    rss = float(output.stdout.strip().splitlines()[-1])
+    return [value_row("memory: bot RSS with 10,000 active matches after a move per game", rss, "MB", 200)]
+
+
+def run() -> list[Row]:
+    """All rows of this module."""
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as folder:
+        samples = asyncio.run(_latency(Path(folder) / "latency.db"))
+    for key, values in samples.items():
+        p50, p99 = statistics.median(values), _percentile(values, 0.99)
+        rows.append(Row(f"interaction -> stored, rendered, replied: {key} p50", p50, min(values), max(values),
+                        "ms", "<= 50 ms", p50 <= 50))
+        rows.append(value_row(f"interaction -> stored, rendered, replied: {key} p99", p99, "ms", 150))
+    rows += _gif_row()
+    rows += _storage_rows("NORMAL")
+    rows += _storage_rows("FULL")
+    rows += _memory_row()
+    return rows

@@ -1,0 +1,77 @@
+"""Child process of the memory benchmark: fill a database with 10,000 active matches, serve one move in each
+game through SimCord, print the resident memory in MB (last line of output).
+
+Usage: ``python -m bench.memory_probe DB_PATH``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+import psutil
+
+from bench._harness import World, command_for
+from games import GAME_KEYS, GAMES
+
+ACTIVE_MATCHES = 10_000
+
+
+async def fill(db_path: Path) -> None:
+    """Insert ``ACTIVE_MATCHES`` active matches spread over the five games and 2,000 members."""
+    from storage import Database, SeatRecord, repo
+
+    db = await Database.open(db_path)
+    rng = random.Random(1)
+    starts = {key: GAMES[key].new_state({}, rng).to_dict() for key in GAME_KEYS}
+    async with db.write() as conn:
+        for number in range(ACTIVE_MATCHES):
+            key = GAME_KEYS[number % len(GAME_KEYS)]
+            a, b = 1000 + number % 2000, 1000 + (number * 7 + 1) % 2000
+            await repo.insert_match(conn, guild_id=99, channel_id=98, game=key, variant={}, state=starts[key],
+                                    current_seat=0, days_per_move=3, deadline=1e12, rated=True, now=1.0,
+                                    seats=[SeatRecord(0, a, f"m{a}"), SeatRecord(1, b, f"m{b}")])
+    await db.close()
+
+
+async def serve(db_path: Path) -> float:
+    """Start the bot on the database, play one move in a new match of each game, return RSS in MB."""
+    import simcord
+
+    from bot.client import NapkinBot
+    from bot.service import load_state
+    from storage import Database, repo
+
+    db = await Database.open(db_path)
+    try:
+        async with simcord.run(NapkinBot(db)) as env:
+            with env.time_context():
+                world = World(env, "alice", "bob")
+                rng = random.Random(3)
+                groups = {"napkin_chess": "napkin", "groebner_nim": "groebner"}
+                for key in GAME_KEYS:
+                    start = await world["alice"].slash(world.channel, f"{groups.get(key, key)} start",
+                                                       opponent=world["bob"])
+                    await world["bob"].click(start.response, label="Accept")
+                    match = await repo.get_match(db._reader, max(await repo.all_match_ids(db._reader)))
+                    assert match is not None
+                    state = load_state(match)
+                    notation = state.format_move(GAMES[key].computer_move(state, "easy", rng))
+                    name, options = command_for(key, state, notation)
+                    await world["alice"].slash(world.thread(), name, **options)
+                return psutil.Process().memory_info().rss / 1e6
+    finally:
+        await db.close()
+
+
+def main() -> None:
+    """Fill, serve, print the RSS."""
+    path = Path(sys.argv[1])
+    asyncio.run(fill(path))
+    print(f"{asyncio.run(serve(path)):.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,307 @@
+"""Chopsticks board: both players' names and hands, the last move marked, whose turn or the outcome.
+
+Seat 0 sits in the upper row, seat 1 in the lower row; each row shows that player's left hand on the left
+and right hand on the right, fingers up, with the count in the palm. A live hand shows its extended fingers
+in the seat colour; a dead hand is a grey fist crossed out. The last move is drawn in the highlight colour:
+an arrow from the tapping hand to the tapped hand (a curved arrow for a self-tap) or, for a split, both
+hands outlined with the old and new counts.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from games.chopsticks import FINGERS, ChopsticksState, Hands, SelfTap, Split, Tap, Variant
+from renderers._common import (
+    BACKGROUND,
+    DEAD,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    SEAT_COLOURS,
+    SEAT_LIGHT,
+    font,
+    new_canvas,
+    outcome_text,
+    to_png,
+)
+
+WIDTH, HEIGHT = 720, 560
+"""Image size in pixels."""
+ROW_TOP = (58, 288)
+"""Top y in pixels of seat 0's and seat 1's row."""
+_ROW_HEIGHT = 190
+HAND_X = (410, 590)
+"""Centre x in pixels of each seat's left and right hand."""
+NAME_X = 24
+NAME_MAX_WIDTH = 300
+_HAND_NAMES = ("left", "right")
+_FINGER_W, _FINGER_GAP = 16, 6
+_PALM_HALF_W = 46
+_DEAD_FILL = (225, 225, 225)
+
+
+def _palette() -> Image.Image:
+    """A fixed palette: every colour the board uses plus blends of each ink over each fill (text edges)."""
+    inks = [*SEAT_COLOURS, INK, MUTED, DEAD, HIGHLIGHT]
+    fills = [BACKGROUND, *SEAT_LIGHT, _DEAD_FILL, HIGHLIGHT, GRID]
+    colours: list[tuple[int, int, int]] = []
+    for colour in inks + fills:
+        if colour not in colours:
+            colours.append(colour)
+    for ink in inks:
+        for fill in fills:
+            for t in (0.2, 0.4, 0.6, 0.8):
+                blend = (round(ink[0] * t + fill[0] * (1 - t)), round(ink[1] * t + fill[1] * (1 - t)),
+                         round(ink[2] * t + fill[2] * (1 - t)))
+                if blend not in colours:
+                    colours.append(blend)
+    palette = Image.new("P", (1, 1))
+    flat = [value for colour in colours[:256] for value in colour]
+    palette.putpalette(flat + [0] * (768 - len(flat)))
+    return palette
+
+
+_PALETTE = _palette()
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """``text`` rendered once as an antialiased mask, with its offset from the anchor point (cached)."""
+    face = font(size)
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor)
+    return mask, left, top
+
+
+def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: tuple[int, int, int],
+          anchor: str = "lm") -> None:
+    """Draw ``text`` at ``xy`` (Pillow anchor semantics) from the mask cache: labels repeat on every board."""
+    mask, left, top = _text_mask(text, size, anchor)
+    image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+
+
+@functools.lru_cache(maxsize=1024)
+def _width(text: str, size: int) -> int:
+    """Width of ``text`` in pixels at ``size`` (cached)."""
+    left, _, right, _ = font(size).getbbox(text)
+    return int(right - left)
+
+
+def hand_top(seat: int) -> int:
+    """The y in pixels where ``seat``'s extended fingertips start (folded fingers start 48 px lower)."""
+    return ROW_TOP[seat] + 18
+
+
+def _palm_box(seat: int, hand: int) -> tuple[int, int, int, int]:
+    cx, top = HAND_X[hand], hand_top(seat)
+    return cx - _PALM_HALF_W, top + 66, cx + _PALM_HALF_W, top + 132
+
+
+def _hand_box(seat: int, hand: int) -> tuple[int, int, int, int]:
+    cx, top = HAND_X[hand], hand_top(seat)
+    return cx - 66, top - 8, cx + 66, top + 164
+
+
+def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int, hand: int, count: int) -> None:
+    """Draw one hand: ``count`` extended fingers (index finger first), the others folded; 0 = dead."""
+    cx, top = HAND_X[hand], hand_top(seat)
+    colour, light = SEAT_COLOURS[seat], SEAT_LIGHT[seat]
+    dead = count == 0
+    fill, edge = (_DEAD_FILL, DEAD) if dead else (light, colour)
+    # Seen from the back with fingers up, the left hand's thumb and index finger are on its right side.
+    slots = [cx - 41 + i * (_FINGER_W + _FINGER_GAP) for i in range(FINGERS - 1)]
+    order = slots[::-1] if hand == 0 else slots
+    for rank, x in enumerate(order):
+        if rank < count:
+            draw.rounded_rectangle((x, top, x + _FINGER_W, top + 80), radius=8, fill=colour, outline=INK, width=1)
+        else:
+            draw.rounded_rectangle((x, top + 48, x + _FINGER_W, top + 80), radius=8, fill=fill, outline=edge,
+                                   width=2)
+    thumb_x = cx + _PALM_HALF_W - 6 if hand == 0 else cx - _PALM_HALF_W - 18
+    draw.rounded_rectangle((thumb_x, top + 80, thumb_x + 24, top + 104), radius=10, fill=fill, outline=edge,
+                           width=2)
+    palm = _palm_box(seat, hand)
+    draw.rounded_rectangle(palm, radius=16, fill=fill, outline=edge, width=3)
+    number = str(count)
+    size = 40
+    centre = ((palm[0] + palm[2]) / 2, (palm[1] + palm[3]) / 2)
+    _text(image, centre, number, size, DEAD if dead else colour, "mm")
+    label = f"{_HAND_NAMES[hand]} (dead)" if dead else _HAND_NAMES[hand]
+    _text(image, (cx, palm[3] + 16), label, 16, DEAD if dead else INK, "mm")
+    if dead:
+        x0, y0, x1, y1 = cx - 52, top + 2, cx + 52, palm[3]
+        draw.line((x0, y0, x1, y1), fill=DEAD, width=6)
+        draw.line((x0, y1, x1, y0), fill=DEAD, width=6)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], width: int = 7) -> None:
+    """Draw a straight arrow in the highlight colour, head at ``end``."""
+    (x0, y0), (x1, y1) = start, end
+    length = max(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, 1.0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head = 22
+    base = (x1 - ux * head, y1 - uy * head)
+    draw.line((x0, y0, *base), fill=HIGHLIGHT, width=width)
+    draw.polygon([(x1, y1), (base[0] - uy * 13, base[1] + ux * 13), (base[0] + uy * 13, base[1] - ux * 13)],
+                 fill=HIGHLIGHT, outline=INK)
+
+
+def _draw_last_move(draw: ImageDraw.ImageDraw, state: ChopsticksState) -> None:
+    """Outline the hands the last move involved (thick: the hand that changed; thin: the tapping hand)."""
+    move, previous = state.last_move, state.previous_hands
+    if move is None or previous is None:
+        return
+    seat = state.positions[-2][1]
+    other = 1 - seat
+    if isinstance(move, Tap):
+        draw.rounded_rectangle(_hand_box(seat, move.hand), radius=14, outline=HIGHLIGHT, width=3)
+        draw.rounded_rectangle(_hand_box(other, move.target), radius=14, outline=HIGHLIGHT, width=6)
+    elif isinstance(move, SelfTap):
+        draw.rounded_rectangle(_hand_box(seat, move.hand), radius=14, outline=HIGHLIGHT, width=3)
+        draw.rounded_rectangle(_hand_box(seat, 1 - move.hand), radius=14, outline=HIGHLIGHT, width=6)
+    elif isinstance(move, Split):
+        for hand in (0, 1):
+            draw.rounded_rectangle(_hand_box(seat, hand), radius=14, outline=HIGHLIGHT, width=6)
+
+
+def _draw_last_move_arrow(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksState) -> None:
+    """Draw the arrow of the last move over the hands."""
+    move, previous = state.last_move, state.previous_hands
+    if move is None or previous is None:
+        return
+    seat = state.positions[-2][1]
+    if isinstance(move, Tap):
+        # The arrow crosses the gap between the rows, from the tapping hand towards the tapped one.
+        start_x, end_x = HAND_X[move.hand], HAND_X[move.target]
+        below_row_0, above_row_1 = _palm_box(0, 0)[3] + 28, hand_top(1) - 4
+        if seat == 0:
+            _arrow(draw, (start_x, below_row_0), (end_x, above_row_1))
+        else:
+            _arrow(draw, (start_x, above_row_1), (end_x, below_row_0))
+    elif isinstance(move, SelfTap):
+        top = hand_top(seat) - 14
+        left, right = HAND_X
+        box = (left, top - 20, right, top + 20)
+        draw.arc(box, start=180, end=360, fill=HIGHLIGHT, width=7)
+        tip_x = right if move.hand == 0 else left
+        _arrow(draw, (tip_x, top - 2), (tip_x, top + 16), width=7)
+    elif isinstance(move, Split):
+        old, new = previous[seat], state.hands[seat]
+        text = f"split {old[0]} {old[1]} -> {new[0]} {new[1]}"
+        x, y = NAME_X, ROW_TOP[seat] + 160
+        width = _width(text, 18)
+        draw.rounded_rectangle((x - 6, y - 14, x + width + 6, y + 14), radius=8, fill=HIGHLIGHT, outline=INK)
+        _text(image, (x, y), text, 18, INK)
+
+
+def _fit(text: str, size: int, max_width: int) -> tuple[str, int]:
+    """Shrink ``text``'s font from ``size`` (down to 18 px), then truncate it with "...", to fit ``max_width``."""
+    while size > 18 and _width(text, size) > max_width:
+        size -= 2
+    if _width(text, size) <= max_width:
+        return text, size
+    while text and _width(text + "...", size) > max_width:
+        text = text[:-1]
+    return text + "...", size
+
+
+def _variant_text(variant: Variant) -> str:
+    parts = ["rollover" if variant.rollover else "cutoff", "self-taps" if variant.self_taps else "no self-taps",
+             {"transfer": "transfer splits", "even": "even splits", "none": "no splits"}[variant.splits]]
+    if variant.splits == "transfer":
+        if variant.suicide:
+            parts.append("suicide splits")
+        if variant.swaps:
+            parts.append("swaps")
+    return "Chopsticks - " + ", ".join(parts)
+
+
+def _describe_move(state: ChopsticksState, names: Sequence[str]) -> str:
+    move, previous = state.last_move, state.previous_hands
+    if move is None or previous is None:
+        return "No move yet."
+    seat = state.positions[-2][1]
+    other = 1 - seat
+    notation = state.format_move(move)
+    if isinstance(move, Tap):
+        before, after = previous[other][move.target], state.hands[other][move.target]
+        result = "dead" if after == 0 else str(after)
+        detail = f"{_HAND_NAMES[move.hand]} taps {names[other]}'s {_HAND_NAMES[move.target]}: {before} -> {result}"
+    elif isinstance(move, SelfTap):
+        target = 1 - move.hand
+        before, after = previous[seat][target], state.hands[seat][target]
+        result = "dead" if after == 0 else str(after)
+        detail = f"own {_HAND_NAMES[move.hand]} taps own {_HAND_NAMES[target]}: {before} -> {result}"
+    else:
+        detail = f"{previous[seat][0]} {previous[seat][1]} -> {move.left} {move.right}"
+    return f"Last move: {names[seat]} {notation} ({detail})"
+
+
+def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksState, names: Sequence[str],
+               seat: int) -> None:
+    top = ROW_TOP[seat]
+    colour, light = SEAT_COLOURS[seat], SEAT_LIGHT[seat]
+    outcome = state.outcome
+    to_move = state.current_seat == seat
+    panel_fill = light if to_move else BACKGROUND
+    draw.rounded_rectangle((12, top, WIDTH - 12, top + _ROW_HEIGHT), radius=18, fill=panel_fill,
+                           outline=colour if to_move else GRID, width=3 if to_move else 2)
+    name, size = _fit(names[seat], 30, NAME_MAX_WIDTH)
+    _text(image, (NAME_X, top + 40), name, size, colour)
+    role = "first player" if seat == 0 else "second player"
+    _text(image, (NAME_X, top + 76), role, 16, MUTED)
+    if outcome is not None:
+        if outcome.winner == seat:
+            tag = "WINS"
+        elif outcome.winner is not None:
+            tag = "both hands dead"
+        else:
+            tag = "draw"
+        tag_colour = colour if outcome.winner == seat else (DEAD if outcome.winner is not None else INK)
+    else:
+        tag, tag_colour = ("TO MOVE", colour) if to_move else ("waiting", MUTED)
+    _text(image, (NAME_X, top + 120), tag, 26, tag_colour)
+    hands: Hands = state.hands[seat]
+    for hand in (0, 1):
+        _draw_hand(image, draw, seat, hand, hands[hand])
+
+
+def render(state: ChopsticksState, names: Sequence[str]) -> bytes:
+    """Render ``state`` as a 720 x 560 PNG (bytes) with ``names[seat]`` drawn in each seat's colour.
+
+    Raises:
+        ValueError: ``names`` does not hold exactly two names, or ``state`` is not a Chopsticks state.
+    """
+    if not isinstance(state, ChopsticksState):
+        raise ValueError("the Chopsticks renderer needs a Chopsticks state")
+    if len(names) != 2:
+        raise ValueError(f"Chopsticks needs two names, got {len(names)}")
+    image, draw = new_canvas(WIDTH, HEIGHT)
+    _text(image, (NAME_X, 26), _variant_text(state.variant), 20, INK)
+    _text(image, (WIDTH - 24, 26), f"ply {state.ply}", 18, MUTED, "rm")
+    for seat in (0, 1):
+        _draw_seat(image, draw, state, names, seat)
+    _draw_last_move(draw, state)
+    _draw_last_move_arrow(image, draw, state)
+    outcome = state.outcome
+    if outcome is not None:
+        status, colour = outcome_text(names, outcome.winner, outcome.draw, outcome.reason), INK
+        if outcome.winner is not None:
+            colour = SEAT_COLOURS[outcome.winner]
+    else:
+        seat = state.seat_to_move
+        status, colour = f"{names[seat]} to move", SEAT_COLOURS[seat]
+        if state.repetitions() == 2:
+            status += " - position seen twice; a third time draws"
+    status, size = _fit(status, 22, WIDTH - 48)
+    _text(image, (NAME_X, HEIGHT - 54), status, size, colour)
+    last, size = _fit(_describe_move(state, names), 17, WIDTH - 48)
+    _text(image, (NAME_X, HEIGHT - 24), last, size, INK)
+    # The board uses few colours: mapping it onto a fixed palette keeps the PNG small and fast to encode.
+    return to_png(image.quantize(palette=_PALETTE, dither=Image.Dither.NONE))
