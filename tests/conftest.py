@@ -50,7 +50,9 @@ async def simcord_env(simcord_bot: NapkinBot, request: pytest.FixtureRequest) ->
     """SimCord's environment, as its plugin builds it, except that refusals the bot answered on purpose
     (domain errors turned into ephemeral replies) are not failures; any other swallowed error still is."""
     marker = request.node.get_closest_marker("simcord")
-    env = Env(simcord_bot, **(marker.kwargs if marker else {}))
+    options = {"settle_timeout": 60.0}  # generous: a loaded 2-core machine must not turn into a flaky test
+    options.update(marker.kwargs if marker else {})
+    env = Env(simcord_bot, **options)
     await env.start()
     try:
         yield env
