@@ -40,7 +40,10 @@ def render_replay(states: Sequence[State], names: Sequence[str], frame_ms: int =
     frames = [Image.open(io.BytesIO(render(state, names))).convert("RGB") for state in states]
     size = frames[0].size
     frames = [frame if frame.size == size else frame.resize(size) for frame in frames]
-    palette_frames = [frame.quantize(colors=64, method=Image.Quantize.MEDIANCUT) for frame in frames]
+    # One palette for the whole replay, taken from the final position (it holds the most colours), applied to
+    # every frame without dithering: fast, and identical pixels stay identical from frame to frame.
+    palette = frames[-1].quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    palette_frames = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
     durations = [frame_ms] * (len(frames) - 1) + [frame_ms * 3]
     buffer = io.BytesIO()
     palette_frames[0].save(
