@@ -1,0 +1,251 @@
+"""Grid Game of Differences board: the grid, the marks, the last mark, the legal squares and both score lists.
+
+The header names both players in their seat colours with their running points and says whose turn it is or
+how the game ended. On the grid, files ``a``... run along the bottom and ranks ``1``... up the left side;
+each mark is an x in the colour of the seat that placed it, and the latest mark sits on a highlighted square
+with a highlight frame. While the game runs, the squares still legal (a free column and a free row) are
+tinted in the light colour of the seat to move.
+
+Seat 0's row differences are written under the file letters, each halfway between the two consecutive filled
+columns it spans; seat 1's column differences are written right of the grid, halfway between the two
+consecutive filled rows. Under the board each seat's list is spelt out with the values that score
+(distinct values, or with the ``unique`` variant the values occurring exactly once) and the points.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from games.differences import FILES, DifferencesState
+from renderers._common import (
+    BACKGROUND,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    SEAT_COLOURS,
+    SEAT_LIGHT,
+    font,
+    new_canvas,
+    outcome_text,
+    to_png,
+)
+
+WIDTH = 720
+"""Image width in pixels; the height is :func:`image_height` (the same for every position of a match)."""
+BOARD_PIXELS = 504
+"""Side of the grid in pixels, rounded down to a whole number of squares (at most 72 px a square)."""
+BOARD_TOP = 100
+"""Top y of the grid in pixels."""
+_MARGIN = 24
+_LISTS_HEIGHT = 170
+_PAPER = (255, 255, 253)
+_LAST_FILL = (252, 231, 176)
+_NAME_LIMIT = 22
+
+
+def cell_pixels(n: int) -> int:
+    """Side of one square in pixels on an n x n grid."""
+    return min(72, BOARD_PIXELS // n)
+
+
+def image_height(n: int) -> int:
+    """Image height in pixels for an n x n grid: header, grid, labels and differences, then the lists."""
+    return BOARD_TOP + cell_pixels(n) * n + 64 + _LISTS_HEIGHT
+
+
+def square_box(n: int, col: int, row: int) -> tuple[int, int, int, int]:
+    """Pixel box ``(left, top, right, bottom)`` of the square in 0-based ``col``/``row`` on an n x n grid."""
+    cell = cell_pixels(n)
+    x0 = (WIDTH - cell * n) // 2 + col * cell
+    y0 = BOARD_TOP + (n - 1 - row) * cell
+    return x0, y0, x0 + cell, y0 + cell
+
+
+def _blend(colour: tuple[int, int, int], base: tuple[int, int, int], weight: float) -> tuple[int, int, int]:
+    return (round(colour[0] * weight + base[0] * (1 - weight)), round(colour[1] * weight + base[1] * (1 - weight)),
+            round(colour[2] * weight + base[2] * (1 - weight)))
+
+
+def _palette() -> Image.Image:
+    """A fixed palette: the board's colours and blends of each ink over each fill (antialiased edges)."""
+    inks = [*SEAT_COLOURS, INK, MUTED, HIGHLIGHT, GRID]
+    fills = [BACKGROUND, _PAPER, _LAST_FILL, *(_blend(light, _PAPER, 0.55) for light in SEAT_LIGHT)]
+    colours: list[tuple[int, int, int]] = []
+    for colour in inks + fills:
+        if colour not in colours:
+            colours.append(colour)
+    for ink in inks:
+        for fill in fills:
+            for weight in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):
+                blend = _blend(ink, fill, weight)
+                if blend not in colours:
+                    colours.append(blend)
+    palette = Image.new("P", (1, 1))
+    flat = [value for colour in colours[:256] for value in colour]
+    palette.putpalette(flat + [0] * (768 - len(flat)))
+    return palette
+
+
+_PALETTE = _palette()
+
+
+@functools.lru_cache(maxsize=2048)
+def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """``text`` rendered once as an antialiased mask, with its offset from the anchor point (cached)."""
+    face = font(size)
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor)
+    return mask, left, top
+
+
+def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: tuple[int, int, int],
+          anchor: str = "la") -> None:
+    """Draw ``text`` at ``xy`` (Pillow anchor) from the cached mask."""
+    mask, left, top = _text_mask(text, size, anchor)
+    image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+
+
+def _width(text: str, size: int) -> int:
+    return _text_mask(text, size, "la")[0].width
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= _NAME_LIMIT else name[: _NAME_LIMIT - 1] + "…"
+
+
+def _scoring_values(diffs: Sequence[int], unique: bool) -> list[int]:
+    """The values of ``diffs`` that score, ascending."""
+    counts = Counter(diffs)
+    return sorted(value for value, count in counts.items() if count == 1 or not unique)
+
+
+def _fitted(text: str, size: int, max_width: int) -> tuple[str, int]:
+    """``text`` at ``size`` or a smaller size, cut with an ellipsis if it is still wider than ``max_width``."""
+    for candidate in (size, size - 2, size - 3):
+        if _width(text, candidate) <= max_width:
+            return text, candidate
+    size -= 3
+    while len(text) > 4 and _width(text + "…", size) > max_width:
+        text = text[:-1]
+    return text + "…", size
+
+
+def _header(image: Image.Image, state: DifferencesState, names: Sequence[str]) -> None:
+    scores = state.scores
+    rule = "unique differences" if state.unique else "distinct differences"
+    title = f"Differences · {state.n} x {state.n} · {rule}"
+    _text(image, (WIDTH - _MARGIN, 14), title, 13, MUTED, anchor="ra")
+    outcome = state.outcome
+    if outcome is not None:
+        status = outcome_text([_short(name) for name in names], outcome.winner, outcome.draw, outcome.reason)
+        colour = INK if outcome.winner is None else SEAT_COLOURS[outcome.winner]
+    else:
+        seat = state.current_seat or 0
+        status = f"{_short(names[seat])} to move · mark {state.ply + 1} of {state.n}"
+        colour = SEAT_COLOURS[seat]
+    status, size = _fitted(status, 17, WIDTH - 2 * _MARGIN - _width(title, 13) - 16)
+    _text(image, (_MARGIN, 12), status, size, colour)
+    for seat in (0, 1):
+        role = "rows, left to right" if seat == 0 else "columns, bottom to top"
+        x = _MARGIN if seat == 0 else WIDTH // 2 + 8
+        _text(image, (x, 40), f"{_short(names[seat])}: {scores[seat]}", 22, SEAT_COLOURS[seat])
+        _text(image, (x, 66), f"scores {role}", 13, MUTED)
+
+
+def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesState) -> int:
+    """Draw the grid, labels, marks and the differences beside it; return the y below all of it."""
+    n = state.n
+    cell = cell_pixels(n)
+    side = cell * n
+    left = (WIDTH - side) // 2
+    top = BOARD_TOP
+    bottom = top + side
+    draw.rectangle((left, top, left + side, bottom), fill=_PAPER)
+
+    def box(col: int, row: int) -> tuple[int, int, int, int]:
+        return square_box(n, col, row)
+
+    seat = state.current_seat
+    if seat is not None:
+        tint = _blend(SEAT_LIGHT[seat], _PAPER, 0.55)
+        for col in state.free_columns:
+            for row in state.free_rows:
+                draw.rectangle(box(col, row), fill=tint)
+    last = state.last_move
+    if last is not None:
+        draw.rectangle(box(last.col, last.row), fill=_LAST_FILL)
+    for i in range(n + 1):
+        draw.line((left + i * cell, top, left + i * cell, bottom), fill=GRID, width=1)
+        draw.line((left, top + i * cell, left + side, top + i * cell), fill=GRID, width=1)
+    draw.rectangle((left, top, left + side, bottom), outline=MUTED, width=2)
+    if last is not None:
+        draw.rectangle(box(last.col, last.row), outline=HIGHLIGHT, width=max(3, cell // 14))
+
+    label = max(12, min(18, cell // 3))
+    for i in range(n):
+        _text(image, (left + i * cell + cell / 2, bottom + 6), FILES[i], label, MUTED, anchor="mt")
+        _text(image, (left - 8, bottom - i * cell - cell / 2), str(i + 1), label, MUTED, anchor="rm")
+
+    inset = max(5, cell // 4)
+    stroke = max(3, cell // 9)
+    for mark in state.marks:
+        x0, y0, x1, y1 = box(mark.square.col, mark.square.row)
+        colour = SEAT_COLOURS[mark.seat]
+        draw.line((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=colour, width=stroke)
+        draw.line((x0 + inset, y1 - inset, x1 - inset, y0 + inset), fill=colour, width=stroke)
+
+    size = max(13, min(17, cell // 3))
+    strip = bottom + 6 + label + 8
+    filled = [(col, row) for col, row in enumerate(state.rows_by_column) if row is not None]
+    for (col_a, row_a), (col_b, row_b) in itertools.pairwise(filled):
+        x = left + (col_a + col_b + 1) * cell / 2
+        _text(image, (x, strip), str(abs(row_b - row_a)), size, SEAT_COLOURS[0], anchor="mt")
+    filled = [(row, col) for row, col in enumerate(state.columns_by_row) if col is not None]
+    for (row_a, col_a), (row_b, col_b) in itertools.pairwise(filled):
+        y = bottom - (row_a + row_b + 1) * cell / 2
+        _text(image, (left + side + 10, y), str(abs(col_b - col_a)), size, SEAT_COLOURS[1], anchor="lm")
+    return bottom + 64
+
+
+def _lists(image: Image.Image, state: DifferencesState, names: Sequence[str], top: int) -> None:
+    """Spell out each seat's differences, the values that score and the points."""
+    y = top
+    kind = "occurring once" if state.unique else "distinct"
+    for seat, diffs in enumerate(state.difference_lists):
+        what = "row differences, left to right" if seat == 0 else "column differences, bottom to top"
+        _text(image, (_MARGIN, y), f"{_short(names[seat])} · {what}", 15, SEAT_COLOURS[seat])
+        listed = " ".join(map(str, diffs)) if diffs else "none yet"
+        _text(image, (_MARGIN + 16, y + 21), listed, 15, INK)
+        scoring = _scoring_values(diffs, state.unique)
+        points = state.scores[seat]
+        values = " ".join(map(str, scoring)) if scoring else "none"
+        _text(image, (_MARGIN + 16, y + 42), f"{kind}: {values} = {points} point{'s' if points != 1 else ''}", 15,
+              INK)
+        y += 70
+    if not state.is_over and state.marks:
+        _text(image, (_MARGIN, y), "Running scores use the filled columns and rows so far.", 13, MUTED)
+
+
+def render(state: DifferencesState, names: Sequence[str]) -> bytes:
+    """Render ``state`` as PNG bytes, :data:`WIDTH` x :func:`image_height` pixels.
+
+    Args:
+        state: the position to draw.
+        names: display name per seat (two names).
+
+    Raises:
+        ValueError: ``names`` does not hold two names.
+    """
+    if len(names) != 2:
+        raise ValueError("render needs one name per seat (two names).")
+    image, draw = new_canvas(WIDTH, image_height(state.n))
+    _header(image, state, names)
+    _lists(image, state, names, _board(image, draw, state))
+    return to_png(image.quantize(palette=_PALETTE, dither=Image.Dither.NONE))
