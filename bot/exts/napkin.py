@@ -45,8 +45,8 @@ class Napkin(commands.GroupCog, group_name="napkin", group_description="Play Nap
                                    app_commands.Choice(name="last_mover", value="last_mover")])
     async def start(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                     level: str | None = None, days: int | None = None, seat: str = "first",
-                    preset: str | None = None, width: app_commands.Range[int, 10, 100] | None = None,
-                    height: app_commands.Range[int, 10, 100] | None = None,
+                    preset: str | None = None, width: app_commands.Range[int, 8, 60] | None = None,
+                    height: app_commands.Range[int, 8, 60] | None = None,
                     coins_2: app_commands.Range[int, 0, 99] | None = None,
                     coins_3: app_commands.Range[int, 0, 99] | None = None,
                     coins_4: app_commands.Range[int, 0, 99] | None = None, hole: bool | None = None,
