@@ -1,0 +1,285 @@
+"""Polygons & Dots board: the lattice, the dots and the path, faces shaded by parity, scores beside the board.
+
+``render(state, names)`` returns PNG bytes of 796 x 596 pixels. The lattice's y axis points up. Dots are
+drawn in the colour of the seat that placed them, segments in the colour of the seat that drew them (the
+closing segment in grey, dashed), the last move is highlighted and the path end is ringed. Faces are filled
+with seat 0's light colour when they have an odd number of sides and seat 1's when even (paler while the path
+is still open, when the faces are provisional), with the side count written inside when it fits.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+import shapely
+from PIL import Image, ImageDraw
+
+from games.polygons import Face, PolygonsState
+from renderers._common import (
+    BACKGROUND,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    SEAT_COLOURS,
+    SEAT_LIGHT,
+    font,
+    new_canvas,
+    outcome_text,
+    status_lines,
+    to_png,
+)
+
+BOARD_PX = 528
+"""Side of the lattice square in pixels."""
+MARGIN = 34
+"""Space around the lattice for the axis labels."""
+PANEL_PX = 200
+"""Width of the status panel right of the board."""
+WIDTH = MARGIN * 2 + BOARD_PX + PANEL_PX
+HEIGHT = MARGIN * 2 + BOARD_PX
+DOT_RADIUS = 6
+LABEL_SIZE = 16
+COUNT_SIZE = 14
+PANEL_SIZE = 16
+PALETTE_COLOURS = 96
+
+
+def _blend(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
+    """Mix ``colour`` with the background: ``amount`` 1 keeps the colour, 0 gives the background."""
+    return tuple(round(c * amount + b * (1 - amount)) for c, b in zip(colour, BACKGROUND))  # type: ignore[return-value]
+
+
+class _Frame:
+    """Lattice-to-pixel mapping for one board size."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.cell = BOARD_PX / size
+
+    def px(self, x: float, y: float) -> tuple[float, float]:
+        """Pixel centre of lattice point ``(x, y)`` (y up)."""
+        return MARGIN + x * self.cell, MARGIN + (self.size - y) * self.cell
+
+
+def _draw_lattice(draw: ImageDraw.ImageDraw, frame: _Frame) -> None:
+    size = frame.size
+    step = 1 if size <= 15 else 5
+    for k in range(size + 1):
+        x0, y0 = frame.px(k, 0)
+        x1, y1 = frame.px(k, size)
+        draw.line([(x0, y0), (x1, y1)], fill=GRID, width=1)
+        xa, ya = frame.px(0, k)
+        xb, yb = frame.px(size, k)
+        draw.line([(xa, ya), (xb, yb)], fill=GRID, width=1)
+        if k % step == 0 or k == size:
+            draw.text((x0, y0 + 8), str(k), fill=MUTED, font=font(12), anchor="mt")
+            draw.text((xa - 8, ya), str(k), fill=MUTED, font=font(12), anchor="rm")
+
+
+def _draw_blocked(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
+    """Mark with a small x every free lattice point where a dot may not go (in line with two dots)."""
+    free = set(state.legal_points())
+    taken = set(state.points)
+    arm = max(2.0, min(4.0, frame.cell / 6))
+    for y in range(state.size + 1):
+        for x in range(state.size + 1):
+            if (x, y) in free or (x, y) in taken:
+                continue
+            cx, cy = frame.px(x, y)
+            draw.line([(cx - arm, cy - arm), (cx + arm, cy + arm)], fill=MUTED, width=1)
+            draw.line([(cx - arm, cy + arm), (cx + arm, cy - arm)], fill=MUTED, width=1)
+
+
+def _draw_faces(image: Image.Image, frame: _Frame, faces: Sequence[Face], final: bool) -> None:
+    overlay = ImageDraw.Draw(image)
+    amount = 1.0 if final else 0.55
+    for face in faces:
+        colour = _blend(SEAT_LIGHT[0] if face.odd else SEAT_LIGHT[1], amount)
+        overlay.polygon([frame.px(float(x), float(y)) for x, y in face.outline], fill=colour)
+
+
+def _draw_counts(draw: ImageDraw.ImageDraw, frame: _Frame, faces: Sequence[Face]) -> None:
+    """Write each face's side count at the centre of its largest inscribed circle, when the text fits in it."""
+    labelled: list[tuple[Face, float]] = []
+    polygons: list[shapely.Polygon] = []
+    for face in faces:
+        outline = [frame.px(float(x), float(y)) for x, y in face.outline]
+        half = max(_width(str(face.sides), COUNT_SIZE), COUNT_SIZE) / 2 + 1
+        area = abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(outline, outline[1:] + outline[:1]))) / 2
+        if area < (2 * half) ** 2:
+            continue
+        polygon = shapely.Polygon(outline)
+        if not polygon.is_valid:  # a ring pinched at a crossing point: label its largest part
+            parts = [p for p in shapely.get_parts(shapely.make_valid(polygon)) if isinstance(p, shapely.Polygon)]
+            if not parts:
+                continue
+            polygon = max(parts, key=lambda p: p.area)
+        labelled.append((face, half))
+        polygons.append(polygon)
+    if not polygons:
+        return
+    circles = shapely.maximum_inscribed_circle(polygons, tolerance=1.0)
+    for (face, half), radius, centre in zip(labelled, shapely.length(circles), shapely.get_point(circles, 0)):
+        if radius < half * 1.2:
+            continue
+        colour = SEAT_COLOURS[0] if face.odd else SEAT_COLOURS[1]
+        draw.text((centre.x, centre.y), str(face.sides), fill=colour, font=font(COUNT_SIZE), anchor="mm")
+
+
+def _draw_segments(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
+    segments = state.segments
+    over = state.phase == "over"
+    drawn = len(segments) - (1 if over else 0)
+    for k, (a, b) in enumerate(segments):
+        start = frame.px(*state.points[a])
+        end = frame.px(*state.points[b])
+        if k >= drawn:  # the automatic closing segment
+            _dashed(draw, start, end, MUTED, 3)
+            continue
+        if k == drawn - 1:
+            draw.line([start, end], fill=HIGHLIGHT, width=9)
+        draw.line([start, end], fill=SEAT_COLOURS[k % 2], width=3)
+
+
+def _dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float],
+            colour: tuple[int, int, int], width: int, dash: float = 9.0) -> None:
+    (x0, y0), (x1, y1) = start, end
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+    pieces = max(1, int(length // dash))
+    for k in range(0, pieces, 2):
+        t0, t1 = k / pieces, min(1.0, (k + 1) / pieces)
+        draw.line([(x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0), (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)],
+                  fill=colour, width=width)
+
+
+def _draw_dots(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
+    last_placed = len(state.points) - 1 if state.points and not state.path else None
+    end = state.path[-1] if state.phase == "draw" and state.path else None
+    for i, dot in enumerate(state.dots):
+        cx, cy = frame.px(dot.x, dot.y)
+        colour = SEAT_COLOURS[dot.seat]
+        if i in (last_placed, end):
+            ring = DOT_RADIUS + 6
+            draw.ellipse([cx - ring, cy - ring, cx + ring, cy + ring], outline=HIGHLIGHT, width=4)
+        r = DOT_RADIUS
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour, outline=BACKGROUND, width=2)
+        # The name sits above right of the dot, flipped left or below at the lattice's right and top edges.
+        dx = -1 if dot.x >= state.size - 1 else 1
+        dy = 1 if dot.y >= state.size else -1
+        anchor = ("l" if dx > 0 else "r") + ("b" if dy < 0 else "t")
+        lx, ly = cx + dx * (r + 2), cy + dy * (r - 1)
+        draw.text((lx, ly), dot.name, fill=colour, font=font(LABEL_SIZE), anchor=anchor,
+                  stroke_width=3, stroke_fill=BACKGROUND)
+
+
+@functools.lru_cache(maxsize=4096)
+def _width(text: str, size: int) -> float:
+    """Advance width in pixels of ``text`` at font ``size`` (cached)."""
+    return float(font(size).getlength(text))
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
+    """Shorten ``text`` with an ellipsis until it is at most ``width`` pixels wide."""
+    if _width(text, size) <= width:
+        return text
+    while text and _width(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
+    """Break ``text`` after spaces or hyphens into lines at most ``width`` pixels wide."""
+    lines: list[str] = []
+    line = ""
+    for word in re.findall(r"[^ -]+-?|\s+", text):
+        trial = line + word
+        if line.strip() and _width(trial.rstrip(), size) > width:
+            lines.append(line.rstrip())
+            line = word.lstrip()
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, state: PolygonsState, names: Sequence[str]) -> None:
+    left = MARGIN * 2 + BOARD_PX - 8
+    width = PANEL_PX - 12
+    y = MARGIN
+    draw.text((left, y), "Polygons & Dots", fill=INK, font=font(18))
+    y += 30
+    outcome = state.outcome
+    text = outcome_text(names, outcome.winner, outcome.draw, outcome.reason) if outcome else None
+    phase = state.phase
+    scores = None if phase == "place" else state.scores
+    for k, (line, colour) in enumerate(status_lines(names, state.current_seat, scores, text)):
+        for part in _wrap(draw, line, PANEL_SIZE, width) if k >= state.seats else [_fit(draw, line, PANEL_SIZE, width)]:
+            draw.text((left, y), part, fill=colour, font=font(PANEL_SIZE))
+            y += 22
+    y += 8
+    info: list[str] = []
+    if phase == "place":
+        info.append(f"Placing dots: {len(state.points)} of {state.total_dots}")
+        info.append("No three dots in a line; x marks a point in line with two dots.")
+    else:
+        connected = len(state.path)
+        if phase == "draw":
+            info.append(f"Drawing: {connected} of {len(state.points)} dots connected")
+            if state.path_end:
+                info.append(f"Next segment from {state.path_end}")
+            else:
+                info.append("First segment: any two dots")
+            if connected >= 2:
+                info.append("Scores so far (provisional)")
+        else:
+            info.append(f"{len(state.faces())} faces")
+        if state.path:
+            info.append("Path: " + "-".join(state.dots[i].name for i in state.path))
+    last = state.last_move
+    if last is not None:
+        info.append(f"Last move: {state.format_move(last)}")
+    for line in info:
+        for part in _wrap(draw, line, 14, width):
+            draw.text((left, y), part, fill=INK, font=font(14))
+            y += 19
+    y += 10
+    if phase != "place":
+        for seat, label in ((0, "odd faces"), (1, "even faces")):
+            draw.rectangle([left, y + 2, left + 14, y + 16], fill=SEAT_LIGHT[seat], outline=SEAT_COLOURS[seat])
+            owner = _fit(draw, f"{label}: {names[seat]}", 14, width - 22)
+            draw.text((left + 22, y), owner, fill=SEAT_COLOURS[seat], font=font(14))
+            y += 22
+
+
+def render(state: PolygonsState, names: Sequence[str]) -> bytes:
+    """Render ``state`` as PNG bytes (796 x 596 px).
+
+    Args:
+        state: a Polygons & Dots state.
+        names: display name per seat (two names).
+
+    Raises:
+        TypeError: ``state`` is not a Polygons & Dots state.
+        ValueError: ``names`` does not hold two names.
+    """
+    if not isinstance(state, PolygonsState):
+        raise TypeError("render needs a Polygons & Dots state")
+    if len(names) != state.seats:
+        raise ValueError(f"render needs {state.seats} names, got {len(names)}")
+    image, draw = new_canvas(WIDTH, HEIGHT)
+    frame = _Frame(state.size)
+    faces = state.faces()
+    _draw_faces(image, frame, faces, state.phase == "over")
+    _draw_lattice(draw, frame)
+    if state.phase == "place":
+        _draw_blocked(draw, frame, state)
+    _draw_segments(draw, frame, state)
+    _draw_counts(draw, frame, faces)
+    _draw_dots(draw, frame, state)
+    _draw_panel(draw, state, names)
+    # A few hundred colours in all: a palette image encodes twice as fast and half as large.
+    return to_png(image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE))

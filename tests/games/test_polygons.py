@@ -1,0 +1,430 @@
+"""Tests of the Polygons & Dots rules core against ``seeds/polygons.json`` and random play."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import GAMES
+from games.base import IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.polygons import (
+    GAME,
+    Connect,
+    Place,
+    PolygonsState,
+    face_sides,
+    faces_by_shapely,
+    faces_of_path,
+    max_dots_per_seat,
+    score_sides,
+)
+
+VECTORS = json.loads((Path(__file__).parents[2] / "seeds" / "polygons.json").read_text())
+ERRORS = {"IllegalMove": IllegalMove, "InvalidMove": InvalidMove}
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _play(variant: dict, moves: list[str]) -> PolygonsState:
+    state = GAME.new_state(variant)
+    for text in moves:
+        state = state.play(text)
+    return state
+
+
+def _orient(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> int:
+    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+
+def _crossings(
+    points: list[tuple[int, int]], path: list[int], closed: bool
+) -> tuple[int, dict[tuple[Fraction, Fraction], set[int]]]:
+    """Return the number of crossing segment pairs and, per distinct crossing point, the segments through it.
+
+    Computed independently of the module: integer orientation tests and Fractions.
+    """
+    segs = list(itertools.pairwise(path))
+    if closed:
+        segs.append((path[-1], path[0]))
+    pairs = 0
+    meeting: dict[tuple[Fraction, Fraction], set[int]] = {}
+    for (i, (a, b)), (j, (c, d)) in itertools.combinations(enumerate(segs), 2):
+        if {a, b} & {c, d}:
+            continue
+        pa, pb, pc, pd = points[a], points[b], points[c], points[d]
+        if _orient(pa, pb, pc) * _orient(pa, pb, pd) < 0 and _orient(pc, pd, pa) * _orient(pc, pd, pb) < 0:
+            pairs += 1
+            t = Fraction(_orient(pc, pd, pa), _orient(pc, pd, pa) - _orient(pc, pd, pb))
+            meeting.setdefault((pa[0] + t * (pb[0] - pa[0]), pa[1] + t * (pb[1] - pa[1])), set()).update((i, j))
+    return pairs, meeting
+
+
+def _random_points(rng: random.Random, count: int, size: int) -> list[tuple[int, int]]:
+    """Up to ``count`` random lattice points with no three collinear (brute-force test, not the module's)."""
+    points: list[tuple[int, int]] = []
+    for _ in range(4000):
+        if len(points) == count:
+            break
+        p = (rng.randrange(size + 1), rng.randrange(size + 1))
+        if p in points or any(_orient(a, b, p) == 0 for a, b in itertools.combinations(points, 2)):
+            continue
+        points.append(p)
+    return points
+
+
+# ------------------------------------------------------------------------------------------ vectors
+
+
+@pytest.mark.parametrize("vector", VECTORS["faces"], ids=lambda v: v["name"])
+def test_face_vectors(vector: dict) -> None:
+    points = [tuple(p) for p in vector["points"]]
+    faces = faces_of_path(points, vector["path"], vector["closed"])
+    sides = sorted(face.sides for face in faces)
+    assert sides == vector["sides"]
+    assert score_sides(sides) == tuple(vector["scores"])
+    assert sorted(face_sides(points, vector["path"], vector["closed"])) == vector["sides"]
+    assert all(face.area > 0 for face in faces)
+    shapely_faces = sorted(faces_by_shapely(points, vector["path"], vector["closed"]))
+    assert [s for s, _ in shapely_faces] == vector["sides"]
+    exact_areas = sorted(float(face.area) for face in faces)
+    assert exact_areas == pytest.approx(sorted(a for _, a in shapely_faces), abs=1e-6)
+    if "crossings" in vector:
+        pairs, meeting = _crossings(points, vector["path"], vector["closed"])
+        assert pairs == vector["crossings"]
+        assert len(meeting) == vector.get("crossing_points", pairs)
+        if len(meeting) == pairs:
+            assert len(faces) == pairs + 1
+    if "concurrent" in vector:
+        point = tuple(Fraction(v) for v in vector["concurrent"])
+        assert point[0].denominator > 1  # a rational, non-lattice point
+        assert sum(point in face.corners for face in faces) >= 3
+
+
+def test_pentagram_is_the_seed_example() -> None:
+    vector = next(v for v in VECTORS["faces"] if v["name"] == "pentagram")
+    faces = faces_of_path([tuple(p) for p in vector["points"]], vector["path"])
+    pentagon = [face for face in faces if face.sides == 5]
+    assert len(pentagon) == 1
+    # The central pentagon's corners are the five crossing points, none of them a dot.
+    assert not set(pentagon[0].corners) & {(Fraction(x), Fraction(y)) for x, y in vector["points"]}
+
+
+def test_dangling_piece_is_not_a_side() -> None:
+    vector = next(v for v in VECTORS["faces"] if "dangling" in v["name"])
+    faces = faces_of_path([tuple(p) for p in vector["points"]], vector["path"], closed=False)
+    quad = next(face for face in faces if face.sides == 4)
+    assert len(quad.outline) > quad.sides  # the walk passes the dangling piece and a straight-through point
+    assert (Fraction(7), Fraction(8)) in quad.outline
+    assert (Fraction(7), Fraction(8)) not in quad.corners
+
+
+@pytest.mark.parametrize("vector", VECTORS["games"], ids=lambda v: v["name"])
+def test_game_vectors(vector: dict) -> None:
+    state = _play(vector["variant"], vector["moves"])
+    assert state.phase == "over"
+    assert state.is_over and state.current_seat is None
+    outcome = state.outcome
+    assert outcome is not None
+    assert list(outcome.scores) == vector["scores"]
+    assert outcome.winner == vector["winner"] and outcome.draw == vector["draw"]
+    assert len(state.segments) == vector["segments"] == len(state.points)
+    assert "".join(dot.name for dot in (state.dots[i] for i in state.path)) == vector["path"]
+    assert len(state.faces()) == sum(outcome.scores)
+    if "placed" in vector:
+        assert len(state.points) == vector["placed"] < state.total_dots
+
+
+def test_lattice_full_ends_placement_early() -> None:
+    vector = next(v for v in VECTORS["games"] if "placed" in v)
+    state = _play(vector["variant"], vector["moves"][: vector["placed"]])
+    assert state.legal_points() == []
+    assert state.phase == "draw" and state.current_seat == 0
+    assert state.legal_starts() == list("ABCDEFG")
+    # One dot fewer, the same position is still in placement, and a path there is impossible.
+    data = state.apply(Connect(0, 1)).to_dict()
+    assert PolygonsState.from_dict(data).path == (0, 1)
+    short = _play(vector["variant"], vector["moves"][: vector["placed"] - 1])
+    assert short.phase == "place"
+    data = short.to_dict() | {"path": ["A", "B"], "ply": short.ply + 1, "last_move": "A-B"}
+    data.pop("phase")
+    data.pop("scores")
+    with pytest.raises(InvalidState, match="still be placed"):
+        PolygonsState.from_dict(data)
+
+
+@pytest.mark.parametrize("vector", VECTORS["illegal"], ids=lambda v: f"{v['move'] or 'empty'}")
+def test_illegal_vectors(vector: dict) -> None:
+    state = _play(vector["variant"], vector["moves"])
+    before = state.to_dict()
+    with pytest.raises(ERRORS[vector["error"]]) as raised:
+        state.play(vector["move"])
+    for words in vector["contains"]:
+        assert words in str(raised.value)
+    assert str(raised.value)[0].isupper() and str(raised.value).endswith(".")
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("vector", VECTORS["invalid_variants"], ids=lambda v: json.dumps(v["variant"]))
+def test_invalid_variants(vector: dict) -> None:
+    with pytest.raises(InvalidVariant) as raised:
+        GAME.new_state(vector["variant"])
+    for words in vector["contains"]:
+        assert words in str(raised.value)
+
+
+@pytest.mark.parametrize("vector", VECTORS["invalid_states"], ids=lambda v: v["why"])
+def test_invalid_states(vector: dict) -> None:
+    with pytest.raises(InvalidState) as raised:
+        PolygonsState.from_dict(vector["state"])
+    for words in vector["contains"]:
+        assert words in str(raised.value)
+
+
+# ------------------------------------------------------------------------------------- interface
+
+
+def test_registry_and_defaults() -> None:
+    assert GAMES["polygons"] is GAME
+    assert GAME.variant_defaults() == {"size": 15, "dots": 5}
+    state = GAME.new_state()
+    assert state.variant == GAME.variant_defaults()
+    assert state.to_dict()["variant"] == {"size": 15, "dots": 5}
+    assert state.phase == "place" and state.current_seat == 0 and state.ply == 0
+    assert state.last_move is None and state.scores == (0, 0) and state.outcome is None
+    assert len(state.legal_points()) == 16 * 16
+    assert GAME.new_state({"size": 30, "dots": 10}).to_dict()["variant"] == {"size": 30, "dots": 10}
+
+
+def test_room_limit() -> None:
+    assert [max_dots_per_seat(size) for size in (5, 8, 13, 14)] == [4, 6, 9, 10]
+    GAME.new_state({"size": 14, "dots": 10})
+    with pytest.raises(InvalidVariant, match="at most 9"):
+        GAME.new_state({"size": 13, "dots": 10})
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [("3,9", Place(3, 9)), ("(3, 9)", Place(3, 9)), (" 3 9 ", Place(3, 9)), ("( 0 ,15 )", Place(0, 15)),
+     ("A-C", Connect(0, 2)), ("a - c", Connect(0, 2)), ("B–D", Connect(1, 3))],
+)
+def test_parse_tolerates(text: str, move: object) -> None:
+    assert GAME.new_state().parse_move(text) == move
+
+
+def test_single_name_continues_from_the_path_end() -> None:
+    vector = VECTORS["games"][0]
+    state = _play(vector["variant"], [*vector["moves"][:6], "A-D"])
+    assert state.path_end == "D"
+    move = state.parse_move("e")
+    assert move == Connect(3, 4)
+    assert state.format_move(move) == "D-E"
+
+
+def test_phases_and_accessors_through_a_game() -> None:
+    vector = next(v for v in VECTORS["games"] if v["name"] == "three diameters")
+    state = GAME.new_state(vector["variant"])
+    for k, text in enumerate(vector["moves"]):
+        if k < 6:
+            assert state.phase == "place" and state.current_seat == k % 2
+            assert state.legal_targets() == [] and state.path_end is None
+        else:
+            assert state.phase == "draw" and state.current_seat == (k - 6) % 2
+            assert set(state.legal_targets()) == {d.name for d in state.dots} - {state.dots[i].name for i in state.path}
+            assert state.legal_starts() == ([state.path_end] if state.path else [d.name for d in state.dots])
+        move = state.parse_move(text)
+        state = state.apply(move)
+        assert state.ply == k + 1
+        assert state.last_move == move
+    assert [(d.name, d.x, d.y, d.seat) for d in state.dots[:2]] == [("A", 2, 5, 0), ("B", 4, 11, 1)]
+    assert state.segments[-1] == (5, 0)  # the closing segment F-A comes last
+    assert state.legal_moves() == [] and state.legal_targets() == [] and state.path_end is None
+
+
+def test_provisional_scores_while_drawing() -> None:
+    vector = next(v for v in VECTORS["games"] if v["name"] == "three diameters")
+    state = _play(vector["variant"], vector["moves"][:-1])  # A-D, E, B, C: the path is still open
+    assert state.phase == "draw"
+    assert state.scores == (1, 0)  # the triangle at (15/2, 15/2), D, E
+    assert [face.sides for face in state.faces()] == [3]
+
+
+def test_legal_points_are_exactly_the_non_collinear_free_points() -> None:
+    rng = random.Random(7)
+    state = GAME.new_state({"size": 9, "dots": 6})
+    for _ in range(7):
+        state = state.apply(Place(*rng.choice(state.legal_points())))
+    legal = set(state.legal_points())
+    for x, y in itertools.product(range(10), repeat=2):
+        ok = (x, y) not in state.points and all(
+            _orient(a, b, (x, y)) != 0 for a, b in itertools.combinations(state.points, 2)
+        )
+        assert ((x, y) in legal) == ok
+
+
+def test_parse_format_round_trip_all_legal_moves() -> None:
+    vector = VECTORS["games"][-1]
+    state = GAME.new_state(vector["variant"])
+    for text in vector["moves"]:
+        for move in state.legal_moves():
+            assert state.parse_move(state.format_move(move)) == move
+        state = state.play(text)
+
+
+def test_directly_built_bad_moves_are_illegal() -> None:
+    state = GAME.new_state({"size": 5, "dots": 3})
+    with pytest.raises(IllegalMove, match="off the lattice"):
+        state.apply(Place(6, 0))
+    with pytest.raises(IllegalMove, match="not a Polygons"):
+        state.apply("3,3")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------------- random play
+
+
+@st.composite
+def _variants(draw: st.DrawFn) -> dict[str, int]:
+    size = draw(st.integers(5, 30))
+    dots = draw(st.integers(3, min(10, max_dots_per_seat(size))))
+    return {"size": size, "dots": dots}
+
+
+@SETTINGS
+@given(variant=_variants(), seed=st.integers(0, 2**32 - 1))
+def test_random_games_close_the_path(variant: dict[str, int], seed: int) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_state(variant)
+    states = [state]
+    while not state.is_over:
+        moves = state.legal_moves()
+        assert moves
+        state = state.apply(rng.choice(moves))
+        states.append(state)
+    n = len(state.points)
+    assert n == state.total_dots or not states[n].legal_points()
+    assert len(state.segments) == n  # closing segment included
+    assert sorted(state.path) == list(range(n))
+    assert state.ply == 2 * n - 1
+    faces = state.faces()
+    outcome = state.outcome
+    assert outcome is not None and sum(outcome.scores) == len(faces)
+    assert outcome.scores == score_sides(face.sides for face in faces)
+    odd, even = outcome.scores
+    assert outcome.draw == (odd == even)
+    assert outcome.winner == (None if odd == even else (0 if odd > even else 1))
+    for snapshot in [*states[:: max(1, len(states) // 6)], state]:
+        data = json.loads(json.dumps(snapshot.to_dict()))
+        assert data["game"] == "polygons" and data["variant"] == variant
+        again = PolygonsState.from_dict(data)
+        assert again == snapshot and again.to_dict() == data
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), count=st.integers(3, 16), size=st.sampled_from([6, 10, 15, 30]),
+       cut=st.floats(0, 1))
+def test_exact_faces_agree_with_shapely(seed: int, count: int, size: int, cut: float) -> None:
+    rng = random.Random(seed)
+    points = _random_points(rng, count, size)
+    path = rng.sample(range(len(points)), len(points))
+    k = max(2, round(cut * len(path)))
+    closed = k == len(path)
+    exact = sorted((face.sides, float(face.area)) for face in faces_of_path(points, path[:k], closed))
+    approx = sorted(faces_by_shapely(points, path[:k], closed))
+    assert [s for s, _ in exact] == [s for s, _ in approx]
+    assert [a for _, a in exact] == pytest.approx([a for _, a in approx], rel=1e-6, abs=1e-6)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), count=st.integers(3, 14), size=st.sampled_from([4, 6, 15]))
+def test_face_count_follows_euler(seed: int, count: int, size: int) -> None:
+    """Closed drawings are connected: faces = 1 + sum over crossing points of (segments through it - 1).
+
+    With only simple crossings that is crossings + 1. Small lattices make concurrent crossings common.
+    """
+    rng = random.Random(seed)
+    points = _random_points(rng, count, size)
+    path = rng.sample(range(len(points)), len(points))
+    pairs, meeting = _crossings(points, path, True)
+    faces = faces_of_path(points, path)
+    assert len(faces) == 1 + sum(len(through) - 1 for through in meeting.values())
+    if all(len(through) == 2 for through in meeting.values()):
+        assert len(faces) == pairs + 1
+    crossing_corners = {c for face in faces for c in face.corners if c[0].denominator > 1 or c[1].denominator > 1}
+    assert crossing_corners <= set(meeting)
+
+
+# ------------------------------------------------------------------------------------- computer
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_computer_plays_legal_reproducible_games(level: str) -> None:
+    variant = {"size": 8, "dots": 3}
+    moves = []
+    for _ in range(2):
+        rng = random.Random(11)
+        state = GAME.new_state(variant)
+        played = []
+        while not state.is_over:
+            move = GAME.computer_move(state, level, rng)
+            assert move in state.legal_moves()
+            played.append(state.format_move(move))
+            state = state.apply(move)
+        moves.append(played)
+    assert moves[0] == moves[1]
+    with pytest.raises(IllegalMove):
+        GAME.computer_move(state, level, random.Random(0))
+
+
+def _two_left() -> PolygonsState:
+    vector = next(v for v in VECTORS["games"] if v["name"] == "default variant")
+    return _play(vector["variant"], vector["moves"][:-2])
+
+
+def test_hard_finds_the_best_ending() -> None:
+    state = _two_left()
+    seat = state.current_seat
+    finals = {}
+    for move in state.legal_moves():
+        last = state.apply(move)
+        end = last.apply(last.legal_moves()[0])
+        odd, even = end.outcome.scores
+        finals[move] = (odd - even) if seat == 0 else (even - odd)
+    best = max(finals.values())
+    for seed in range(3):
+        assert finals[GAME.computer_move(state, "hard", random.Random(seed))] == best
+
+
+def test_medium_takes_the_best_provisional_margin() -> None:
+    vector = next(v for v in VECTORS["games"] if v["name"] == "default variant")
+    state = _play(vector["variant"], vector["moves"][:14])
+    seat = state.current_seat
+    margins = {}
+    for move in state.legal_moves():
+        odd, even = state.apply(move).scores
+        margins[move] = (odd - even) if seat == 0 else (even - odd)
+    assert len(set(margins.values())) > 1
+    assert margins[GAME.computer_move(state, "medium", random.Random(1))] == max(margins.values())
+
+
+def test_hard_beats_easy() -> None:
+    wins = losses = 0
+    for game in range(4):
+        rng = random.Random(game)
+        hard_seat = game % 2
+        state = GAME.new_state({"size": 15, "dots": 5})
+        while not state.is_over:
+            level = "hard" if state.current_seat == hard_seat else "easy"
+            state = state.apply(GAME.computer_move(state, level, rng))
+        wins += state.outcome.winner == hard_seat
+        losses += state.outcome.winner == 1 - hard_seat
+    assert losses == 0 and wins >= 3
+
+
+def test_unknown_level() -> None:
+    with pytest.raises(ValueError, match="level"):
+        GAME.computer_move(GAME.new_state(), "expert", random.Random(0))  # type: ignore[arg-type]
