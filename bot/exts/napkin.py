@@ -90,8 +90,15 @@ class Napkin(commands.GroupCog, group_name="napkin", group_description="Play Nap
         if state.can_place(coin):
             samples = state.sample_placements(coin, 3, random.Random(record.version))
             hint = "It still fits, e.g. " + ", ".join(f"`{state.format_move(m)}`" for m in samples) + "."
-        else:
+        elif not state.fits(coin):
             hint = f"A coin of size {coin} no longer fits anywhere."
+        elif state.supply[coin - 2] == 0:
+            hint = f"It would fit, but no size-{coin} coins are left in the supply."
+        elif state.is_over:
+            hint = "It would fit, but the match is over."
+        else:
+            hint = f"It fits, but cannot be played now: the first coin must be a 2 (sizes allowed: " \
+                   f"{', '.join(map(str, state.allowed_sizes()))})."
         await interaction.response.send_message(f"Where a size-{coin} coin fits in match #{record.id} (shaded). "
                                                 f"{hint}", file=discord.File(io.BytesIO(png), "free.png"),
                                                 ephemeral=True)
