@@ -66,3 +66,24 @@ async def test_demo_writes_boards_and_replays_the_log(tmp_path: Path, capsys: py
     printed = capsys.readouterr().out
     assert "log replays to the stored state: yes" in printed
     assert "NO" not in printed
+
+
+def test_backup_command_copies_the_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+    import sqlite3
+
+    source = tmp_path / "live.db"
+
+    async def make() -> None:
+        db = await Database.open(source)
+        await db.close()
+
+    asyncio.run(make())
+    assert cli.main(["backup", str(tmp_path / "copy.db"), "--database", str(source)]) == 0
+    copy = sqlite3.connect(tmp_path / "copy.db")
+    try:
+        assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert copy.execute("SELECT COUNT(*) FROM matches").fetchone() == (0,)
+    finally:
+        copy.close()
+    assert "backed up" in capsys.readouterr().out

@@ -189,3 +189,20 @@ async def test_rules_show_our_summary_and_an_example_board(simcord_env, db: Data
     embed = result.response.embeds[0]
     assert "Chopsticks" in embed.title and len(embed.description) > 200
     assert result.response.attachments[0].filename == "example.png"
+
+
+async def test_active_match_limit_per_member(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(simcord_env.create_user("boss"), roles=[admins])
+    await boss.slash(world.channel, "settings", max_active=2)
+    for _ in range(2):
+        await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    refused = await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(),
+                                         level="easy")
+    assert refused.ephemeral
+    assert "already has 2 active matches" in refused.response.content
+    assert len(await repo.all_match_ids(db._reader)) == 2
+    listing = await world["alice"].slash(world.channel, "match list")
+    assert listing.ephemeral
+    assert listing.response.content.count("Chopsticks vs") == 2
