@@ -140,7 +140,23 @@ _MATCH_COLUMNS = (
 )
 
 
+_SEATS_JSON = (
+    "(SELECT json_group_array(json_array(seat, user_id, display_name, level)) FROM "
+    "(SELECT seat, user_id, display_name, level FROM seats WHERE match_id = matches.id ORDER BY seat)) AS seats_json"
+)
+_MATCH_SELECT = f"SELECT {_MATCH_COLUMNS}, {_SEATS_JSON} FROM matches"
+"""A match row with its seats in one query (one round trip to the database thread)."""
+
+
 def _match_from_row(row: sqlite3.Row) -> MatchRecord:
+    match = _match_row(row)
+    if "seats_json" in row.keys():
+        match.seats = [SeatRecord(seat, user_id, name, level) for seat, user_id, name, level in
+                       json.loads(row["seats_json"])]
+    return match
+
+
+def _match_row(row: sqlite3.Row) -> MatchRecord:
     return MatchRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         game=row["game"], variant=json.loads(row["variant"]), initial_state=json.loads(row["initial_state"]),
@@ -154,13 +170,13 @@ def _match_from_row(row: sqlite3.Row) -> MatchRecord:
 
 
 async def _all(conn: Connection, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-    async with conn.execute(sql, tuple(params)) as cursor:
-        return list(await cursor.fetchall())
+    # One round trip to aiosqlite's worker thread (execute, fetch and close together).
+    return list(await conn.execute_fetchall(sql, tuple(params)))
 
 
 async def _one(conn: Connection, sql: str, params: Sequence[object] = ()) -> sqlite3.Row | None:
-    async with conn.execute(sql, tuple(params)) as cursor:
-        return await cursor.fetchone()
+    rows = await conn.execute_fetchall(sql, tuple(params))
+    return next(iter(rows), None)
 
 
 # ---------------------------------------------------------------- matches
@@ -189,12 +205,8 @@ async def insert_match(
 
 async def get_match(conn: Connection, match_id: int) -> MatchRecord | None:
     """Load a match with its seats, or ``None``."""
-    row = await _one(conn, f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
-    if row is None:
-        return None
-    match = _match_from_row(row)
-    match.seats = await get_seats(conn, match_id)
-    return match
+    row = await _one(conn, f"{_MATCH_SELECT} WHERE id = ?", (match_id,))
+    return _match_from_row(row) if row is not None else None
 
 
 async def get_seats(conn: Connection, match_id: int) -> list[SeatRecord]:
@@ -235,14 +247,11 @@ async def active_matches_of(conn: Connection, guild_id: int, user_id: int) -> li
     """Return ``user_id``'s active matches in ``guild_id``, newest first."""
     rows = await _all(
         conn,
-        f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND status = 'active' AND id IN "
+        f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND id IN "
         "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC",
         (guild_id, user_id),
     )
-    matches = [_match_from_row(row) for row in rows]
-    for match in matches:
-        match.seats = await get_seats(conn, match.id)
-    return matches
+    return [_match_from_row(row) for row in rows]
 
 
 async def count_active(conn: Connection, guild_id: int, user_id: int) -> int:
@@ -260,14 +269,11 @@ async def due_matches(conn: Connection, now: float) -> list[MatchRecord]:
     """Active matches whose deadline passed or whose reminder (a third of the time left) is due."""
     rows = await _all(
         conn,
-        f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status = 'active' AND deadline IS NOT NULL AND "
+        f"{_MATCH_SELECT} WHERE status = 'active' AND deadline IS NOT NULL AND "
         "(deadline <= ? OR (reminded = 0 AND deadline - ? <= days_per_move * 86400.0 / 3.0)) ORDER BY deadline",
         (now, now),
     )
-    matches = [_match_from_row(row) for row in rows]
-    for match in matches:
-        match.seats = await get_seats(conn, match.id)
-    return matches
+    return [_match_from_row(row) for row in rows]
 
 
 async def next_deadline(conn: Connection) -> float | None:
@@ -282,9 +288,16 @@ async def next_deadline(conn: Connection) -> float | None:
 
 async def finished_matches(conn: Connection, guild_id: int, game: str) -> list[MatchRecord]:
     """Finished matches of a game in a server, oldest first."""
-    rows = await _all(conn, f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? AND game = ? AND "
+    rows = await _all(conn, f"{_MATCH_SELECT} WHERE guild_id = ? AND game = ? AND "
                             "status = 'finished' ORDER BY finished_at", (guild_id, game))
     return [_match_from_row(row) for row in rows]
+
+
+async def computer_to_move(conn: Connection) -> list[int]:
+    """Active matches whose seat to move is the computer's (after a restart nobody else would move them)."""
+    rows = await _all(conn, "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "
+                            "WHERE m.status = 'active' AND s.level IS NOT NULL ORDER BY m.id")
+    return [int(r[0]) for r in rows]
 
 
 async def all_match_ids(conn: Connection) -> list[int]:

@@ -12,6 +12,7 @@ Times are UNIX epoch seconds from the injected ``clock``; days per move are whol
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import time
@@ -407,8 +408,7 @@ class MatchService:
             fields["deadline"] = self._deadline_for(match, after.current_seat, now)
         if not await repo.update_match(conn, match.id, match.version, **fields):
             raise Outdated("Another move landed first; look at the latest board.")
-        updated = await repo.get_match(conn, match.id)
-        assert updated is not None
+        updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
         if updated.status == "finished":
             await ratings.record_result(conn, updated, now)
         return MoveResult(updated, before, after, seat, notation)
@@ -529,6 +529,11 @@ class MatchService:
                     challenge.status = "expired"
                     work.expired.append(challenge)
         return work
+
+    async def computer_turns(self) -> list[int]:
+        """Ids of active matches waiting for the computer (a crash between a member's move and the reply)."""
+        async with self.db.read() as conn:
+            return await repo.computer_to_move(conn)
 
     async def next_wakeup(self) -> float | None:
         """The earliest time something falls due (reminder, forfeit, challenge expiry), or ``None``."""
