@@ -20,6 +20,8 @@ PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_messages": "Manage 
 """Discord's own display names where they differ from the API's."""
 
 GENERIC = "Something went wrong on our side; nothing was changed. Please try again."
+DISCORD_FAILED = ("Discord failed to deliver my answer. What you did may already be saved: `/match board` or "
+                  "`/match list` shows where things stand.")
 
 
 def message_for(error: BaseException) -> str:
@@ -39,13 +41,15 @@ def message_for(error: BaseException) -> str:
         return "You are not allowed to use this command here."
     if isinstance(error, discord.Forbidden):
         return "I am missing a permission in this channel (send messages, attach files or create threads)."
+    if isinstance(error, discord.HTTPException):
+        return DISCORD_FAILED
     return GENERIC
 
 
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer ``interaction`` ephemerally with :func:`message_for` (logging unexpected errors)."""
     text = message_for(error)
-    if text == GENERIC:
+    if text in (GENERIC, DISCORD_FAILED):
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         log.error("unhandled error in interaction %s", interaction.id, exc_info=original)
     try:

@@ -141,8 +141,8 @@ async def match_channel(bot: NapkinBot, match: MatchRecord) -> discord.abc.Messa
 async def post_board(bot: NapkinBot, match: MatchRecord, state: State | None = None,
                      result: MoveResult | None = None) -> discord.Message | None:
     """Post a new board message in the match's channel; ``None`` if Discord refused (the move is stored)."""
-    channel = await match_channel(bot, match)
     try:
+        channel = await match_channel(bot, match)
         return await channel.send(**await board_payload(match, state, result))
     except discord.HTTPException as error:
         log.warning("could not post the board of match %s: %s", match.id, error)
@@ -153,6 +153,17 @@ async def run_computer(bot: NapkinBot, match_id: int) -> None:
     """Let computer seats move and post each of their boards."""
     for result in await bot.service.computer_replies(match_id):
         await post_board(bot, result.match, result.after, result)
+
+
+async def notify(interaction: discord.Interaction, text: str) -> None:
+    """Tell the member ``text`` ephemerally (as the response, else a follow-up); a Discord failure is only logged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as error:
+        log.warning("could not notify interaction %s: %s", interaction.id, error)
 
 
 # ---------------------------------------------------------------- resolving the match an interaction is about
@@ -171,7 +182,7 @@ async def resolve_match(interaction: discord.Interaction, match_option: str | No
     guild_id = require_guild(interaction)
     if match_option:
         text = match_option.strip().lstrip("#")
-        if not text.isdecimal() or len(text) > 18:
+        if not (text.isascii() and text.isdecimal()) or len(text) > 18:
             raise BadOption(f"`{match_option[:40]}` is not a match number; pick one from the list.")
         match = await bot.service.get_match(int(text), guild_id)
     else:
@@ -221,18 +232,34 @@ async def submit_move(interaction: discord.Interaction, match_id: int, text: str
     guild_id = require_guild(interaction)
     if len(text) > 200:
         raise BadOption("That move is far too long to be a move.")
+    if not (text.isascii() and text.isprintable()):
+        raise BadOption("Moves are written with plain letters, digits and signs; that text has other characters.")
     result = await bot.service.play(match_id, guild_id, interaction.user.id, text, expected_version)
     match = result.match
-    if via_button:
-        await interaction.response.edit_message(view=None)
-        await post_board(bot, match, result.after, result)
-    elif interaction.channel_id == match.post_channel_id:
-        await interaction.response.send_message(**await board_payload(match, result.after, result))
-    else:
-        await interaction.response.send_message(
-            f"Played `{result.notation}` in match #{match.id}; the board is in <#{match.post_channel_id}>.",
-            ephemeral=True)
-        await post_board(bot, match, result.after, result)
+    # The move is stored: from here on a Discord failure must not read as "nothing changed".
+    posted = True
+    try:
+        if via_button:
+            try:
+                await interaction.response.edit_message(view=None)
+            except discord.HTTPException as error:  # the clicked board was deleted meanwhile, or Discord failed
+                log.info("could not clear the clicked board of match %s: %s", match.id, error)
+            posted = await post_board(bot, match, result.after, result) is not None
+        elif interaction.channel_id == match.post_channel_id:
+            await interaction.response.send_message(**await board_payload(match, result.after, result))
+        else:
+            await interaction.response.send_message(
+                f"Played `{result.notation}` in match #{match.id}; the board is in <#{match.post_channel_id}>.",
+                ephemeral=True)
+            posted = await post_board(bot, match, result.after, result) is not None
+    except discord.HTTPException as error:
+        log.warning("could not answer the move in match %s: %s", match.id, error)
+        posted = False
+    if not posted:
+        await notify(interaction, f"Played `{result.notation}` in match #{match.id}, but Discord did not take the "
+                                  "new board; `/match board` posts it again.")
+    elif not interaction.response.is_done():
+        await notify(interaction, f"Played `{result.notation}` in match #{match.id}.")
     await run_computer(bot, match.id)
     return result
 
@@ -258,10 +285,18 @@ async def open_match_channel(bot: NapkinBot, match: MatchRecord, origin: discord
     match.thread_id = thread.id
 
 
-async def begin_match(bot: NapkinBot, match: MatchRecord, origin: discord.abc.Messageable | None) -> MatchRecord:
-    """Open the thread, post the first board, and let the computer move if it starts."""
+async def begin_match(bot: NapkinBot, match: MatchRecord, origin: discord.abc.Messageable | None,
+                      interaction: discord.Interaction | None = None) -> MatchRecord:
+    """Open the thread, post the first board, and let the computer move if it starts. If the board cannot be
+    posted (a missing permission, a Discord error) or the interaction is still unanswered, tell its member."""
     await open_match_channel(bot, match, origin)
-    await post_board(bot, match)
+    posted = await post_board(bot, match) is not None
+    if interaction is not None and not posted:
+        await notify(interaction, f"Match #{match.id} has started, but I could not post its board in "
+                                  f"<#{match.post_channel_id}> (I may lack permission to send messages or attach "
+                                  "files there); `/match board` shows it, and moves work as usual.")
+    elif interaction is not None and not interaction.response.is_done():
+        await notify(interaction, f"Match #{match.id} starts in <#{match.post_channel_id}>.")
     await run_computer(bot, match.id)
     return match
 
@@ -288,8 +323,11 @@ async def start_command(interaction: discord.Interaction, game: str, variant: di
         match = await bot.service.start_solo(
             guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, player=me,
             level=level or "medium", days_per_move=days, player_seat=1 if seat == "second" else 0)
-        await interaction.response.send_message(f"Match #{match.id} of {GAMES[game].title} starts.")
-        await begin_match(bot, match, interaction.channel)  # type: ignore[arg-type]
+        try:
+            await interaction.response.send_message(f"Match #{match.id} of {GAMES[game].title} starts.")
+        except discord.HTTPException as error:  # the match is stored; begin_match tells the member
+            log.warning("could not announce match %s: %s", match.id, error)
+        await begin_match(bot, match, interaction.channel, interaction)  # type: ignore[arg-type]
         return
     challenge = await bot.service.create_challenge(
         guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, challenger=me,
@@ -313,9 +351,12 @@ async def accept_challenge(interaction: discord.Interaction, challenge_id: int) 
     result = await bot.service.accept_challenge(challenge_id, guild_id, player_of(interaction.user))
     content = (interaction.message.content if interaction.message else "") + \
         f"\nAccepted by **{interaction.user.display_name}**: match #{result.match.id}."
-    await interaction.response.edit_message(content=content, view=challenge_view(challenge_id, disabled=True),
-                                            allowed_mentions=discord.AllowedMentions.none())
-    await begin_match(bot, result.match, interaction.channel)  # type: ignore[arg-type]
+    try:
+        await interaction.response.edit_message(content=content, view=challenge_view(challenge_id, disabled=True),
+                                                allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as error:  # the challenge message was deleted meanwhile, or Discord failed
+        log.info("could not update the message of challenge %s: %s", challenge_id, error)
+    await begin_match(bot, result.match, interaction.channel, interaction)  # type: ignore[arg-type]
 
 
 async def decline_challenge(interaction: discord.Interaction, challenge_id: int) -> None:

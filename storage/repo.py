@@ -150,7 +150,7 @@ _MATCH_SELECT = f"SELECT {_MATCH_COLUMNS}, {_SEATS_JSON} FROM matches"
 
 def _match_from_row(row: sqlite3.Row) -> MatchRecord:
     match = _match_row(row)
-    if "seats_json" in row.keys():
+    if "seats_json" in row.keys():  # noqa: SIM118 - `in row` would search the values
         match.seats = [SeatRecord(seat, user_id, name, level) for seat, user_id, name, level in
                        json.loads(row["seats_json"])]
     return match

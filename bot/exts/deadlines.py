@@ -49,6 +49,11 @@ class Deadlines(commands.Cog):
 
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
+        try:  # a crash between a member's move and the computer's reply left these waiting; computers have no deadline
+            for match_id in await self.bot.service.computer_turns():
+                await play.run_computer(self.bot, match_id)
+        except Exception:
+            log.exception("resuming computer turns failed")
         while not self.bot.is_closed():
             try:
                 await self.tick()

@@ -1,0 +1,131 @@
+"""The crash test's driver: plays matches through :class:`bot.service.MatchService` on a database file and writes
+one line *after* each action whose transaction committed (the moment the bot would send its reply).
+
+It runs as a small fork server so that each short-lived driver process starts in milliseconds: the server
+imports everything once, single-threaded, and on each request forks a driver. Protocol on stdin/stdout:
+
+* ``run SEED DB OUT`` → forks a driver on database ``DB`` writing its lines to file ``OUT``; answers ``pid N``.
+* ``wait PID`` → reaps that driver; answers ``status S`` (the raw ``waitpid`` status).
+
+Driver lines: ``ready``; ``start MATCH``; ``move MATCH PLY NOTATION``; ``resign MATCH``; ``error TRACEBACK``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import os
+import random
+import sys
+import traceback
+
+from bot.service import MatchService, Player, load_state
+from games import GAME_KEYS, GAMES
+from storage import Database
+
+GUILD = 77
+COMPUTER_ID = 999
+PLAYERS = [Player(500 + i, f"p{i}") for i in range(6)]
+
+
+def available_games() -> list[str]:
+    """The games whose rules module exists (the others are skipped until they are written)."""
+    found = []
+    for key in GAME_KEYS:
+        try:
+            importlib.import_module(f"games.{key}")
+        except ImportError:
+            continue
+        found.append(key)
+    return found
+
+
+def _say(fd: int, line: str) -> None:
+    os.write(fd, (line.replace("\n", " | ") + "\n").encode())
+
+
+async def _start(service: MatchService, rng: random.Random, games: list[str], fd: int) -> None:
+    game = rng.choice(games)
+    kind = rng.random()
+    if kind < 0.15:
+        match = await service.start_solo(guild_id=GUILD, channel_id=1, game=game, variant={},
+                                         player=rng.choice(PLAYERS), level="easy",
+                                         player_seat=rng.randrange(2))
+    elif kind < 0.25 and game == "groebner_nim":
+        match = await service.start_solo(guild_id=GUILD, channel_id=1, game=game, variant={"mode": "solitaire"},
+                                         player=rng.choice(PLAYERS), level=None)
+    else:
+        first, second = rng.sample(PLAYERS, 2)
+        challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game=game, variant={},
+                                                   challenger=first, opponent=second)
+        match = (await service.accept_challenge(challenge.id, GUILD, second)).match
+    _say(fd, f"start {match.id}")
+    for reply in await service.computer_replies(match.id):
+        _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
+
+
+async def drive(db_path: str, seed: int, fd: int) -> None:
+    """Apply random legal moves (and now and then a resignation or a new match) until killed."""
+    db = await Database.open(db_path)
+    service = MatchService(db, computer_id=COMPUTER_ID, computer_name="CPU")
+    games = available_games()
+    _say(fd, "ready")
+    rng = random.Random(seed)
+    while True:
+        rows = await db.fetchall("SELECT id FROM matches WHERE guild_id = ? AND status = 'active' ORDER BY id",
+                                 (GUILD,))
+        if len(rows) < 4 or rng.random() < 0.03:
+            await _start(service, rng, games, fd)
+            continue
+        match = await service.get_match(rng.choice(rows)[0], GUILD)
+        state = load_state(match)
+        seat = match.seats[state.current_seat]
+        if seat.is_computer:  # a driver was killed between a member's move and the computer's reply
+            for reply in await service.computer_replies(match.id):
+                _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
+            continue
+        if rng.random() < 0.02:
+            await service.resign(match.id, GUILD, seat.user_id)
+            _say(fd, f"resign {match.id}")
+            continue
+        move = GAMES[match.game].computer_move(state, "easy", rng)
+        result = await service.play(match.id, GUILD, seat.user_id, state.format_move(move),
+                                    expected_version=match.version)
+        _say(fd, f"move {match.id} {result.after.ply} {result.notation}")
+        for reply in await service.computer_replies(match.id):
+            _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
+
+
+def _child(seed: int, db_path: str, out_path: str) -> None:
+    fd = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        asyncio.run(drive(db_path, seed, fd))
+    except BaseException:
+        _say(fd, "error " + traceback.format_exc())
+    finally:
+        os._exit(3)
+
+
+def serve() -> None:
+    """The fork server loop (see the module docstring)."""
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "run":
+            seed, db_path, out_path = int(words[1]), words[2], words[3]
+            pid = os.fork()
+            if pid == 0:
+                _child(seed, db_path, out_path)
+            print(f"pid {pid}", flush=True)
+        elif words[0] == "wait":
+            _, status = os.waitpid(int(words[1]), 0)
+            print(f"status {status}", flush=True)
+        else:
+            return
+
+
+if __name__ == "__main__":
+    for key in available_games():  # import every game before forking, so that drivers start at once
+        GAMES[key].new_state({}, random.Random(0))
+    serve()

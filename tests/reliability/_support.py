@@ -1,0 +1,243 @@
+"""Shared helpers of the reliability tests: every game's match set-up, whole-database snapshots, the
+log/state consistency check, the mention audit of every request the bot made, and a burst of interactions
+that reach the bot before it handles any of them."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import random
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import Any
+
+import pytest
+from discord import app_commands
+
+from bench._harness import World, command_for
+from bot.errors import GENERIC
+from bot.service import MatchService, Player, ServiceError, load_state, replay
+from games import GAME_KEYS, RulesError, State
+from storage import Database, MatchRecord, repo
+
+__all__ = [  # re-exported for the test modules
+    "GAME_KEYS", "World", "assert_consistent", "assert_no_mention_escapes", "assert_ratings_match_results", "burst",
+    "command_for", "ephemeral_refusal", "full_snapshot", "hands_over_turn", "is_domain_error", "legal_texts",
+    "match_of", "quick_settle", "require_game", "service_match", "shuffled", "start_command", "start_discord_match",
+]
+
+
+def require_game(game: str, *, renderer: bool = True) -> None:
+    """Skip the calling test (importorskip-style) while the game's rules module, or its board renderer when
+    the test posts boards, does not exist yet. Any other import failure is an error, not a skip."""
+    pytest.importorskip(f"games.{game}", reason=f"games.{game} is not written yet")
+    if renderer:
+        pytest.importorskip(f"renderers.{game}", reason=f"renderers.{game} is not written yet")
+
+
+def is_domain_error(error: BaseException) -> bool:
+    """The refusals the bot answers on purpose: those of tests/conftest.py, and an option discord.py could not
+    convert (a user who is not a member of the server, for a member option)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, ServiceError | RulesError | app_commands.CheckFailure | app_commands.TransformerError)
+
+
+# ---------------------------------------------------------------- the database
+
+
+async def full_snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table (settings and meta included), read through a separate read-only connection
+    (it sees exactly what is committed), to prove that a refused action changed nothing."""
+    with contextlib.closing(sqlite3.connect(f"file:{db.path}?mode=ro", uri=True)) as conn:
+        tables = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        assert {"matches", "moves", "seats", "challenges", "ratings", "guild_settings", "meta"} <= set(tables)
+        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall() for table in tables}
+
+
+async def match_of(db: Database, match_id: int) -> MatchRecord:
+    """The stored match (fails if missing)."""
+    async with db.read() as conn:
+        match = await repo.get_match(conn, match_id)
+    assert match is not None, match_id
+    return match
+
+
+async def assert_consistent(db: Database, match_id: int) -> list[State]:
+    """Check one match against its log: one move per ply, plies 1..n, ``matches.ply == n``, every logged move
+    made by the seat whose turn it was, the replay reproducing the stored state, whose turn and the scores,
+    and a finished-by-the-rules outcome equal to the replay's. Returns the replayed states."""
+    match = await match_of(db, match_id)
+    async with db.read() as conn:
+        moves = await repo.get_moves(conn, match_id)
+    assert [m.ply for m in moves] == list(range(1, len(moves) + 1)), f"match {match_id}: gaps or duplicate plies"
+    assert match.ply == len(moves), f"match {match_id}: ply {match.ply} but {len(moves)} logged moves"
+    assert match.version >= match.ply
+    states = replay(match, moves)
+    for move, before in zip(moves, states):
+        assert move.seat == before.current_seat, f"match {match_id} ply {move.ply}: played out of turn"
+    final = states[-1]
+    assert final.to_dict() == match.state, f"match {match_id}: stored state differs from the replay of its log"
+    assert load_state(match).to_dict() == final.to_dict()
+    if match.status == "active":
+        assert final.outcome is None
+        assert match.current_seat == final.current_seat
+    elif match.status == "aborted":
+        assert match.current_seat is None and match.outcome is None
+    else:
+        assert match.status == "finished" and match.current_seat is None and match.outcome is not None
+        if final.outcome is not None:  # ended by the rules (not by resignation, draw, forfeit or abort)
+            assert match.outcome == final.outcome.to_dict()
+        elif match.status == "finished":
+            scores = final.scores
+            assert match.outcome["scores"] == (list(scores) if scores is not None else None)
+    return states
+
+
+async def assert_ratings_match_results(db: Database, guild_id: int) -> None:
+    """Every finished rated match is counted exactly once in each of its human players' records (the result and
+    the ratings are written in the transaction that ends the match)."""
+    expected: dict[tuple[str, int], int] = {}
+    for row in await db.fetchall("SELECT id FROM matches WHERE guild_id = ? AND status = 'finished' AND rated = 1",
+                                 (guild_id,)):
+        match = await match_of(db, row[0])
+        for seat in match.seats:
+            if not seat.is_computer:
+                key = (match.game, seat.user_id)
+                expected[key] = expected.get(key, 0) + 1
+    found = {(r[0], r[1]): r[2] for r in await db.fetchall(
+        "SELECT game, user_id, games FROM ratings WHERE guild_id = ?", (guild_id,))}
+    assert found == expected
+
+
+# ---------------------------------------------------------------- moves
+
+
+def legal_texts(state: State, limit: int = 40) -> list[str]:
+    """Up to ``limit`` legal moves of ``state`` in canonical notation."""
+    return [state.format_move(m) for m in list(state.legal_moves())[:limit]]
+
+
+def hands_over_turn(state: State, text: str) -> bool:
+    """``True`` when playing ``text`` passes the turn to the other seat (or ends the game)."""
+    after = state.play(text)
+    return after.current_seat != state.current_seat
+
+
+# ---------------------------------------------------------------- starting matches
+
+
+async def service_match(service: MatchService, game: str, guild_id: int, players: tuple[Player, Player],
+                        channel_id: int = 1) -> MatchRecord:
+    """A two-seat match of ``game`` (default variant) started through the service: challenge, then accept."""
+    challenge = await service.create_challenge(guild_id=guild_id, channel_id=channel_id, game=game, variant={},
+                                               challenger=players[0], opponent=players[1])
+    return (await service.accept_challenge(challenge.id, guild_id, players[1])).match
+
+
+async def start_discord_match(world: World, db: Database, game: str, challenger: str = "alice",
+                              accepter: str = "bob", **options: Any) -> int:
+    """Challenge and accept through Discord; return the new match's id (the newest in the database)."""
+    command = "groebner start" if game == "groebner_nim" else f"{_group(game)} start"
+    result = await world[challenger].slash(world.channel, command, opponent=world[accepter], **options)
+    assert not result.ephemeral, result.response.content
+    accepted = await world[accepter].click(result.response, label="Accept")
+    assert "Accepted by" in accepted.response.content
+    return max(await repo.all_match_ids(db._reader))
+
+
+def _group(game: str) -> str:
+    return {"napkin_chess": "napkin", "groebner_nim": "groebner"}.get(game, game)
+
+
+def start_command(game: str) -> str:
+    """The slash command that starts ``game``."""
+    return f"{_group(game)} start"
+
+
+# ---------------------------------------------------------------- Discord
+
+
+def _message_payloads(entry: Any) -> Iterable[dict[str, Any]]:
+    body = entry.json
+    if not isinstance(body, dict):
+        return []
+    if entry.path.startswith("/interactions/"):
+        data = body.get("data")
+        return [data] if isinstance(data, dict) and body.get("type") in (4, 7) else []
+    if entry.method in ("POST", "PATCH") and ("/messages" in entry.path or entry.path.startswith("/webhooks/")):
+        return [body]
+    return []
+
+
+def assert_no_mention_escapes(env: Any, players: Iterable[int], since: int = 0) -> int:
+    """Every message the bot sent or edited (channel messages, interaction responses, follow-ups) since
+    request ``since`` restricts pings: no @everyone/@here, no roles, no blanket user pings, and explicitly
+    allowed users are players only. Returns the number of messages audited."""
+    allowed = set(players)
+    audited = 0
+    for entry in env.http_requests[since:]:
+        for payload in _message_payloads(entry):
+            if "content" not in payload and "embeds" not in payload:
+                continue
+            audited += 1
+            mentions = payload.get("allowed_mentions")
+            assert mentions is not None, f"{entry.method} {entry.path} sends text without allowed_mentions"
+            parse = set(mentions.get("parse", []))
+            assert not parse & {"everyone", "roles", "users"}, (entry.path, mentions)
+            assert not mentions.get("roles"), (entry.path, mentions)
+            users = {int(u) for u in mentions.get("users", [])}
+            assert users <= allowed, f"{entry.path} may ping non-players {users - allowed}"
+    return audited
+
+
+@contextlib.asynccontextmanager
+async def burst(env: Any) -> AsyncIterator[None]:
+    """Deliver every interaction started inside the block to the bot before it runs any of them.
+
+    SimCord refuses overlapping actor operations (each verb waits until the bot is idle), so the block makes
+    each verb return right after Discord emitted its INTERACTION_CREATE; leaving the block lets the bot handle
+    all of them concurrently. This swaps SimCord's private settle step (simcord is pinned in pyproject), the one
+    seam that lets simultaneous clicks and commands reach the real discord.py code paths together.
+    """
+    real = env._settle_internal
+
+    async def deferred(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    env._settle_internal = deferred
+    try:
+        yield
+    finally:
+        env._settle_internal = real
+    await env.settle()
+
+
+@contextlib.contextmanager
+def quick_settle(env: Any, idle: float = 0.001) -> Iterator[None]:
+    """Let SimCord poll for the bot's pending work every millisecond instead of every 50 ms. Settling still waits
+    until the bot is idle; this only stops a reply that needed no I/O from costing a 50 ms sleep (the private
+    settle step is the one ``burst`` swaps too)."""
+    real = env._settle_internal
+    env._settle_internal = functools.partial(real, idle=idle)
+    try:
+        yield
+    finally:
+        env._settle_internal = real
+
+
+def ephemeral_refusal(result: Any) -> str:
+    """The text of an ephemeral refusal (fails for a public reply or the generic crash message)."""
+    assert result.acknowledged, "interaction left unanswered"
+    assert result.ephemeral, result.response.content if result.response else "no response"
+    text = result.response.content
+    assert text and text != GENERIC, "the bot crashed instead of refusing"
+    return text
+
+
+def shuffled(items: list[Any], seed: int) -> list[Any]:
+    """A copy of ``items`` in a seeded random order."""
+    copy = list(items)
+    random.Random(seed).shuffle(copy)
+    return copy

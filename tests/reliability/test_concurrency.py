@@ -1,0 +1,289 @@
+"""Simultaneous submissions: one move per turn, one opponent per open challenge, and a resignation racing a move
+leaves the log and the stored state in agreement.
+
+Two levels: the service with ``asyncio.gather`` (also across two connections to the same file, as two bot
+processes would be), and the real bot under SimCord with a burst of up to 20 clicks and commands that reach
+discord.py before it handles any of them (see :func:`_support.burst`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import MatchOver, MatchService, NotAllowed, NotYourTurn, Outdated, Player, load_state
+from storage import Database, repo
+from tests.bot.helpers import move_button
+from tests.reliability._support import (
+    GAME_KEYS,
+    World,
+    assert_consistent,
+    assert_no_mention_escapes,
+    assert_ratings_match_results,
+    burst,
+    command_for,
+    ephemeral_refusal,
+    hands_over_turn,
+    legal_texts,
+    match_of,
+    require_game,
+    service_match,
+    shuffled,
+    start_discord_match,
+)
+
+GUILD = 4242
+ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")
+N = 20
+
+
+def _plan(state: Any, version: int, mover: Player, waiting: Player, seed: int) -> list[tuple[str, Player, str, Any]]:
+    """N submissions for the same turn: the mover's clicks (carrying the board's version) and commands (no
+    version), the waiting player's clicks on the same board, and a non-player's commands."""
+    texts = [t for t in legal_texts(state) if hands_over_turn(state, t)]
+    assert texts, "no legal move that passes the turn"
+    plan = []
+    for i in range(N):
+        text = texts[i % len(texts)]
+        if i < 8:
+            plan.append(("click", mover, text, version))
+        elif i < 16:
+            plan.append(("command", mover, text, None))
+        elif i < 18:
+            plan.append(("click", waiting, text, version))
+        else:
+            plan.append(("command", CAROL, text, None))
+    return shuffled(plan, seed)
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+async def test_twenty_simultaneous_submissions_apply_exactly_one_move(db: Database, game: str) -> None:
+    require_game(game, renderer=False)
+    service = MatchService(db)
+    match = await service_match(service, game, GUILD, (ALICE, BOB))
+    for round_ in range(3):
+        match = await match_of(db, match.id)
+        if match.status != "active":
+            break
+        state = load_state(match)
+        mover, waiting = (ALICE, BOB) if state.current_seat == 0 else (BOB, ALICE)
+        plan = _plan(state, match.version, mover, waiting, seed=round_)
+        outcomes = await asyncio.gather(
+            *(service.play(match.id, GUILD, who.user_id, text, expected_version=version)
+              for _kind, who, text, version in plan), return_exceptions=True)
+        applied = [(p, o) for p, o in zip(plan, outcomes) if not isinstance(o, BaseException)]
+        assert len(applied) == 1, f"round {round_}: {len(applied)} moves applied"
+        (_kind, who, text, _), result = applied[0]
+        assert who == mover and result.notation == text
+        for (_, who_refused, _, _), outcome in zip(plan, outcomes):
+            if isinstance(outcome, BaseException):
+                allowed = (NotAllowed, MatchOver) if who_refused == CAROL else (Outdated, NotYourTurn, MatchOver)
+                assert isinstance(outcome, allowed), repr(outcome)
+        moves = await service.moves(match.id)
+        assert len(moves) == match.ply + 1 and moves[-1].notation == text
+        await assert_consistent(db, match.id)
+
+
+async def test_two_processes_on_one_file_apply_one_move(db: Database, db_path: Path) -> None:
+    """Two bots on the same database file (a restart overlapping the old process): BEGIN IMMEDIATE with the
+    version check still lets exactly one of 20 submissions through."""
+    second = await Database.open(db_path)
+    try:
+        services = [MatchService(db), MatchService(second)]
+        match = await service_match(services[0], "chopsticks", GUILD, (ALICE, BOB))
+        for round_ in range(4):
+            match = await match_of(db, match.id)
+            state = load_state(match)
+            mover, waiting = (ALICE, BOB) if state.current_seat == 0 else (BOB, ALICE)
+            plan = _plan(state, match.version, mover, waiting, seed=100 + round_)
+            outcomes = await asyncio.gather(
+                *(services[i % 2].play(match.id, GUILD, who.user_id, text, expected_version=version)
+                  for i, (_kind, who, text, version) in enumerate(plan)), return_exceptions=True)
+            assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
+            assert all(isinstance(o, Outdated | NotYourTurn | NotAllowed | MatchOver) for o in outcomes
+                       if isinstance(o, BaseException))
+            assert (await match_of(db, match.id)).ply == round_ + 1
+            await assert_consistent(second, match.id)
+    finally:
+        await second.close()
+
+
+async def test_twenty_simultaneous_accepts_seat_one_opponent(db: Database) -> None:
+    service = MatchService(db)
+    challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                               challenger=ALICE, opponent=None)
+    accepters = [Player(100 + i, f"m{i}") for i in range(N - 1)] + [ALICE]
+    outcomes = await asyncio.gather(*(service.accept_challenge(challenge.id, GUILD, p) for p in accepters),
+                                    return_exceptions=True)
+    accepted = [o for o in outcomes if not isinstance(o, BaseException)]
+    assert len(accepted) == 1
+    match = accepted[0].match
+    assert match.seats[0].user_id == ALICE.user_id and match.seats[1].user_id != ALICE.user_id
+    names = {type(o).__name__ for o in outcomes if isinstance(o, BaseException)}
+    assert names <= {"ChallengeClosed", "NotAllowed"}
+    assert await repo.all_match_ids(db._reader) == [match.id]
+    stored = await service.get_challenge(challenge.id)
+    assert (stored.status, stored.match_id) == ("accepted", match.id)
+
+
+async def test_resign_racing_a_move_at_the_service(db: Database) -> None:
+    service = MatchService(db)
+    rng = random.Random(9)
+    seen = set()
+    for trial in range(16):
+        match = await service_match(service, "chopsticks", GUILD, (ALICE, BOB))
+        state = load_state(match)
+        text = rng.choice(legal_texts(state))
+        resigner = rng.choice((ALICE, BOB))
+        calls = [service.play(match.id, GUILD, ALICE.user_id, text, expected_version=match.version),
+                 service.resign(match.id, GUILD, resigner.user_id)]
+        if trial % 2:
+            calls.reverse()
+        outcomes = await asyncio.gather(*calls, return_exceptions=True)
+        if trial % 2:
+            outcomes.reverse()
+        moved, resigned = outcomes
+        assert not isinstance(resigned, BaseException)  # the match was active, so the resignation lands
+        after = await match_of(db, match.id)
+        assert after.status == "finished" and after.outcome["winner"] == 1 - resigner_seat(resigner)
+        logged = await service.moves(match.id)
+        if isinstance(moved, BaseException):
+            assert isinstance(moved, MatchOver) and logged == []
+        else:
+            assert [m.notation for m in logged] == [text]
+        seen.add(isinstance(moved, BaseException))
+        await assert_consistent(db, match.id)
+    assert seen == {True, False}, "both orders should have happened"
+    await assert_ratings_match_results(db, GUILD)
+
+
+def resigner_seat(player: Player) -> int:
+    return 0 if player == ALICE else 1
+
+
+# ---------------------------------------------------------------- Discord level
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+async def test_burst_of_twenty_clicks_and_commands_applies_one_move(simcord_env, db: Database, game: str) -> None:
+    require_game(game)
+    world = World(simcord_env, "alice", "bob", "carol")
+    match_id = await start_discord_match(world, db, game)
+    thread = world.thread()
+    start = len(simcord_env.http_requests)
+    for round_ in range(2):
+        match = await match_of(db, match_id)
+        if match.status != "active":
+            break
+        state = load_state(match)
+        mover, waiting = (world["alice"], world["bob"]) if state.current_seat == 0 else (world["bob"], world["alice"])
+        board = thread.last_message
+        texts = [t for t in legal_texts(state) if hands_over_turn(state, t)]
+        actions: list[tuple[Any, str, Any]] = []
+        for i in range(N):
+            text = texts[i % len(texts)]
+            button = move_button(board, text)
+            if button is not None and i % 2 == 0:
+                actor = waiting if i % 10 == 0 else mover
+                actions.append((actor, "click", button.custom_id))
+            elif i % 7 == 3:
+                actions.append((world["carol"], "slash", command_for(game, state, text)))
+            else:
+                actions.append((mover, "slash", command_for(game, state, text)))
+        actions = shuffled(actions, seed=round_ + 7)
+        public_before = _public(thread)
+        results = []
+        async with burst(simcord_env):
+            for actor, kind, what in actions:
+                if kind == "click":
+                    results.append(await actor.click(board, custom_id=what))
+                else:
+                    name, options = what
+                    results.append(await actor.slash(thread, name, **options))
+        winners = [r for r in results if not r.ephemeral]
+        assert len(winners) == 1, [r.response.content[:60] for r in winners]
+        for result in results:
+            if result.ephemeral:
+                ephemeral_refusal(result)
+        after = await match_of(db, match_id)
+        assert after.ply == match.ply + 1
+        assert len(_public(thread)) == len(public_before) + 1  # exactly one new board
+        await assert_consistent(db, match_id)
+    players = [world["alice"].id, world["bob"].id]
+    assert assert_no_mention_escapes(simcord_env, players, since=start) > 0
+
+
+def _public(channel: Any) -> list[Any]:
+    return [m for m in channel.history() if not m.flags.ephemeral]
+
+
+async def test_burst_of_twenty_accepts_seats_one_opponent(simcord_env, db: Database) -> None:
+    names = [f"m{i}" for i in range(N - 1)]
+    world = World(simcord_env, "alice", *names)
+    challenge = (await world["alice"].slash(world.channel, "chopsticks start")).response
+    results = []
+    async with burst(simcord_env):
+        for name in shuffled([*names, "alice"], seed=3):
+            results.append(await world[name].click(challenge, label="Accept"))
+    accepted = [r for r in results if not r.ephemeral]
+    assert len(accepted) == 1
+    refusals = [ephemeral_refusal(r) for r in results if r.ephemeral]
+    assert len(refusals) == N - 1
+    assert all("no longer open" in t or "your own challenge" in t for t in refusals), refusals
+    (match_id,) = await repo.all_match_ids(db._reader)
+    match = await match_of(db, match_id)
+    assert match.seats[0].display_name == "alice" and match.seats[1].display_name in names
+    assert f"Accepted by **{match.seats[1].display_name}**" in challenge.content
+    assert len(world.channel.threads) == 1
+
+
+async def test_burst_resign_racing_a_move_keeps_log_and_state_in_agreement(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    outcomes = set()
+    for trial in range(6):
+        match_id = await start_discord_match(world, db, "chopsticks")
+        thread = world.thread()
+        board = thread.last_message
+        resigner = world["bob"] if trial % 3 else world["alice"]
+        move_first = trial < 3
+        async with burst(simcord_env):
+            results = {}
+            for action in ("move", "resign") if move_first else ("resign", "move"):
+                if action == "resign":
+                    results[action] = await resigner.slash(thread, "match resign")
+                elif trial % 2:
+                    results[action] = await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
+                else:
+                    results[action] = await world["alice"].slash(thread, "chopsticks move", notation="LL")
+        move_result, resign_result = results["move"], results["resign"]
+        assert not resign_result.ephemeral
+        match = await match_of(db, match_id)
+        assert match.status == "finished" and "resigned" in match.outcome["reason"]
+        moves = await repo.get_moves(db._reader, match_id)
+        if move_result.ephemeral:
+            assert "is over" in ephemeral_refusal(move_result) and moves == []
+            outcomes.add("resign first")
+        else:
+            assert [m.notation for m in moves] == ["LL"]
+            outcomes.add("move first")
+        await assert_consistent(db, match_id)
+    assert outcomes == {"resign first", "move first"}
+    await assert_ratings_match_results(db, world.guild.id)
+
+
+async def test_resign_while_the_computer_thinks_drops_its_move(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="hard")
+    (match_id,) = await repo.all_match_ids(db._reader)
+    thread = world.thread()
+    async with burst(simcord_env):
+        await world["alice"].slash(thread, "chopsticks move", notation="LL")
+        await world["alice"].slash(thread, "match resign")
+    match = await match_of(db, match_id)
+    assert match.status == "finished" and match.outcome["winner"] == 1
+    states = await assert_consistent(db, match_id)
+    assert len(states) - 1 in (0, 1, 2)  # the computer may have answered before the resignation, never after

@@ -1,0 +1,169 @@
+"""Discord failing around a stored move: 429 and 5xx answers when the board is posted, interactions for a board or
+challenge message deleted meanwhile, a match that no longer exists, and a crash between a member's move and the
+computer's reply. The move is stored first, the member is told the truth, and ``/match board`` recovers."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.client import NapkinBot
+from bot.errors import GENERIC
+from bot.service import MatchService
+from storage import Database, repo
+from tests.bot.helpers import move_button
+from tests.reliability._support import (
+    World,
+    assert_consistent,
+    ephemeral_refusal,
+    full_snapshot,
+    match_of,
+    start_discord_match,
+)
+
+
+def _notices(result) -> list[str]:
+    """Ephemeral texts the member got for an interaction (the response and any follow-ups)."""
+    messages = ([result.response] if result.response else []) + list(result.followups)
+    return [m.content for m in messages if m.ephemeral]
+
+
+async def _repost_and_continue(world: World, db: Database, match_id: int, actor: str, ply: int) -> None:
+    """``/match board`` posts the current board with live buttons, and a click on it plays the next move."""
+    thread = world.thread()
+    shown = await world[actor].slash(thread, "match board")
+    assert not shown.ephemeral and f"ply {ply}" in shown.response.content
+    board = shown.response.message
+    match = await match_of(db, match_id)
+    button = next(b for b in (move_button(board, m) for m in ("LL", "LR", "RL", "RR")) if b is not None)
+    assert f":{match.version}:" in button.custom_id  # drawn for the current version
+    await world[actor].click(board, custom_id=button.custom_id)
+    assert (await match_of(db, match_id)).ply == ply + 1
+    await assert_consistent(db, match_id)
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+async def test_board_post_failing_after_a_click_keeps_the_move(simcord_env, db: Database, status: int) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks")
+    thread = world.thread()
+    board = thread.last_message
+    simcord_env.inject_error("POST", "/channels/*/messages", status=status, message="injected")
+    result = await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
+    assert (await match_of(db, match_id)).ply == 1  # stored before Discord was asked to show it
+    assert thread.last_message.id == board.id  # no new board could be posted
+    notices = _notices(result)
+    assert any("`LL`" in n and "/match board" in n for n in notices), notices
+    await _repost_and_continue(world, db, match_id, "bob", ply=1)
+
+
+@pytest.mark.parametrize("status", [429, 500, 502])
+async def test_board_reply_failing_for_a_command_tells_the_truth(simcord_env, db: Database, status: int) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks")
+    simcord_env.inject_error("POST", "/interactions/*/*/callback", status=status, message="injected")
+    result = await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    assert (await match_of(db, match_id)).ply == 1
+    text = ephemeral_refusal(result)
+    assert "`LL`" in text and "/match board" in text
+    assert "nothing was changed" not in text  # the move *was* stored
+    await _repost_and_continue(world, db, match_id, "bob", ply=1)
+
+
+async def test_board_post_failing_after_a_command_elsewhere(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks")
+    simcord_env.inject_error("POST", "/channels/*/messages", status=500)
+    result = await world["alice"].slash(world.channel, "chopsticks move", notation="RR", match=str(match_id))
+    assert (await match_of(db, match_id)).ply == 1
+    assert any("/match board" in n for n in _notices(result))
+    await _repost_and_continue(world, db, match_id, "bob", ply=1)
+
+
+async def test_a_click_on_a_board_deleted_meanwhile_gets_a_clear_reply(simcord_env, db: Database) -> None:
+    """Discord answers 404 Unknown Message when the bot updates a message deleted after the click."""
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks")
+    thread = world.thread()
+    board = thread.last_message
+    simcord_env.inject_error("POST", "/interactions/*/*/callback", status=404, code=10008, message="Unknown Message")
+    result = await world["alice"].click(board, custom_id=move_button(board, "LR").custom_id)
+    text = ephemeral_refusal(result)
+    assert "`LR`" in text
+    assert (await match_of(db, match_id)).ply == 1
+    fresh = thread.last_message
+    assert fresh.id != board.id and "ply 1" in fresh.content and move_button(fresh, "LL") is not None
+
+
+async def test_an_accept_on_a_challenge_deleted_meanwhile_still_starts_the_match(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    challenge = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    simcord_env.inject_error("POST", "/interactions/*/*/callback", status=404, code=10008, message="Unknown Message")
+    result = await world["bob"].click(challenge.response, label="Accept")
+    (match_id,) = await repo.all_match_ids(db._reader)
+    text = ephemeral_refusal(result)
+    assert f"#{match_id}" in text and GENERIC not in text
+    assert "ply 0" in world.thread().last_message.content  # the first board is there
+
+
+async def test_a_moderator_deleting_the_board_is_recovered_by_match_board(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    mods = world.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = world.guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    match_id = await start_discord_match(world, db, "chopsticks")
+    await mod.delete(world.thread().last_message)
+    assert world.thread().last_message is None or "ply 0" not in world.thread().last_message.content
+    await _repost_and_continue(world, db, match_id, "alice", ply=0)
+
+
+async def test_buttons_of_a_vanished_or_finished_match_answer_clearly(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    first = await start_discord_match(world, db, "chopsticks")
+    old_board = world.thread().last_message
+    await world["bob"].slash(world.thread(), "match resign")
+    over = await world["alice"].click(old_board, custom_id=move_button(old_board, "LL").custom_id)
+    assert "is over" in ephemeral_refusal(over)
+
+    second = await start_discord_match(world, db, "chopsticks")
+    board = world.thread().last_message
+    async with db.write() as conn:  # e.g. the database was restored from a backup older than this match
+        await conn.execute("DELETE FROM challenges WHERE match_id = ?", (second,))
+        await conn.execute("DELETE FROM matches WHERE id = ?", (second,))
+    before = await full_snapshot(db)
+    gone = await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
+    assert f"no match #{second}" in ephemeral_refusal(gone)
+    assert await full_snapshot(db) == before
+    assert (await match_of(db, first)).status == "finished"
+
+
+async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_env, db: Database, db_path) -> None:
+    """The member's move committed, then the process died before the computer answered: the restarted bot must
+    let the computer move instead of leaving the match waiting for ever (computer seats have no deadline)."""
+    world = World(simcord_env, "alice")
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    (match_id,) = await repo.all_match_ids(db._reader)
+    crashed = MatchService(db, computer_id=simcord_env.bot.user.id)
+    await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")  # committed; no computer reply
+    assert (await match_of(db, match_id)).current_seat == 1
+    reopened = await Database.open(db_path)
+    try:
+        await simcord_env.restart_bot(NapkinBot(reopened))
+        await simcord_env.advance_time(1)
+        match = await match_of(reopened, match_id)
+        assert match.ply == 2 and match.current_seat == 0
+        assert "ply 2" in world.thread().last_message.content
+        await assert_consistent(reopened, match_id)
+    finally:
+        await reopened.close()
+
+
+
+@pytest.mark.tolerates(errors=(discord.HTTPException,))
+async def test_a_failed_reply_after_a_resignation_does_not_claim_nothing_changed(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks")
+    simcord_env.inject_error("POST", "/interactions/*/*/callback", status=502, message="Bad Gateway")
+    result = await world["bob"].slash(world.thread(), "match resign")
+    assert (await match_of(db, match_id)).status == "finished"  # the resignation is stored
+    text = ephemeral_refusal(result)
+    assert "nothing was changed" not in text and "/match board" in text

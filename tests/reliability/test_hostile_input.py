@@ -1,0 +1,168 @@
+"""Bad input catalogue: every option of every game's commands (and of ``/match``) gets hostile values — empty,
+huge, negative, NaN and infinities, look-alike digits, SQL, markdown and mention injection, 10 KB strings, the
+ids of matches in another server or already finished. Each attempt must be refused, either by Discord itself
+(SimCord validates option types, ranges and choices before the bot sees them) or by the bot with an ephemeral
+reply that is not the generic crash message; nothing stored may change (every table is compared), and no
+message the bot sends may ping anyone but the players."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+import pytest
+from simcord import OptionError, SetupError
+
+from bot.service import load_state
+from storage import Database
+from tests.reliability._support import (
+    GAME_KEYS,
+    World,
+    assert_no_mention_escapes,
+    command_for,
+    ephemeral_refusal,
+    full_snapshot,
+    legal_texts,
+    match_of,
+    quick_settle,
+    require_game,
+    start_command,
+    start_discord_match,
+)
+
+TEXT = [
+    "", " ", "\u200b", "x" * 10240, "9" * 10240, "-1", "-99999999999999999999", "99999999999999999999",
+    "NaN", "nan", "inf", "-inf", "1e309", "0x10", "１", "１２", "٣", "𝟛", "Ⅻ", "e５", "ｅ5", "Ａ",
+    "'; DROP TABLE matches; --", "1 OR 1=1", "@everyone", "@here", "<@&123>", "<@!1>", "**bold** `x` ||s||", "[x](https://evil.example)",
+    "\x00", "a\nb", "%s%n{0}", "../../etc/passwd", "🙂",
+]
+"""Hostile values for string options (none of them is a legal move anywhere)."""
+INTEGER = [-1, -(2**53), 10**6, 2**64, math.nan, math.inf, -math.inf, "7", 3.5, True]
+"""Hostile values for integer options (every integer option of the bot is bounded between 0 and 100)."""
+BOOLEAN = ["true", 1, 0.0, "no"]
+CHOICE = ["", "nightmare", "'; DROP TABLE challenges; --", "@everyone", "Ｅasy", 0, 15]
+
+MOVE_COMMANDS: dict[str, list[tuple[str, dict[str, str]]]] = {
+    "chopsticks": [],
+    "differences": [],
+    "napkin_chess": [("napkin free", {"size": "2"})],
+    "polygons": [("polygons connect", {"to": "B", "from": "A"})],
+    "groebner_nim": [("groebner sticks", {})],
+}
+"""Commands of each game besides the one that plays the legal move (that one comes from ``command_for``)."""
+START_OPTIONS: dict[str, dict[str, list[Any]]] = {
+    "chopsticks": {"days": [*INTEGER, 4], "level": CHOICE, "seat": CHOICE, "splits": CHOICE, "rollover": BOOLEAN,
+                   "self_taps": BOOLEAN, "suicide": BOOLEAN, "swaps": BOOLEAN},
+    "differences": {"n": [*INTEGER, 3, 16], "unique": BOOLEAN, "days": INTEGER},
+    "napkin_chess": {"width": [*INTEGER, 7, 61], "height": [*INTEGER, 7, 61], "coins_2": INTEGER, "coins_3": INTEGER,
+                     "coins_4": INTEGER, "preset": CHOICE, "scoring": CHOICE, "hole": BOOLEAN},
+    "polygons": {"size": [*INTEGER, 4, 31], "dots": [*INTEGER, 2, 11], "seat": CHOICE},
+    "groebner_nim": {"sticks": [*INTEGER, 1, 7], "mode": CHOICE, "order": CHOICE, "bonus_turn": BOOLEAN,
+                     "start": [t for t in TEXT if t.strip()] + ["x^99999999999+1, y+1", "x^3+1, x*y^2+y^3, " * 30]},
+}
+MATCH_COMMANDS = [("match board", {}), ("match resign", {}), ("match draw", {}), ("match abort", {}),
+                  ("match history", {}), ("match draw", {"action": "decline"})]
+
+
+class Attempts:
+    """Runs hostile attempts and counts who refused them."""
+
+    def __init__(self, env: Any, db: Database) -> None:
+        self.env = env
+        self.db = db
+        self.refused: Counter[str] = Counter()
+
+    async def run(self, actor: Any, channel: Any, command: str, options: dict[str, Any]) -> None:
+        before = await full_snapshot(self.db)
+        try:
+            with quick_settle(self.env):
+                result = await actor.slash(channel, command, **options)
+        except (OptionError, SetupError):
+            self.refused["discord"] += 1  # Discord validates types, ranges, lengths and choices itself
+        else:
+            text = ephemeral_refusal(result)
+            assert len(text) < 2000, "the refusal itself must fit in a message"
+            self.refused["bot"] += 1
+        assert await full_snapshot(self.db) == before, (command, {k: str(v)[:40] for k, v in options.items()})
+
+
+async def _world_with_matches(env: Any, db: Database, game: str) -> tuple[World, World, dict[str, int]]:
+    home = World(env, "alice", "bob", "carol")
+    away = World(env, "dave", "erin")
+    ids = {"foreign": await start_discord_match(away, db, game, "dave", "erin")}
+    ids["finished"] = await start_discord_match(home, db, game)
+    await home["bob"].slash(home.thread(), "match resign")
+    ids["active"] = await start_discord_match(home, db, game)
+    return home, away, ids
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+async def test_hostile_values_for_every_option_are_refused_and_change_nothing(simcord_env, db: Database,
+                                                                              game: str) -> None:
+    require_game(game)
+    home, away, ids = await _world_with_matches(simcord_env, db, game)
+    thread = home.thread()
+    attempts = Attempts(simcord_env, db)
+    since = len(simcord_env.http_requests)
+    state = load_state(await match_of(db, ids["active"]))
+    legal_name, legal_options = command_for(game, state, legal_texts(state)[0])
+    # (an empty ``match`` is the same as leaving the option out: Discord never sends empty strings)
+    match_values = [*TEXT[1:], str(ids["foreign"]), f"#{ids['foreign']}", str(ids["finished"]), "0", "#0", "-5",
+                    str(2**63), str(ids["active"] + 1000), "１", f"{ids['active']}.0", f"{ids['active']} OR 1=1"]
+
+    # the move commands: each option in turn, the others valid (the legal move itself would be accepted)
+    for name, options in [(legal_name, legal_options), *MOVE_COMMANDS[game]]:
+        for option in options:
+            for value in TEXT:
+                await attempts.run(home["alice"], thread, name, {**options, option: value})
+        for value in match_values:
+            await attempts.run(home["alice"], thread, name, {**options, "match": value})
+    # the same legal move, by the right player, aimed at another server's match or a finished one
+    for target in ("foreign", "finished"):
+        await attempts.run(home["alice"], home.channel, legal_name, {**legal_options, "match": str(ids[target])})
+        await attempts.run(away["dave"], away.channel, legal_name, {**legal_options, "match": str(ids["active"])})
+    # /match commands with hostile match references (and a choice outside the list)
+    for name, options in MATCH_COMMANDS:
+        read_only = name in ("match board", "match history")  # finished matches may be shown, not changed
+        for value in match_values:
+            if not (read_only and value == str(ids["finished"])):
+                await attempts.run(home["alice"], home.channel, name, {**options, "match": value})
+    for value in CHOICE:
+        await attempts.run(home["alice"], thread, "match draw", {"action": value})
+    # starting: every variant option out of range, of the wrong type or outside its choices; bad opponents
+    for option, values in START_OPTIONS[game].items():
+        for value in values:
+            await attempts.run(home["carol"], home.channel, start_command(game), {option: value})
+    other_bot = home.guild.add_member(simcord_env.create_user(f"otherbot-{game}", bot=True))
+    for opponent in (home["carol"], away["dave"].user, other_bot):  # yourself, a stranger, another bot
+        await attempts.run(home["carol"], home.channel, start_command(game), {"opponent": opponent})
+    for level in CHOICE:  # the computer, at a level that does not exist
+        await attempts.run(home["carol"], home.channel, start_command(game),
+                           {"opponent": home.bot_member(), "level": level})
+
+    assert attempts.refused["bot"] > 100 and attempts.refused["discord"] > 20
+    players = [m.id for m in (home["alice"], home["bob"], away["dave"], away["erin"])]
+    assert_no_mention_escapes(simcord_env, players, since=since)
+    print(f"\nhostile inputs {game}: {sum(attempts.refused.values())} tried, refused by the bot "
+          f"{attempts.refused['bot']}, by Discord {attempts.refused['discord']}")
+
+
+async def test_hostile_display_names_never_ping(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "@everyone", "<@&123> @here", "**carol**")
+    evil, worse, carol = world["@everyone"], world["<@&123> @here"], world["**carol**"]
+    since = len(simcord_env.http_requests)
+    challenge = await evil.slash(world.channel, "chopsticks start", opponent=worse, days=1)
+    await worse.click(challenge.response, label="Accept")
+    thread = world.thread()
+    await evil.slash(thread, "chopsticks move", notation="LL")
+    await worse.slash(thread, "match draw")
+    await evil.slash(thread, "match draw", action="decline")
+    await carol.slash(thread, "match board")
+    await simcord_env.advance_time(86400 * 2 / 3 + 60)  # the reminder
+    await evil.slash(thread, "match resign")
+    await carol.slash(world.channel, "leaderboard", game="chopsticks")
+    audited = assert_no_mention_escapes(simcord_env, [evil.id, worse.id], since=since)
+    assert audited >= 8
+    texts = [m.content for m in thread.history()]
+    assert any("a third of your time" in t for t in texts)  # the reminder was among the audited messages
