@@ -58,23 +58,27 @@ class Community(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="This server's ranking for a game")
-    @app_commands.describe(game="The game", solitaire="Gröbner Nim: the solitaire board (best turns against par)")
+    @app_commands.describe(game="The game", solitaire="Gröbner Nim: the solitaire board (best turns against par)",
+                           page=f"Page of {LEADERBOARD_ROWS} players (default 1)")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str, solitaire: bool = False) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: str, solitaire: bool = False,
+                          page: app_commands.Range[int, 1, 500] = 1) -> None:
         """Post the ranking as an embed (rank, player, rating, W/L/D)."""
         guild_id = play.require_guild(interaction)
-        async with self.bot.db.read() as conn:
-            rows = await repo.ratings_of_game(conn, guild_id, game)
         solo = solitaire and game == "groebner_nim"
+        async with self.bot.db.read() as conn:
+            rows = await repo.ratings_of_game(conn, guild_id, ratings.board_key(game, solo))
         standings = ratings.leaderboard(rows, solitaire=solo)
         title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
         if not standings:
             embed.description = "No finished rated matches yet."
         else:
+            pages = (len(standings) + LEADERBOARD_ROWS - 1) // LEADERBOARD_ROWS
+            page = min(page, pages)
             lines = []
-            for s in standings[:LEADERBOARD_ROWS]:
+            for s in standings[(page - 1) * LEADERBOARD_ROWS: page * LEADERBOARD_ROWS]:
                 if solo:
                     par = f"{s.best_vs_par:+d}" if s.best_vs_par is not None else "–"
                     lines.append(f"`{s.rank:>2}.` **{discord.utils.escape_markdown(s.name)}** · par {par} · "
@@ -84,7 +88,8 @@ class Community(commands.Cog):
                     lines.append(f"`{s.rank:>2}.` **{discord.utils.escape_markdown(s.name)}** · {s.rating}{mark} · "
                                  f"{s.wins}/{s.losses}/{s.draws}")
             embed.description = "\n".join(lines)
-            embed.set_footer(text="rating 1000 + 40·(μ − 3σ), openskill; ? = provisional (< 5 games); W/L/D")
+            embed.set_footer(text=f"page {page} of {pages} · rating 1000 + 40·(μ − 3σ), openskill; "
+                                  "? = provisional (< 5 games); W/L/D")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="A member's record and rating per game in this server")
@@ -100,12 +105,16 @@ class Community(commands.Cog):
         if not rows:
             embed.description = "No finished rated matches yet."
         for row in rows:
+            game, solo = ratings.split_key(row.game)
+            if solo:
+                best = f"{row.best_vs_par:+d}" if row.best_vs_par is not None else "none yet"
+                value = f"best {best} against par · {row.wins} completed of {row.games} games"
+                embed.add_field(name=f"{GAMES[game].title} (solitaire)", value=value, inline=False)
+                continue
             rating = ratings.display_rating(row.mu, row.sigma)
             provisional = "?" if row.games < ratings.PROVISIONAL_GAMES else ""
             value = f"rating {rating}{provisional} · W/L/D {row.wins}/{row.losses}/{row.draws} · {row.games} games"
-            if row.best_vs_par is not None:
-                value += f" · best solitaire {row.best_vs_par:+d} against par"
-            embed.add_field(name=GAMES[row.game].title, value=value, inline=False)
+            embed.add_field(name=GAMES[game].title, value=value, inline=False)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="rules", description="How a game is played, with an example board")

@@ -18,6 +18,18 @@ from storage import MatchRecord, RatingRecord, repo
 
 PROVISIONAL_GAMES = 5
 _MODEL = PlackettLuce()
+SOLITAIRE_SUFFIX = "/solitaire"
+"""Solitaire records are kept apart from the duel ratings of the same game, under ``<game>/solitaire``."""
+
+
+def board_key(game: str, solitaire: bool) -> str:
+    """The key rating rows are stored under: the game key, or ``<game>/solitaire`` for solitaire records."""
+    return game + SOLITAIRE_SUFFIX if solitaire else game
+
+
+def split_key(key: str) -> tuple[str, bool]:
+    """Inverse of :func:`board_key`: ``(game, solitaire)``."""
+    return (key.removesuffix(SOLITAIRE_SUFFIX), key.endswith(SOLITAIRE_SUFFIX))
 
 
 def display_rating(mu: float, sigma: float) -> int:
@@ -41,9 +53,9 @@ class Standing:
     best_vs_par: int | None
 
 
-def _new(match: MatchRecord, user_id: int, name: str) -> RatingRecord:
+def _new(match: MatchRecord, user_id: int, name: str, key: str | None = None) -> RatingRecord:
     base = _MODEL.rating()
-    return RatingRecord(match.guild_id, match.game, user_id, name, base.mu, base.sigma, 0, 0, 0, 0, None)
+    return RatingRecord(match.guild_id, key or match.game, user_id, name, base.mu, base.sigma, 0, 0, 0, 0, None)
 
 
 async def record_result(conn: repo.Connection, match: MatchRecord, now: float) -> None:
@@ -90,8 +102,9 @@ async def record_result(conn: repo.Connection, match: MatchRecord, now: float) -
 
 async def _record_solitaire(conn: repo.Connection, match: MatchRecord, now: float) -> None:
     seat = match.seats[0]
-    record = await repo.get_rating(conn, match.guild_id, match.game, seat.user_id) or _new(
-        match, seat.user_id, seat.display_name)
+    key = board_key(match.game, solitaire=True)
+    record = await repo.get_rating(conn, match.guild_id, key, seat.user_id) or _new(
+        match, seat.user_id, seat.display_name, key)
     record.display_name = seat.display_name
     record.games += 1
     scores = match.outcome.get("scores") if match.outcome else None

@@ -67,3 +67,18 @@ async def test_bad_pairs_and_starts_are_refused(simcord_env, db: Database) -> No
         result = await world["alice"].slash(thread, "groebner pair", first=first, second=second)
         assert result.ephemeral, (first, second)
     assert await snapshot(db) == before
+
+
+async def test_solitaire_records_stay_apart_from_duel_ratings(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    await world["alice"].slash(world.channel, "groebner start", mode="solitaire", start="x^3+1, x*y^2+y^3")
+    await world["alice"].slash(world.thread(), "groebner pair", first="1", second="2")
+    start = await world["alice"].slash(world.channel, "groebner start", opponent=world["bob"])
+    await world["bob"].click(start.response, label="Accept")
+    await world["bob"].slash(world.thread(), "match resign")
+    duel = await world["bob"].slash(world.channel, "leaderboard", game="groebner_nim")
+    assert "1/0/0" in duel.response.embeds[0].description.splitlines()[0]  # alice: one duel, won
+    stats = await world["bob"].slash(world.channel, "stats", user=world["alice"])
+    fields = {f.name: f.value for f in stats.response.embeds[0].fields}
+    assert "W/L/D 1/0/0" in fields["Gröbner Nim"]
+    assert "1 completed of 1 games" in fields["Gröbner Nim (solitaire)"]
