@@ -24,10 +24,12 @@ from renderers._common import (
     MUTED,
     SEAT_COLOURS,
     SEAT_LIGHT,
+    draw_text,
+    fixed_palette,
     font,
     new_canvas,
     outcome_text,
-    to_png,
+    palette_png,
 )
 
 WIDTH, HEIGHT = 720, 560
@@ -49,41 +51,15 @@ def _palette() -> Image.Image:
     """A fixed palette: every colour the board uses plus blends of each ink over each fill (text edges)."""
     inks = [*SEAT_COLOURS, INK, MUTED, DEAD, HIGHLIGHT]
     fills = [BACKGROUND, *SEAT_LIGHT, _DEAD_FILL, HIGHLIGHT, GRID]
-    colours: list[tuple[int, int, int]] = []
-    for colour in inks + fills:
-        if colour not in colours:
-            colours.append(colour)
-    for ink in inks:
-        for fill in fills:
-            for t in (0.2, 0.4, 0.6, 0.8):
-                blend = (round(ink[0] * t + fill[0] * (1 - t)), round(ink[1] * t + fill[1] * (1 - t)),
-                         round(ink[2] * t + fill[2] * (1 - t)))
-                if blend not in colours:
-                    colours.append(blend)
-    palette = Image.new("P", (1, 1))
-    flat = [value for colour in colours[:256] for value in colour]
-    palette.putpalette(flat + [0] * (768 - len(flat)))
-    return palette
+    return fixed_palette(inks, fills, (0.2, 0.4, 0.6, 0.8))
 
 
 _PALETTE = _palette()
 
 
-@functools.lru_cache(maxsize=1024)
-def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """``text`` rendered once as an antialiased mask, with its offset from the anchor point (cached)."""
-    face = font(size)
-    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor)
-    return mask, left, top
-
-
 def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: tuple[int, int, int],
           anchor: str = "lm") -> None:
-    """Draw ``text`` at ``xy`` (Pillow anchor semantics) from the mask cache: labels repeat on every board."""
-    mask, left, top = _text_mask(text, size, anchor)
-    image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+    draw_text(image, xy, text, size, fill, anchor)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -304,4 +280,4 @@ def render(state: ChopsticksState, names: Sequence[str]) -> bytes:
     last, size = _fit(_describe_move(state, names), 17, WIDTH - 48)
     _text(image, (NAME_X, HEIGHT - 24), last, size, INK)
     # The board uses few colours: mapping it onto a fixed palette keeps the PNG small and fast to encode.
-    return to_png(image.quantize(palette=_PALETTE, dither=Image.Dither.NONE))
+    return palette_png(image, _PALETTE)

@@ -14,7 +14,6 @@ consecutive filled rows. Under the board each seat's list is spelt out with the 
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter
 from collections.abc import Sequence
@@ -30,10 +29,13 @@ from renderers._common import (
     MUTED,
     SEAT_COLOURS,
     SEAT_LIGHT,
-    font,
+    blend,
+    draw_text,
+    fixed_palette,
     new_canvas,
     outcome_text,
-    to_png,
+    palette_png,
+    text_mask,
 )
 
 WIDTH = 720
@@ -67,49 +69,16 @@ def square_box(n: int, col: int, row: int) -> tuple[int, int, int, int]:
     return x0, y0, x0 + cell, y0 + cell
 
 
-def _blend(colour: tuple[int, int, int], base: tuple[int, int, int], weight: float) -> tuple[int, int, int]:
-    return (round(colour[0] * weight + base[0] * (1 - weight)), round(colour[1] * weight + base[1] * (1 - weight)),
-            round(colour[2] * weight + base[2] * (1 - weight)))
-
-
 def _palette() -> Image.Image:
     """A fixed palette: the board's colours and blends of each ink over each fill (antialiased edges)."""
     inks = [*SEAT_COLOURS, INK, MUTED, HIGHLIGHT, GRID]
-    fills = [BACKGROUND, _PAPER, _LAST_FILL, *(_blend(light, _PAPER, 0.55) for light in SEAT_LIGHT)]
-    colours: list[tuple[int, int, int]] = []
-    for colour in inks + fills:
-        if colour not in colours:
-            colours.append(colour)
-    for ink in inks:
-        for fill in fills:
-            for weight in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):
-                blend = _blend(ink, fill, weight)
-                if blend not in colours:
-                    colours.append(blend)
-    palette = Image.new("P", (1, 1))
-    flat = [value for colour in colours[:256] for value in colour]
-    palette.putpalette(flat + [0] * (768 - len(flat)))
-    return palette
+    fills = [BACKGROUND, _PAPER, _LAST_FILL, *(blend(light, _PAPER, 0.55) for light in SEAT_LIGHT)]
+    return fixed_palette(inks, fills, (0.15, 0.3, 0.45, 0.6, 0.75, 0.9))
 
 
 _PALETTE = _palette()
-
-
-@functools.lru_cache(maxsize=2048)
-def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """``text`` rendered once as an antialiased mask, with its offset from the anchor point (cached)."""
-    face = font(size)
-    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor)
-    return mask, left, top
-
-
-def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: tuple[int, int, int],
-          anchor: str = "la") -> None:
-    """Draw ``text`` at ``xy`` (Pillow anchor) from the cached mask."""
-    mask, left, top = _text_mask(text, size, anchor)
-    image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+_text = draw_text
+_text_mask = text_mask
 
 
 def _width(text: str, size: int) -> int:
@@ -174,7 +143,7 @@ def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesStat
 
     seat = state.current_seat
     if seat is not None:
-        tint = _blend(SEAT_LIGHT[seat], _PAPER, 0.55)
+        tint = blend(SEAT_LIGHT[seat], _PAPER, 0.55)
         for col in state.free_columns:
             for row in state.free_rows:
                 draw.rectangle(box(col, row), fill=tint)
@@ -248,4 +217,4 @@ def render(state: DifferencesState, names: Sequence[str]) -> bytes:
     image, draw = new_canvas(WIDTH, image_height(state.n))
     _header(image, state, names)
     _lists(image, state, names, _board(image, draw, state))
-    return to_png(image.quantize(palette=_PALETTE, dither=Image.Dither.NONE))
+    return palette_png(image, _PALETTE)

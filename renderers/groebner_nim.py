@@ -22,12 +22,13 @@ from renderers._common import (
     INK,
     MUTED,
     SEAT_COLOURS,
+    fixed_palette,
     font,
     new_canvas,
     outcome_text,
+    palette_png,
     status_lines,
     text_width,
-    to_png,
 )
 
 WIDTH = 780
@@ -69,24 +70,14 @@ def render(state: GroebnerNimState, names: Sequence[str]) -> bytes:
     _draw_board(draw, state)
     _draw_panel(draw, state, names)
     # every colour drawn is in the palette, so the image stays exact while encoding three times faster
-    return to_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
+    return palette_png(image, _palette())
 
 
 @functools.cache
 def _palette() -> Image.Image:
     """A palette image with every colour the board uses and its anti-aliasing blends over each background."""
     inks = [INK, MUTED, GRID, START_INK, HALO, HIGHLIGHT, *SEAT_COLOURS, (255, 255, 255)]
-    colours: list[tuple[int, ...]] = []
-    for ground in (BACKGROUND, (255, 255, 255), HIGHLIGHT, HALO):
-        for ink in inks:
-            for step in range(5):
-                colour = tuple(round(g + (i - g) * step / 4) for g, i in zip(ground, ink))
-                if colour not in colours:
-                    colours.append(colour)
-    palette = Image.new("P", (1, 1))
-    flat = [value for colour in colours[:256] for value in colour]
-    palette.putpalette(flat + [0] * (768 - len(flat)))
-    return palette
+    return fixed_palette(inks, [BACKGROUND, (255, 255, 255), HIGHLIGHT, HALO], (0.25, 0.5, 0.75))
 
 
 def _draw_board(draw: ImageDraw.ImageDraw, state: GroebnerNimState) -> None:
