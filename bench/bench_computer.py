@@ -13,7 +13,7 @@ import time
 from bench._timing import Row, value_row
 from games import GAME_KEYS, GAMES, LEVELS, State
 
-GAMES_PER_PAIRING = 6
+GAMES_PER_PAIRING = 10
 SMALL_VARIANTS: dict[str, dict[str, object]] = {}
 
 

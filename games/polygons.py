@@ -450,13 +450,18 @@ def faces_by_shapely(
 
 
 def _turns(ring: list[tuple[float, float]]) -> int:
-    """Count the vertices of a closed ring where the direction changes (relative tolerance 1e-9)."""
+    """Count the vertices of a closed ring where the direction changes.
+
+    The relative tolerance is 1e-6: snap-rounding moves a node by up to ``grid_size``, which bends a boundary
+    that runs straight through it (where a dangling segment of an open path meets it) by about 1e-9, while two
+    different segments between lattice points (coordinates up to 30) meet at a sine of at least 1/1800.
+    """
     count = 0
     n = len(ring)
     for i in range(n):
         (x0, y0), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % n]
         ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
-        if abs(ax * by - ay * bx) > 1e-9 * math.hypot(ax, ay) * math.hypot(bx, by):
+        if abs(ax * by - ay * bx) > 1e-6 * math.hypot(ax, ay) * math.hypot(bx, by):
             count += 1
     return count
 

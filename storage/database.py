@@ -12,8 +12,9 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -23,6 +24,18 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PATH = "napkin.db"
 """Default database file, relative to the working directory (override with ``NAPKIN_DATABASE``)."""
+
+
+T = TypeVar("T")
+
+
+async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run ``fn(sqlite3_connection, *args, **kwargs)`` in ``conn``'s own thread, in one round trip.
+
+    Waking the database thread costs far more than a small query on an idle machine, so a whole transaction
+    body runs as one call. (aiosqlite has no public API for this; ``_execute`` is the queue its own methods use.)
+    """
+    return await conn._execute(lambda: fn(conn._conn, *args, **kwargs))
 
 
 class StorageError(RuntimeError):
@@ -96,6 +109,20 @@ class Database:
             else:
                 await self._writer.commit()
 
+    async def run_write(self, body: Callable[..., T], *args: Any) -> T:
+        """Run ``body(sqlite3_connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction in the writer's thread.
+
+        One round trip for the whole transaction; commits when ``body`` returns, rolls back (and re-raises) when it
+        raises. ``body`` is plain synchronous code: it cannot await, so it cannot hold the transaction across a
+        Discord call.
+        """
+        async with self._write_lock:
+            return await in_thread(self._writer, _transaction, body, args)
+
+    async def run_read(self, body: Callable[..., T], *args: Any) -> T:
+        """Run ``body(sqlite3_connection, *args)`` on the reader connection's thread in one round trip."""
+        return await in_thread(self._reader, body, *args)
+
     @contextlib.asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
         """Yield the reader connection (autocommit; each statement sees the latest committed data)."""
@@ -130,6 +157,17 @@ class Database:
 
         async with self._write_lock:
             await self._reader._execute(_copy, self._reader._conn)
+
+
+def _transaction(conn: sqlite3.Connection, body: Callable[..., T], args: tuple[Any, ...]) -> T:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(conn, *args)
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()
+    return result
 
 
 async def _connect(path: str | os.PathLike[str], synchronous: str) -> aiosqlite.Connection:

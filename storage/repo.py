@@ -1,18 +1,24 @@
-"""Queries over the schema, as plain functions taking a connection.
+"""Queries over the schema.
 
-Write functions are meant to run inside :meth:`storage.database.Database.write`; read functions take either
-connection. Records are plain dataclasses with JSON already decoded; nothing here knows the games' rules.
+Each query is a synchronous function of a :class:`sqlite3.Connection` wrapped as a :class:`Query`: awaited
+with an aiosqlite connection it runs in one round trip to that connection's thread; ``.sync`` runs it inside a
+transaction body (see :meth:`storage.database.Database.run_write`). Write queries belong inside a write
+transaction; reads take either connection. Records are plain dataclasses with JSON already decoded; nothing here
+knows the games' rules.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 import aiosqlite
+
+from storage.database import in_thread
 
 
 @dataclass
@@ -133,6 +139,27 @@ class RatingRecord:
 
 Connection = aiosqlite.Connection
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Query(Generic[P, R]):
+    """A query function usable both ways: ``await query(aiosqlite_conn, ...)`` runs it in one round trip to the
+    connection's thread, and ``query.sync(sqlite3_conn, ...)`` runs it directly (inside a transaction body that
+    :meth:`storage.Database.run_write` already runs in that thread)."""
+
+    def __init__(self, fn: Callable[Concatenate[sqlite3.Connection, P], R]) -> None:
+        self.sync = fn
+        functools.update_wrapper(self, fn)
+
+    async def __call__(self, conn: aiosqlite.Connection, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await in_thread(conn, self.sync, *args, **kwargs)
+
+
+def query(fn: Callable[Concatenate[sqlite3.Connection, P], R]) -> Query[P, R]:
+    """Decorator turning a synchronous query on a :class:`sqlite3.Connection` into a :class:`Query`."""
+    return Query(fn)
+
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, variant, initial_state, state, status, version, ply, "
     "current_seat, days_per_move, deadline, reminded, draw_offer_seat, outcome, end_reason, rated, created_at, "
@@ -169,60 +196,63 @@ def _match_row(row: sqlite3.Row) -> MatchRecord:
     )
 
 
-async def _all(conn: Connection, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-    # One round trip to aiosqlite's worker thread (execute, fetch and close together).
-    return list(await conn.execute_fetchall(sql, tuple(params)))
+def _all(conn: sqlite3.Connection, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+    return conn.execute(sql, tuple(params)).fetchall()
 
 
-async def _one(conn: Connection, sql: str, params: Sequence[object] = ()) -> sqlite3.Row | None:
-    rows = await conn.execute_fetchall(sql, tuple(params))
-    return next(iter(rows), None)
+def _one(conn: sqlite3.Connection, sql: str, params: Sequence[object] = ()) -> sqlite3.Row | None:
+    return conn.execute(sql, tuple(params)).fetchone()
 
 
 # ---------------------------------------------------------------- matches
 
 
-async def insert_match(
-    conn: Connection, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any],
+@query
+def insert_match(
+    conn: sqlite3.Connection, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any],
     state: dict[str, Any], current_seat: int | None, days_per_move: int, deadline: float | None,
     rated: bool, now: float, seats: Sequence[SeatRecord],
 ) -> int:
     """Insert an active match with its seats; return its id."""
     text = json.dumps(state, separators=(",", ":"))
-    cursor = await conn.execute(
+    cursor = conn.execute(
         "INSERT INTO matches (guild_id, channel_id, game, variant, initial_state, state, status, current_seat, "
         "days_per_move, deadline, rated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)",
         (guild_id, channel_id, game, json.dumps(variant), text, text, current_seat, days_per_move, deadline,
          int(rated), now, now),
     )
     match_id = int(cursor.lastrowid or 0)
-    await conn.executemany(
+    conn.executemany(
         "INSERT INTO seats (match_id, seat, user_id, display_name, level) VALUES (?, ?, ?, ?, ?)",
         [(match_id, s.seat, s.user_id, s.display_name, s.level) for s in seats],
     )
     return match_id
 
 
-async def get_match(conn: Connection, match_id: int) -> MatchRecord | None:
+@query
+def get_match(conn: sqlite3.Connection, match_id: int) -> MatchRecord | None:
     """Load a match with its seats, or ``None``."""
-    row = await _one(conn, f"{_MATCH_SELECT} WHERE id = ?", (match_id,))
+    row = _one(conn, f"{_MATCH_SELECT} WHERE id = ?", (match_id,))
     return _match_from_row(row) if row is not None else None
 
 
-async def get_seats(conn: Connection, match_id: int) -> list[SeatRecord]:
+@query
+def get_seats(conn: sqlite3.Connection, match_id: int) -> list[SeatRecord]:
     """Return a match's seats in seat order."""
-    rows = await _all(conn, "SELECT seat, user_id, display_name, level FROM seats WHERE match_id = ? ORDER BY seat",
+    rows = _all(conn, "SELECT seat, user_id, display_name, level FROM seats WHERE match_id = ? ORDER BY seat",
                       (match_id,))
     return [SeatRecord(r["seat"], r["user_id"], r["display_name"], r["level"]) for r in rows]
 
 
-async def match_in_thread(conn: Connection, thread_id: int) -> MatchRecord | None:
+@query
+def match_in_thread(conn: sqlite3.Connection, thread_id: int) -> MatchRecord | None:
     """Return the match whose thread is ``thread_id`` (newest first), or ``None``."""
-    row = await _one(conn, "SELECT id FROM matches WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,))
-    return await get_match(conn, int(row["id"])) if row else None
+    row = _one(conn, "SELECT id FROM matches WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,))
+    return get_match.sync(conn, int(row["id"])) if row else None
 
 
-async def update_match(conn: Connection, match_id: int, expected_version: int, **fields: Any) -> bool:
+@query
+def update_match(conn: sqlite3.Connection, match_id: int, expected_version: int, **fields: Any) -> bool:
     """Update ``fields`` of a match if its version is still ``expected_version``; bump the version.
 
     JSON fields (``state``, ``outcome``) are encoded here. Returns ``False`` when the version moved on.
@@ -234,18 +264,20 @@ async def update_match(conn: Connection, match_id: int, expected_version: int, *
     }
     assignments = ", ".join(f"{key} = ?" for key in encoded)
     sql = f"UPDATE matches SET {assignments}, version = version + 1 WHERE id = ? AND version = ?"
-    cursor = await conn.execute(sql, (*encoded.values(), match_id, expected_version))
+    cursor = conn.execute(sql, (*encoded.values(), match_id, expected_version))
     return cursor.rowcount == 1
 
 
-async def set_thread(conn: Connection, match_id: int, thread_id: int | None) -> None:
+@query
+def set_thread(conn: sqlite3.Connection, match_id: int, thread_id: int | None) -> None:
     """Record the match's thread (does not bump the version: it is not part of the game)."""
-    await conn.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
+    conn.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
 
 
-async def active_matches_of(conn: Connection, guild_id: int, user_id: int) -> list[MatchRecord]:
+@query
+def active_matches_of(conn: sqlite3.Connection, guild_id: int, user_id: int) -> list[MatchRecord]:
     """Return ``user_id``'s active matches in ``guild_id``, newest first."""
-    rows = await _all(
+    rows = _all(
         conn,
         f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND id IN "
         "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC",
@@ -254,9 +286,10 @@ async def active_matches_of(conn: Connection, guild_id: int, user_id: int) -> li
     return [_match_from_row(row) for row in rows]
 
 
-async def count_active(conn: Connection, guild_id: int, user_id: int) -> int:
+@query
+def count_active(conn: sqlite3.Connection, guild_id: int, user_id: int) -> int:
     """Number of ``user_id``'s active matches in ``guild_id``."""
-    row = await _one(
+    row = _one(
         conn,
         "SELECT COUNT(*) FROM matches m JOIN seats s ON s.match_id = m.id "
         "WHERE m.guild_id = ? AND m.status = 'active' AND s.user_id = ? AND s.level IS NULL",
@@ -265,9 +298,10 @@ async def count_active(conn: Connection, guild_id: int, user_id: int) -> int:
     return int(row[0]) if row else 0
 
 
-async def due_matches(conn: Connection, now: float) -> list[MatchRecord]:
+@query
+def due_matches(conn: sqlite3.Connection, now: float) -> list[MatchRecord]:
     """Active matches whose deadline passed or whose reminder (a third of the time left) is due."""
-    rows = await _all(
+    rows = _all(
         conn,
         f"{_MATCH_SELECT} WHERE status = 'active' AND deadline IS NOT NULL AND "
         "(deadline <= ? OR (reminded = 0 AND deadline - ? <= days_per_move * 86400.0 / 3.0)) ORDER BY deadline",
@@ -276,9 +310,10 @@ async def due_matches(conn: Connection, now: float) -> list[MatchRecord]:
     return [_match_from_row(row) for row in rows]
 
 
-async def next_deadline(conn: Connection) -> float | None:
+@query
+def next_deadline(conn: sqlite3.Connection) -> float | None:
     """The earliest time at which a reminder or a forfeit falls due, or ``None``."""
-    row = await _one(
+    row = _one(
         conn,
         "SELECT MIN(CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END) "
         "FROM matches WHERE status = 'active' AND deadline IS NOT NULL",
@@ -286,39 +321,44 @@ async def next_deadline(conn: Connection) -> float | None:
     return float(row[0]) if row and row[0] is not None else None
 
 
-async def finished_matches(conn: Connection, guild_id: int, game: str) -> list[MatchRecord]:
+@query
+def finished_matches(conn: sqlite3.Connection, guild_id: int, game: str) -> list[MatchRecord]:
     """Finished matches of a game in a server, oldest first."""
-    rows = await _all(conn, f"{_MATCH_SELECT} WHERE guild_id = ? AND game = ? AND "
+    rows = _all(conn, f"{_MATCH_SELECT} WHERE guild_id = ? AND game = ? AND "
                             "status = 'finished' ORDER BY finished_at", (guild_id, game))
     return [_match_from_row(row) for row in rows]
 
 
-async def computer_to_move(conn: Connection) -> list[int]:
+@query
+def computer_to_move(conn: sqlite3.Connection) -> list[int]:
     """Active matches whose seat to move is the computer's (after a restart nobody else would move them)."""
-    rows = await _all(conn, "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "
+    rows = _all(conn, "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "
                             "WHERE m.status = 'active' AND s.level IS NOT NULL ORDER BY m.id")
     return [int(r[0]) for r in rows]
 
 
-async def all_match_ids(conn: Connection) -> list[int]:
+@query
+def all_match_ids(conn: sqlite3.Connection) -> list[int]:
     """Every match id (for integrity checks and replays)."""
-    return [int(r[0]) for r in await _all(conn, "SELECT id FROM matches ORDER BY id")]
+    return [int(r[0]) for r in _all(conn, "SELECT id FROM matches ORDER BY id")]
 
 
 # ---------------------------------------------------------------- moves
 
 
-async def append_move(conn: Connection, match_id: int, ply: int, seat: int, notation: str, now: float) -> None:
+@query
+def append_move(conn: sqlite3.Connection, match_id: int, ply: int, seat: int, notation: str, now: float) -> None:
     """Append a move to the log (the primary key rejects a second move for the same ply)."""
-    await conn.execute(
+    conn.execute(
         "INSERT INTO moves (match_id, ply, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
         (match_id, ply, seat, notation, now),
     )
 
 
-async def get_moves(conn: Connection, match_id: int) -> list[MoveRecord]:
+@query
+def get_moves(conn: sqlite3.Connection, match_id: int) -> list[MoveRecord]:
     """Return the match's move log in ply order."""
-    rows = await _all(conn, "SELECT match_id, ply, seat, notation, created_at FROM moves WHERE match_id = ? "
+    rows = _all(conn, "SELECT match_id, ply, seat, notation, created_at FROM moves WHERE match_id = ? "
                             "ORDER BY ply", (match_id,))
     return [MoveRecord(r["match_id"], r["ply"], r["seat"], r["notation"], r["created_at"]) for r in rows]
 
@@ -338,12 +378,13 @@ def _challenge_from_row(row: sqlite3.Row) -> ChallengeRecord:
     )
 
 
-async def insert_challenge(
-    conn: Connection, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], challenger_id: int,
+@query
+def insert_challenge(
+    conn: sqlite3.Connection, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], challenger_id: int,
     challenger_name: str, opponent_id: int | None, days_per_move: int, now: float, expires_at: float,
 ) -> int:
     """Insert an open challenge; return its id."""
-    cursor = await conn.execute(
+    cursor = conn.execute(
         "INSERT INTO challenges (guild_id, channel_id, game, variant, challenger_id, challenger_name, opponent_id, "
         "days_per_move, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
         (guild_id, channel_id, game, json.dumps(variant), challenger_id, challenger_name, opponent_id,
@@ -352,45 +393,51 @@ async def insert_challenge(
     return int(cursor.lastrowid or 0)
 
 
-async def get_challenge(conn: Connection, challenge_id: int) -> ChallengeRecord | None:
+@query
+def get_challenge(conn: sqlite3.Connection, challenge_id: int) -> ChallengeRecord | None:
     """Load a challenge or ``None``."""
-    row = await _one(conn, f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,))
+    row = _one(conn, f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,))
     return _challenge_from_row(row) if row else None
 
 
-async def close_challenge(conn: Connection, challenge_id: int, status: str, match_id: int | None = None) -> bool:
+@query
+def close_challenge(conn: sqlite3.Connection, challenge_id: int, status: str, match_id: int | None = None) -> bool:
     """Move an open challenge to ``status``; ``False`` if it was no longer open."""
-    cursor = await conn.execute(
+    cursor = conn.execute(
         "UPDATE challenges SET status = ?, match_id = ? WHERE id = ? AND status = 'open'",
         (status, match_id, challenge_id),
     )
     return cursor.rowcount == 1
 
 
-async def set_challenge_message(conn: Connection, challenge_id: int, message_id: int) -> None:
+@query
+def set_challenge_message(conn: sqlite3.Connection, challenge_id: int, message_id: int) -> None:
     """Remember the message that carries the challenge's buttons."""
-    await conn.execute("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
+    conn.execute("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
 
 
-async def expired_challenges(conn: Connection, now: float) -> list[ChallengeRecord]:
+@query
+def expired_challenges(conn: sqlite3.Connection, now: float) -> list[ChallengeRecord]:
     """Open challenges whose time ran out."""
-    rows = await _all(conn, f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?",
+    rows = _all(conn, f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?",
                       (now,))
     return [_challenge_from_row(row) for row in rows]
 
 
-async def next_challenge_expiry(conn: Connection) -> float | None:
+@query
+def next_challenge_expiry(conn: sqlite3.Connection) -> float | None:
     """The earliest expiry of an open challenge, or ``None``."""
-    row = await _one(conn, "SELECT MIN(expires_at) FROM challenges WHERE status = 'open'")
+    row = _one(conn, "SELECT MIN(expires_at) FROM challenges WHERE status = 'open'")
     return float(row[0]) if row and row[0] is not None else None
 
 
 # ---------------------------------------------------------------- settings
 
 
-async def get_settings(conn: Connection, guild_id: int) -> SettingsRecord:
+@query
+def get_settings(conn: sqlite3.Connection, guild_id: int) -> SettingsRecord:
     """Return a server's settings (defaults if never set)."""
-    row = await _one(conn, "SELECT days_per_move, use_threads, allowed_channels, max_active, rate_computer "
+    row = _one(conn, "SELECT days_per_move, use_threads, allowed_channels, max_active, rate_computer "
                            "FROM guild_settings WHERE guild_id = ?", (guild_id,))
     if row is None:
         return SettingsRecord(guild_id)
@@ -398,9 +445,10 @@ async def get_settings(conn: Connection, guild_id: int) -> SettingsRecord:
                           list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]))
 
 
-async def put_settings(conn: Connection, settings: SettingsRecord, now: float) -> None:
+@query
+def put_settings(conn: sqlite3.Connection, settings: SettingsRecord, now: float) -> None:
     """Insert or replace a server's settings."""
-    await conn.execute(
+    conn.execute(
         "INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
         "rate_computer, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
         "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
@@ -422,32 +470,36 @@ def _rating_from_row(row: sqlite3.Row) -> RatingRecord:
 _RATING_COLUMNS = "guild_id, game, user_id, display_name, mu, sigma, games, wins, losses, draws, best_vs_par"
 
 
-async def get_rating(conn: Connection, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
+@query
+def get_rating(conn: sqlite3.Connection, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
     """A player's rating row, or ``None`` before their first finished match."""
-    row = await _one(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+    row = _one(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
                      (guild_id, game, user_id))
     return _rating_from_row(row) if row else None
 
 
-async def put_rating(conn: Connection, rating: RatingRecord, now: float) -> None:
+@query
+def put_rating(conn: sqlite3.Connection, rating: RatingRecord, now: float) -> None:
     """Insert or replace a rating row."""
-    await conn.execute(
+    conn.execute(
         f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (rating.guild_id, rating.game, rating.user_id, rating.display_name, rating.mu, rating.sigma, rating.games,
          rating.wins, rating.losses, rating.draws, rating.best_vs_par, now),
     )
 
 
-async def ratings_of_game(conn: Connection, guild_id: int, game: str) -> list[RatingRecord]:
+@query
+def ratings_of_game(conn: sqlite3.Connection, guild_id: int, game: str) -> list[RatingRecord]:
     """All rating rows of a server and game (unsorted)."""
-    rows = await _all(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?",
+    rows = _all(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?",
                       (guild_id, game))
     return [_rating_from_row(row) for row in rows]
 
 
-async def ratings_of_user(conn: Connection, guild_id: int, user_id: int) -> list[RatingRecord]:
+@query
+def ratings_of_user(conn: sqlite3.Connection, guild_id: int, user_id: int) -> list[RatingRecord]:
     """A player's rating rows in a server, one per game played."""
-    rows = await _all(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
+    rows = _all(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
                       (guild_id, user_id))
     return [_rating_from_row(row) for row in rows]
 
@@ -455,12 +507,14 @@ async def ratings_of_user(conn: Connection, guild_id: int, user_id: int) -> list
 # ---------------------------------------------------------------- meta
 
 
-async def get_meta(conn: Connection, key: str) -> str | None:
+@query
+def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
     """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""
-    row = await _one(conn, "SELECT value FROM meta WHERE key = ?", (key,))
+    row = _one(conn, "SELECT value FROM meta WHERE key = ?", (key,))
     return str(row["value"]) if row else None
 
 
-async def put_meta(conn: Connection, key: str, value: str) -> None:
+@query
+def put_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     """Write a key of the ``meta`` table."""
-    await conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))

@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import logging
 import random
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -31,8 +32,9 @@ from bot.service.errors import (
     NotYourTurn,
     Outdated,
 )
-from games import GAMES, Game, Level, RulesError, State
+from games import GAMES, Game, Level, State
 from storage import ChallengeRecord, Database, MatchRecord, MoveRecord, SeatRecord, SettingsRecord, repo
+from storage.database import in_thread
 
 log = logging.getLogger(__name__)
 
@@ -347,8 +349,8 @@ class MatchService:
             NotFound, NotAllowed (not seated), MatchOver, NotYourTurn, Outdated,
             games.InvalidMove / games.IllegalMove (the rules core's reason).
         """
-        async with self.db.write() as conn:
-            match = await self._load_for_action(conn, match_id, guild_id)
+        def body(conn: sqlite3.Connection) -> MoveResult:
+            match = self._load_for_action_sync(conn, match_id, guild_id)
             seat = match.seat_of(user_id)
             if seat is None:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
@@ -359,7 +361,10 @@ class MatchService:
             if not self._seat_to_move(match, before, user_id):
                 mover = match.seats[before.current_seat].display_name if before.current_seat is not None else "?"
                 raise NotYourTurn(f"It is not your turn: {mover} is to move.")
-            return await self._apply(conn, match, before, before.current_seat or 0, text)
+            return self._apply(conn, match, before, before.current_seat or 0, text, now)
+
+        now = self.clock()
+        return await self.db.run_write(body)
 
     async def computer_replies(self, match_id: int) -> list[MoveResult]:
         """Let the computer move while a computer seat is to move; return the moves applied.
@@ -381,22 +386,27 @@ class MatchService:
             rng = random.Random(f"{match.id}:{match.ply}:{match.initial_state.get('seed', '')}")
             move = await asyncio.to_thread(game.computer_move, state, seat.level, rng)  # type: ignore[arg-type]
             text = state.format_move(move)
-            async with self.db.write() as conn:
-                fresh = await repo.get_match(conn, match_id)
-                if fresh is None or fresh.version != match.version or fresh.status != "active":
-                    return results
-                results.append(await self._apply(conn, fresh, state, seat.seat, text))
 
-    async def _apply(self, conn: repo.Connection, match: MatchRecord, before: State, seat: int,
-                     text: str) -> MoveResult:
-        try:
-            move = before.parse_move(text)
-            after = before.apply(move)
-        except RulesError:
-            raise
+            def body(conn: sqlite3.Connection, version: int = match.version, before: State = state,
+                     seat: int = seat.seat, text: str = text, now: float = self.clock()) -> MoveResult | None:
+                fresh = repo.get_match.sync(conn, match_id)
+                if fresh is None or fresh.version != version or fresh.status != "active":
+                    return None
+                return self._apply(conn, fresh, before, seat, text, now)
+
+            result = await self.db.run_write(body)
+            if result is None:
+                return results
+            results.append(result)
+
+    def _apply(self, conn: sqlite3.Connection, match: MatchRecord, before: State, seat: int, text: str,
+               now: float) -> MoveResult:
+        """Validate and apply ``text`` and store the move at time ``now`` (inside a transaction body, which runs in
+        the database thread: the clock is read by the caller). Raises RulesError."""
+        move = before.parse_move(text)
+        after = before.apply(move)
         notation = before.format_move(move)
-        now = self.clock()
-        await repo.append_move(conn, match.id, after.ply, seat, notation, now)
+        repo.append_move.sync(conn, match.id, after.ply, seat, notation, now)
         fields: dict[str, Any] = {
             "state": after.to_dict(), "ply": after.ply, "current_seat": after.current_seat, "updated_at": now,
             "reminded": False, "draw_offer_seat": None,
@@ -406,11 +416,11 @@ class MatchService:
                           deadline=None, finished_at=now, current_seat=None)
         else:
             fields["deadline"] = self._deadline_for(match, after.current_seat, now)
-        if not await repo.update_match(conn, match.id, match.version, **fields):
+        if not repo.update_match.sync(conn, match.id, match.version, **fields):
             raise Outdated("Another move landed first; look at the latest board.")
         updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
         if updated.status == "finished":
-            await ratings.record_result(conn, updated, now)
+            ratings.record_result(conn, updated, now)
         return MoveResult(updated, before, after, seat, notation)
 
     # ------------------------------------------------------------ ending a match early
@@ -545,7 +555,11 @@ class MatchService:
     # ------------------------------------------------------------ helpers
 
     async def _load_for_action(self, conn: repo.Connection, match_id: int, guild_id: int) -> MatchRecord:
-        match = await repo.get_match(conn, match_id)
+        return await in_thread(conn, self._load_for_action_sync, match_id, guild_id)
+
+    @staticmethod
+    def _load_for_action_sync(conn: sqlite3.Connection, match_id: int, guild_id: int) -> MatchRecord:
+        match = repo.get_match.sync(conn, match_id)
         if match is None or match.guild_id != guild_id:
             raise NotFound(f"There is no match #{match_id} in this server.")
         if match.status != "active":
@@ -591,7 +605,7 @@ class MatchService:
                            finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None)
         updated = await repo.get_match(conn, match.id)
         assert updated is not None
-        await ratings.record_result(conn, updated, now)
+        await in_thread(conn, ratings.record_result, updated, now)
         return updated
 
     def _check_open(self, challenge: ChallengeRecord, now: float) -> None:

@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bench._harness import World, command_for
 from bot.errors import GENERIC
-from bot.service import MatchService, Player, ServiceError, load_state, replay
+from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
 from games import GAME_KEYS, RulesError, State
 from storage import Database, MatchRecord, repo
 
@@ -104,7 +104,7 @@ async def assert_ratings_match_results(db: Database, guild_id: int) -> None:
         match = await match_of(db, row[0])
         for seat in match.seats:
             if not seat.is_computer:
-                key = (match.game, seat.user_id)
+                key = (ratings.board_key(match.game, solitaire=len(match.seats) == 1), seat.user_id)
                 expected[key] = expected.get(key, 0) + 1
     found = {(r[0], r[1]): r[2] for r in await db.fetchall(
         "SELECT game, user_id, games FROM ratings WHERE guild_id = ?", (guild_id,))}
