@@ -22,9 +22,23 @@ GRID = (215, 212, 204)
 DEAD = (120, 120, 120)
 
 
+SYSTEM_FONTS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",  # Debian/Ubuntu: fonts-dejavu-core
+    "/usr/share/fonts/dejavu/DejaVuSansCondensed.ttf",  # Fedora, Arch
+    "/usr/share/fonts/TTF/DejaVuSansCondensed.ttf",
+)
+"""DejaVu Sans, where the system has it: unlike Pillow's bundled font it covers Greek, Cyrillic, arrows and
+accented letters, so player names in those scripts are drawn instead of as boxes."""
+
+
 @functools.lru_cache(maxsize=16)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Return Pillow's bundled scalable font at ``size`` pixels (cached)."""
+    """Return the board font at ``size`` pixels (cached): DejaVu Sans if installed, else Pillow's bundled font."""
+    for path in SYSTEM_FONTS:
+        try:
+            return ImageFont.truetype(path, size=size)
+        except OSError:
+            continue
     return ImageFont.load_default(size=size)
 
 
