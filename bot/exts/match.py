@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -15,8 +16,11 @@ from bot import play
 from bot.service import replay
 from games import GAMES
 
+if TYPE_CHECKING:
+    from bot.client import NapkinBot
 
-def _client(interaction: discord.Interaction) -> play.NapkinBot:  # type: ignore[name-defined]
+
+def _client(interaction: discord.Interaction) -> NapkinBot:
     return interaction.client  # type: ignore[return-value]
 
 
