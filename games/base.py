@@ -79,9 +79,9 @@ class State(abc.ABC):
     """The registry key of the game (``"chopsticks"``, ...)."""
 
     @property
-    @abc.abstractmethod
     def seats(self) -> int:
-        """Number of seats in this match: 2, or 1 for a solitaire game."""
+        """Number of seats in this match: 2 unless a game overrides it (1 for a solitaire game)."""
+        return 2
 
     @property
     @abc.abstractmethod

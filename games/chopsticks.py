@@ -387,11 +387,6 @@ class ChopsticksState(State):
     # -- the State interface
 
     @property
-    def seats(self) -> int:
-        """Always 2."""
-        return 2
-
-    @property
     def current_seat(self) -> int | None:
         """The seat to move, or ``None`` once the game is over."""
         return None if self.result is not None else self.seat_to_move

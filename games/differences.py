@@ -172,11 +172,6 @@ class DifferencesState(State):
     # -- interface -------------------------------------------------------------------------------------
 
     @property
-    def seats(self) -> int:
-        """Always 2."""
-        return 2
-
-    @property
     def ply(self) -> int:
         """Marks placed so far."""
         return len(self.marks)

@@ -414,11 +414,6 @@ class NapkinState(State):
     # -- interface ------------------------------------------------------------------------------------------
 
     @property
-    def seats(self) -> int:
-        """Always 2."""
-        return 2
-
-    @property
     def ply(self) -> int:
         """Number of coins placed."""
         return len(self.coins)

@@ -520,11 +520,6 @@ class PolygonsState(State):
         return {"size": self.size, "dots": self.per_seat}
 
     @property
-    def seats(self) -> int:
-        """Always 2."""
-        return 2
-
-    @property
     def total_dots(self) -> int:
         """Dots the variant places in all (``2 * dots``); fewer are placed only if the lattice fills up."""
         return 2 * self.per_seat
