@@ -1,61 +1,87 @@
-"""Rules core: one module per game behind the interface in :mod:`games.base`, and the registry.
+"""Rules core: one module per game behind the interface in :mod:`games.base`, and the registry that finds them.
 
-``GAMES`` maps each game key to its :class:`games.base.Game`; modules are imported on first use.
+``GAMES`` maps each game key to its :class:`games.base.Game`. A game is a module with a module-level ``GAME``
+in one of the registry's packages (this package, plus any added with :func:`add_game_package`); modules whose
+name starts with ``_`` are helpers, not games. Nothing else keeps a list of the games.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from games.base import (
     LEVELS,
+    DemoMatch,
     Game,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
     Level,
+    MoveCommand,
+    MoveParam,
+    Option,
     Outcome,
     RulesError,
     State,
+    Termination,
 )
 
-GAME_KEYS: tuple[str, ...] = ("chopsticks", "differences", "napkin_chess", "polygons", "groebner_nim")
-GAME_TITLES: dict[str, str] = {
-    "chopsticks": "Chopsticks",
-    "differences": "Grid Game of Differences",
-    "napkin_chess": "Napkin Chess",
-    "polygons": "Polygons & Dots",
-    "groebner_nim": "Gröbner Nim",
-}
-"""Display names, known without importing the game modules (each module's ``Game.title`` matches)."""
+_PACKAGES: list[str] = [__name__]
 
 
-class _Registry(Mapping[str, Game]):
-    """Lazy mapping from game key to the module-level ``GAME`` of ``games.<key>``."""
+class _Registry(Mapping[str, "Game[Any, Any]"]):
+    """Mapping from game key to game, filled on first use by importing every game module of the packages."""
 
     def __init__(self) -> None:
-        self._loaded: dict[str, Game] = {}
+        self._games: dict[str, Game[Any, Any]] | None = None
 
-    def __getitem__(self, key: str) -> Game:
-        if key not in GAME_KEYS:
-            raise KeyError(key)
-        if key not in self._loaded:
-            self._loaded[key] = importlib.import_module(f"games.{key}").GAME
-        return self._loaded[key]
+    def _load(self) -> dict[str, Game[Any, Any]]:
+        if self._games is None:
+            found: dict[str, Game[Any, Any]] = {}
+            for package_name in _PACKAGES:
+                package = importlib.import_module(package_name)
+                for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+                    if module.name.startswith("_") or module.name in ("base",):
+                        continue
+                    game = getattr(importlib.import_module(f"{package_name}.{module.name}"), "GAME", None)
+                    if isinstance(game, Game):
+                        if game.key in found:
+                            raise RuntimeError(f"two games have the key {game.key!r}")
+                        found[game.key] = game
+            self._games = found
+        return self._games
+
+    def __getitem__(self, key: str) -> Game[Any, Any]:
+        return self._load()[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(GAME_KEYS)
+        return iter(self._load())
 
     def __len__(self) -> int:
-        return len(GAME_KEYS)
+        return len(self._load())
+
+    def reset(self) -> None:
+        """Forget what was found (the next use searches the packages again)."""
+        self._games = None
 
 
-GAMES: Mapping[str, Game] = _Registry()
+GAMES: _Registry = _Registry()
+"""Every game, by key, in the order of their packages and module names."""
 
 
-def get_game(key: str) -> Game:
+def add_game_package(package: str) -> None:
+    """Also find games in ``package`` (a dotted name of an importable package), e.g. a game kept outside
+    this package. Idempotent."""
+    if package not in _PACKAGES:
+        _PACKAGES.append(package)
+        GAMES.reset()
+
+
+def get_game(key: str) -> Game[Any, Any]:
     """Return the game registered under ``key``.
 
     Raises:
@@ -66,17 +92,21 @@ def get_game(key: str) -> Game:
 
 __all__ = [
     "GAMES",
-    "GAME_KEYS",
-    "GAME_TITLES",
     "LEVELS",
+    "DemoMatch",
     "Game",
     "IllegalMove",
     "InvalidMove",
     "InvalidState",
     "InvalidVariant",
     "Level",
+    "MoveCommand",
+    "MoveParam",
+    "Option",
     "Outcome",
     "RulesError",
     "State",
+    "Termination",
+    "add_game_package",
     "get_game",
 ]

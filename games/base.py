@@ -1,10 +1,16 @@
-"""The rules-core interface every game implements.
+"""The rules-core interface every game implements, and the declaration through which a game describes itself.
 
 The shape follows OpenSpiel's Python games and python-chess: an immutable :class:`State` per game with
 ``current_seat``, ``legal_moves``, ``parse_move``/``format_move`` (the game's notation, round-tripping),
-``apply`` returning a new state or raising :class:`IllegalMove`, ``outcome`` and dict (de)serialisation that
-rejects impossible data with :class:`InvalidState`. A :class:`Game` describes one game: its key, its
-variants, how to start a state and how the computer chooses a move at each :data:`Level`.
+``apply`` returning a new state or raising :class:`IllegalMove`, ``outcome`` (a small value with a typed
+:class:`Termination`) and dict (de)serialisation that rejects impossible data with :class:`InvalidState`.
+
+A :class:`Game` is the one place that says everything about a game: its key and title, its command group, how
+many seats a variant has, its variant options as a declarative spec (:class:`Option`: type, range, default,
+description; validation, the start command's options and the rules' option table all come from it), the
+commands that play a move and how a move's text is assembled from their options (:class:`MoveCommand`), the
+matches the demo plays (:class:`DemoMatch`), the players' rules text and the source document. The registry
+(:mod:`games.registry`) finds games by itself; nothing else keeps a list of them.
 
 This package is pure Python: no I/O, no ``discord``, no storage.
 """
@@ -12,10 +18,11 @@ This package is pure Python: no I/O, no ``discord``, no storage.
 from __future__ import annotations
 
 import abc
+import enum
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
@@ -38,7 +45,38 @@ class InvalidState(RulesError):
 
 
 class InvalidVariant(RulesError):
-    """A variant option is unknown or out of range; raised by ``Game.new_state``."""
+    """A variant option is unknown or out of range; raised by ``Game.variant`` and ``Game.new_state``."""
+
+
+# ------------------------------------------------------------------------------------------------ outcome
+
+
+class Termination(enum.StrEnum):
+    """Why a match ended. Stored by value in every outcome; texts, renderers and ratings read it, never prose.
+
+    ``NATURAL`` is the end the game's own rules give (each game names it in :attr:`Game.natural_end`: "both
+    hands are dead", "the grid is full", "no coin fits", ...), so a new game needs no new member here.
+    """
+
+    NATURAL = "natural"
+    """The game's own end (its :attr:`Game.natural_end`)."""
+    REPETITION = "repetition"
+    """A position occurred the third time (a draw)."""
+    MOVE_LIMIT = "move_limit"
+    """The game reached its move limit (a draw)."""
+    RESIGNED = "resigned"
+    """The seat that is not the winner resigned (solitaire: the player gave up)."""
+    OUT_OF_TIME = "out_of_time"
+    """The seat to move passed its deadline."""
+    DRAW_AGREED = "draw_agreed"
+    """Both players agreed to a draw."""
+    ABORTED = "aborted"
+    """Called off before both sides moved; counts for nobody."""
+
+    @property
+    def by_player(self) -> bool:
+        """``True`` when a player's action (not the position) ended the match: resigned, out of time, agreed, aborted."""
+        return self in (Termination.RESIGNED, Termination.OUT_OF_TIME, Termination.DRAW_AGREED, Termination.ABORTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,33 +84,63 @@ class Outcome:
     """How a finished game ended.
 
     Attributes:
-        winner: the winning seat (0-based), or ``None`` for a draw or a solitaire game.
+        winner: the winning seat (0-based), or ``None`` for a draw, an aborted match or a solitaire game.
         draw: ``True`` when the game ended drawn (never for solitaire).
         scores: final score per seat (solitaire: ``(turns,)``), or ``None`` for games without scores.
-        reason: a short phrase such as ``"both hands dead"``, ``"third repetition"``, ``"no coin fits"``.
+        termination: why it ended.
+        loser: the seat that resigned or ran out of time (``None`` otherwise); in solitaire the winner is
+            ``None``, so this is the only record of who gave up.
     """
 
     winner: int | None
     draw: bool
     scores: tuple[int, ...] | None
-    reason: str
+    termination: Termination
+    loser: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-safe dict."""
+        """Return a JSON-safe dict (``termination`` by its value)."""
         return {
             "winner": self.winner,
             "draw": self.draw,
             "scores": list(self.scores) if self.scores is not None else None,
-            "reason": self.reason,
+            "termination": self.termination.value,
+            "loser": self.loser,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        """Rebuild an outcome from :meth:`to_dict` output.
 
-class State(abc.ABC):
+        Raises:
+            InvalidState: a field is missing or of the wrong kind, or the termination is unknown.
+        """
+        try:
+            termination = Termination(data["termination"])
+            winner, draw, scores, loser = data["winner"], data["draw"], data["scores"], data.get("loser")
+        except (KeyError, TypeError, ValueError) as error:
+            raise InvalidState(f"An outcome needs winner, draw, scores and a known termination ({error}).") from None
+        if winner is not None and type(winner) is not int or loser is not None and type(loser) is not int:
+            raise InvalidState("An outcome's winner and loser are seat numbers or empty.")
+        if type(draw) is not bool:
+            raise InvalidState("An outcome's draw is true or false.")
+        if scores is not None and (not isinstance(scores, list | tuple) or any(type(s) is not int for s in scores)):
+            raise InvalidState("An outcome's scores are a list of whole numbers or empty.")
+        return cls(winner, draw, tuple(scores) if scores is not None else None, termination, loser)
+
+
+# ------------------------------------------------------------------------------------------------ state
+
+MoveT = TypeVar("MoveT")
+"""A game's move type: a small frozen, hashable value."""
+StateT = TypeVar("StateT", bound="State[Any]")
+
+
+class State(abc.ABC, Generic[MoveT]):
     """An immutable game position. Subclasses are frozen dataclasses or equivalent.
 
-    ``Move`` is game-specific (a small frozen, hashable value). Every state knows its variant (it is part of
-    ``to_dict``), the number of plies played and the last move (for highlighting), so that a state alone can
-    be rendered, resumed and validated.
+    Every state knows its variant (it is part of ``to_dict``), the number of plies played and the last move (for
+    highlighting), so that a state alone can be rendered, resumed and validated.
     """
 
     game: ClassVar[str]
@@ -95,7 +163,7 @@ class State(abc.ABC):
 
     @property
     @abc.abstractmethod
-    def last_move(self) -> Any | None:
+    def last_move(self) -> MoveT | None:
         """The move that produced this state, or ``None`` at the start."""
 
     @property
@@ -114,7 +182,7 @@ class State(abc.ABC):
         return self.outcome is not None
 
     @abc.abstractmethod
-    def legal_moves(self) -> Sequence[Any]:
+    def legal_moves(self) -> Sequence[MoveT]:
         """All legal moves of the seat to move, in a stable order; empty when the game is over.
 
         Games with a continuous move set (Napkin Chess) return a finite sample of legal moves instead and
@@ -122,7 +190,7 @@ class State(abc.ABC):
         """
 
     @abc.abstractmethod
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> MoveT:
         """Parse ``text`` in the game's notation into a move.
 
         Raises:
@@ -130,18 +198,18 @@ class State(abc.ABC):
         """
 
     @abc.abstractmethod
-    def format_move(self, move: Any) -> str:
+    def format_move(self, move: MoveT) -> str:
         """Return the canonical notation of ``move``; ``parse_move(format_move(m)) == m``."""
 
     @abc.abstractmethod
-    def apply(self, move: Any) -> State:
+    def apply(self, move: MoveT) -> State[MoveT]:
         """Return the state after ``move``.
 
         Raises:
             IllegalMove: the move is not legal here; the message says why and, where short, what is legal.
         """
 
-    def play(self, text: str) -> State:
+    def play(self, text: str) -> State[MoveT]:
         """Parse ``text`` and apply it (raises :class:`InvalidMove` or :class:`IllegalMove`)."""
         return self.apply(self.parse_move(text))
 
@@ -150,34 +218,240 @@ class State(abc.ABC):
         """Return a JSON-safe dict from which :meth:`from_dict` rebuilds an equal state."""
 
     @classmethod
-    @abc.abstractmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> State:
-        """Rebuild a state.
+    def from_dict(cls, data: Mapping[str, Any]) -> State[MoveT]:
+        """Rebuild a state: the frame every game shares, around the game's own :meth:`_from_fields`.
+
+        Checks that ``data`` is a mapping with every key of :attr:`required_keys`, that it names this game, and
+        turns any error of the game's own checks (including :class:`InvalidVariant` and :class:`InvalidMove`
+        while replaying) into :class:`InvalidState`.
 
         Raises:
             InvalidState: the data is malformed or describes an impossible position.
         """
+        if not isinstance(data, Mapping):
+            raise InvalidState(f"A {cls.game} state must be a dict, not {type(data).__name__}.")
+        missing = [name for name in cls.required_keys if name not in data]
+        if missing:
+            raise InvalidState(f"The {cls.game} state lacks {', '.join(missing)}.")
+        if data["game"] != cls.game:
+            raise InvalidState(f"This is a {data['game']!r} state, not a {cls.game} state.")
+        try:
+            return cls._from_fields(data)
+        except InvalidState:
+            raise
+        except (RulesError, KeyError, TypeError, ValueError, IndexError) as error:
+            raise InvalidState(f"The {cls.game} state is invalid: {error}") from None
+
+    required_keys: ClassVar[tuple[str, ...]] = ("game",)
+    """Keys :meth:`from_dict` requires before calling :meth:`_from_fields`."""
+
+    @classmethod
+    @abc.abstractmethod
+    def _from_fields(cls, data: Mapping[str, Any]) -> State[MoveT]:
+        """The game's own part of :meth:`from_dict`: ``data`` is a mapping holding :attr:`required_keys` and
+        naming this game. Raise :class:`InvalidState` (or any :class:`RulesError`) for impossible data."""
 
 
-class Game(abc.ABC):
-    """Description of one game: metadata, variants, the start position and the computer player."""
+# ------------------------------------------------------------------------------------------------ options
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One variant option, declared once: validation, the start command's option, and the rules' table.
+
+    Attributes:
+        name: the key in the variant dict and the start command's option name (``snake_case``).
+        description: one line for players (at most 100 characters: Discord's limit).
+        default: the value when the player leaves the option out (``None``: "not set", for options whose
+            default comes from another option, such as a preset).
+        kind: ``"bool"``, ``"int"`` (``minimum``..``maximum`` inclusive), ``"choice"`` (one of ``choices``) or
+            ``"text"`` (at most ``max_length`` characters).
+    """
+
+    name: str
+    description: str
+    default: Any
+    kind: Literal["bool", "int", "choice", "text"]
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    max_length: int = 400
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if it is legal for this option (``None`` only where the default is ``None``).
+
+        Raises:
+            InvalidVariant: the value is of the wrong kind or out of range; the message names the option and
+                its legal values.
+        """
+        if value is None and self.default is None:
+            return None
+        if self.kind == "bool":
+            if type(value) is not bool:
+                raise InvalidVariant(f"Option `{self.name}` must be true or false, not `{value}`.")
+        elif self.kind == "int":
+            low, high = self.minimum, self.maximum
+            if type(value) is not int or (low is not None and value < low) or (high is not None and value > high):
+                raise InvalidVariant(f"Option `{self.name}` must be a whole number from {low} to {high}, "
+                                     f"not `{value}`.")
+        elif self.kind == "choice":
+            if value not in self.choices:
+                raise InvalidVariant(f"Option `{self.name}` must be one of {', '.join(self.choices)}, not `{value}`.")
+        elif not isinstance(value, str) or len(value) > self.max_length:
+            raise InvalidVariant(f"Option `{self.name}` must be text of at most {self.max_length} characters.")
+        return value
+
+    def describe_values(self) -> str:
+        """The legal values in words, for the rules' option table (``"true or false"``, ``"4 to 15"``, ...)."""
+        if self.kind == "bool":
+            return "on or off"
+        if self.kind == "int":
+            return f"{self.minimum} to {self.maximum}"
+        if self.kind == "choice":
+            return ", ".join(self.choices)
+        return f"text (up to {self.max_length} characters)"
+
+
+def check_options(options: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Validate ``given`` against ``options``: every key known, every value legal; missing ones take defaults.
+
+    Returns the full dict (one entry per option, in declaration order).
+
+    Raises:
+        InvalidVariant: an unknown option (the message lists the known ones) or an illegal value.
+    """
+    if given is not None and not isinstance(given, Mapping):
+        raise InvalidVariant("A variant must be a set of named options.")
+    given = dict(given or {})
+    names = [option.name for option in options]
+    unknown = sorted(str(key) for key in given if key not in names)
+    if unknown:
+        known = ", ".join(names) or "none"
+        raise InvalidVariant(f"There is no option `{unknown[0]}`; the options are {known}.")
+    return {option.name: option.check(given.get(option.name, option.default)) for option in options}
+
+
+# ------------------------------------------------------------------------------------------------ commands
+
+
+@dataclass(frozen=True, slots=True)
+class MoveParam:
+    """One option of a move command (always typed by players as text, checked by the rules core).
+
+    Attributes:
+        name: the option name (``"square"``, ``"x"``); Python keywords are allowed (``"from"``).
+        description: one line for players (at most 100 characters).
+        required: whether the option must be given.
+        suggest: autocomplete: ``suggest(state, filled)`` returns the values to offer (at most 25 are shown)
+            given the options already filled in; ``None`` for no autocomplete.
+    """
+
+    name: str
+    description: str
+    required: bool = True
+    suggest: Callable[[Any, Mapping[str, str]], Sequence[str]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCommand:
+    """A subcommand of the game's group that plays a move (``/differences mark square:e5``).
+
+    Attributes:
+        name: the subcommand (``"mark"``).
+        description: one line for players (at most 100 characters).
+        params: its options, in order.
+        assemble: builds the move's text in the game's notation from the options as typed
+            (``{"size": "3", "x": "12.5", "y": "7"}`` → ``"3@12.5,7"``); may raise :class:`InvalidMove` quoting
+            what the player typed.
+    """
+
+    name: str
+    description: str
+    params: tuple[MoveParam, ...]
+    assemble: Callable[[Mapping[str, str]], str]
+
+
+@dataclass(frozen=True, slots=True)
+class DemoMatch:
+    """A computer-versus-computer match the offline demo (and the generic suites) play.
+
+    Attributes:
+        label: what the demo prints (``"rollover, no self-taps"``).
+        variant: the variant options.
+        levels: the computer level per seat (one entry for a solitaire variant).
+    """
+
+    label: str
+    variant: Mapping[str, Any] = field(default_factory=dict)
+    levels: tuple[Level, ...] = ("hard", "medium")
+
+
+# ------------------------------------------------------------------------------------------------ game
+
+
+class Game(abc.ABC, Generic[StateT, MoveT]):
+    """Everything about one game: metadata, variants, commands, the start position and the computer player."""
 
     key: ClassVar[str]
-    """Registry key, also the Discord command group name's basis (``"chopsticks"``)."""
+    """Registry key (``"chopsticks"``): the state's ``game`` and the stored matches' game."""
     title: ClassVar[str]
-    """Display name (``"Chopsticks"``)."""
+    """Display name, spelled the same everywhere (``"Chopsticks"``, ``"Gröbner Nim"``)."""
+    command: ClassVar[str]
+    """The Discord command group (``"chopsticks"``, ``"napkin"``): lower case, at most 32 characters."""
     source: ClassVar[str]
-    """The source document the rules follow (``"seeds/chopsticks.md"``)."""
+    """The source document the rules follow, for players (``"Leroy Quet, Grid Game Of Differences (2010)"``)."""
+    natural_end: ClassVar[str]
+    """How the game's own end reads in a sentence (``"both hands are dead"``, ``"no coin fits"``)."""
+    rules: ClassVar[str] = ""
+    """The rules for players (Markdown, our commands and notation with examples); sections are separated by
+    blank lines starting with ``**Heading**``."""
     drawable: ClassVar[bool] = True
     """Whether players may agree to a draw."""
-    state_class: ClassVar[type[State]]
+    state_class: ClassVar[type[State[Any]]]
+    """The game's state class."""
+    options: ClassVar[tuple[Option, ...]] = ()
+    """The variant options, in the order the start command shows them."""
+    moves: ClassVar[tuple[MoveCommand, ...]] = ()
+    """The commands that play a move."""
+    demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("default rules"),)
+    """The matches ``napkin demo`` plays (the first also serves the generic test suites)."""
+    renderer: ClassVar[str] = ""
+    """The module that draws the board (``render(state, names) -> bytes``); default ``renderers.<key>``."""
+    extension: ClassVar[str] = ""
+    """The bot extension with the game's extra commands and buttons; default ``bot.exts.<key>`` (may not exist)."""
 
-    @abc.abstractmethod
+    # ---- variants
+
+    def variant(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Return the full variant for ``options`` as chosen by a player (missing ones take their defaults).
+
+        The default checks ``options`` against :attr:`options` and then :meth:`check_variant`; games whose stored
+        variant differs from the options players set (Napkin Chess's presets) override it.
+
+        Raises:
+            InvalidVariant: an unknown option or an illegal value or combination; the message names it.
+        """
+        full = check_options(self.options, options)
+        self.check_variant(full)
+        return full
+
+    def check_variant(self, variant: Mapping[str, Any]) -> None:
+        """Checks across options, after each was checked alone (default: none).
+
+        Raises:
+            InvalidVariant: an illegal combination.
+        """
+
     def variant_defaults(self) -> dict[str, Any]:
-        """Return the default variant options as a JSON-safe dict (every option the game accepts)."""
+        """Return the full default variant (every option the game accepts)."""
+        return self.variant({})
+
+    def seats_for(self, variant: Mapping[str, Any] | None = None) -> int:
+        """Number of seats a match with ``variant`` has (2 unless the game has a solitaire mode)."""
+        return 2
 
     @abc.abstractmethod
-    def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> State:
+    def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> StateT:
         """Return the start position for ``variant`` (missing options take their defaults).
 
         ``rng`` drives random starts (Gröbner Nim) and must make the start reproducible.
@@ -186,17 +460,77 @@ class Game(abc.ABC):
             InvalidVariant: an option is unknown or out of range; the message names it and its legal values.
         """
 
-    def seats_for(self, variant: Mapping[str, Any] | None = None) -> int:
-        """Number of seats a match with ``variant`` has (2 unless the game has a solitaire mode)."""
-        return 2
+    # ---- the computer
 
-    @abc.abstractmethod
-    def computer_move(self, state: State, level: Level, rng: random.Random) -> Any:
+    def computer_move(self, state: State[Any], level: Level, rng: random.Random) -> MoveT:
         """Choose a legal move for ``state.current_seat`` at ``level`` (``easy``/``medium``/``hard``).
 
-        Deterministic for a given ``rng`` seed. Raises ``IllegalMove`` if the game is over.
-        """
+        The checks every game shares, then :meth:`choose_move`. Deterministic for a given ``rng`` seed.
 
-    def load(self, data: Mapping[str, Any]) -> State:
+        Raises:
+            TypeError: ``state`` is not a state of this game.
+            ValueError: ``level`` is not one of :data:`LEVELS`.
+            IllegalMove: the game is over.
+        """
+        if not isinstance(state, self.state_class):
+            raise TypeError(f"computer_move of {self.title} needs a {self.title} state, not {type(state).__name__}.")
+        if level not in LEVELS:
+            raise ValueError(f"Unknown level {level!r}; the levels are {', '.join(LEVELS)}.")
+        if state.is_over:
+            raise IllegalMove("The game is over; there is no move to choose.")
+        return self.choose_move(state, level, rng)  # type: ignore[arg-type]
+
+    @abc.abstractmethod
+    def choose_move(self, state: StateT, level: Level, rng: random.Random) -> MoveT:
+        """The game's own computer player: a legal move in a running ``state`` of this game at a known ``level``."""
+
+    # ---- storage
+
+    def load(self, data: Mapping[str, Any]) -> StateT:
         """Rebuild a state of this game from ``to_dict`` output (raises :class:`InvalidState`)."""
-        return self.state_class.from_dict(data)
+        return self.state_class.from_dict(data)  # type: ignore[return-value]
+
+    # ---- commands
+
+    def command_for(self, state: StateT, notation: str) -> tuple[str, dict[str, str]]:
+        """Return the move subcommand and its options that play ``notation`` (a legal move's canonical text) in
+        ``state``: the inverse of :attr:`MoveCommand.assemble`, used by the generic test suites and benchmarks.
+
+        The default serves a game with one move command of one option.
+
+        Raises:
+            ValueError: the notation has no command form.
+        """
+        if len(self.moves) != 1 or len(self.moves[0].params) != 1:
+            raise NotImplementedError(f"{self.title} must say which command plays a move")
+        command = self.moves[0]
+        return command.name, {command.params[0].name: notation}
+
+    def describe_end(self, outcome: Outcome) -> str:
+        """Why the match ended, as a phrase (``"both hands are dead"``, ``"out of time"``)."""
+        return self.natural_end if outcome.termination is Termination.NATURAL else TERMINATION_PHRASES[
+            outcome.termination]
+
+    def renderer_module(self) -> str:
+        """The dotted name of the module that draws this game's boards (:attr:`renderer` or ``renderers.<key>``)."""
+        return self.renderer or f"renderers.{self.key}"
+
+    def extension_module(self) -> str:
+        """The dotted name of this game's bot extension (:attr:`extension` or ``bot.exts.<key>``)."""
+        return self.extension or f"bot.exts.{self.key}"
+
+    def move_help(self) -> str:
+        """One line telling a player how to move (the first board shows it): the commands with examples."""
+        return " · ".join(f"`/{self.command} {command.name}`" for command in self.moves)
+
+
+TERMINATION_PHRASES: dict[Termination, str] = {
+    Termination.NATURAL: "the game is over",
+    Termination.REPETITION: "third repetition",
+    Termination.MOVE_LIMIT: "move limit",
+    Termination.RESIGNED: "resignation",
+    Termination.OUT_OF_TIME: "out of time",
+    Termination.DRAW_AGREED: "draw agreed",
+    Termination.ABORTED: "aborted",
+}
+"""How each termination reads in a sentence (``NATURAL``: the game's own :attr:`Game.natural_end`)."""
