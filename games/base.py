@@ -75,7 +75,7 @@ class Termination(enum.StrEnum):
 
     @property
     def by_player(self) -> bool:
-        """``True`` when a player's action (not the position) ended the match: resigned, out of time, agreed, aborted."""
+        """``True`` when a player's action ended the match (resigned, out of time, agreed, aborted)."""
         return self in (Termination.RESIGNED, Termination.OUT_OF_TIME, Termination.DRAW_AGREED, Termination.ABORTED)
 
 
@@ -120,7 +120,7 @@ class Outcome:
             winner, draw, scores, loser = data["winner"], data["draw"], data["scores"], data.get("loser")
         except (KeyError, TypeError, ValueError) as error:
             raise InvalidState(f"An outcome needs winner, draw, scores and a known termination ({error}).") from None
-        if winner is not None and type(winner) is not int or loser is not None and type(loser) is not int:
+        if (winner is not None and type(winner) is not int) or (loser is not None and type(loser) is not int):
             raise InvalidState("An outcome's winner and loser are seat numbers or empty.")
         if type(draw) is not bool:
             raise InvalidState("An outcome's draw is true or false.")
