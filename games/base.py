@@ -342,14 +342,15 @@ class MoveParam:
         name: the option name (``"square"``, ``"x"``); Python keywords are allowed (``"from"``).
         description: one line for players (at most 100 characters).
         required: whether the option must be given.
-        suggest: autocomplete: ``suggest(state, filled)`` returns the values to offer (at most 25 are shown)
-            given the options already filled in; ``None`` for no autocomplete.
+        suggest: autocomplete: ``suggest(state, filled)`` returns what to offer given the options already filled
+            in, each a value or a ``(label, value)`` pair (the first 25 that match what is typed are shown);
+            ``None`` for no autocomplete.
     """
 
     name: str
     description: str
     required: bool = True
-    suggest: Callable[[Any, Mapping[str, str]], Sequence[str]] | None = None
+    suggest: Callable[[Any, Mapping[str, str]], Sequence[str | tuple[str, str]]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
