@@ -2,7 +2,7 @@
 
 Slash commands only (default intents, no privileged ones). The command tree is synced only when its
 JSON differs from the hash kept in the database. Persistent buttons are :class:`discord.ui.DynamicItem` s
-registered here, so they keep working after a restart.
+registered by the match feature when it loads, so they keep working after a restart.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from discord.ext import commands
 from bot import exts
 from bot.errors import reply_error
 from bot.service import MatchService
-from bot.views import CHALLENGE_ITEMS, MoveButton
 from storage import Database, repo
 
 log = logging.getLogger(__name__)
@@ -64,10 +63,9 @@ class NapkinBot(commands.Bot):
         return self._clock()
 
     async def setup_hook(self) -> None:
-        """Load extensions, register persistent buttons, sync commands if they changed."""
+        """Load extensions (they register their commands and persistent buttons), sync commands if they changed."""
         for name in discover_extensions():
             await self.load_extension(name)
-        self.add_dynamic_items(MoveButton, *CHALLENGE_ITEMS)
         await self.sync_commands()
 
     async def on_ready(self) -> None:

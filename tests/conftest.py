@@ -12,8 +12,12 @@ from simcord.env import Env
 
 from bot.client import NapkinBot
 from bot.service import ServiceError
-from games import RulesError
+from games import RulesError, add_game_package
 from storage import Database
+
+EXTRA_GAMES = "tests.extra_games"
+"""The tests' own games (a sixth game, tic-tac-toe), registered like the real ones so every generic suite runs them."""
+add_game_package(EXTRA_GAMES)
 
 
 @pytest_asyncio.fixture

@@ -13,16 +13,16 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot import play
+from bot.exts.match import _lifecycle as lifecycle
 from bot.service import ratings
-from games import GAME_KEYS, GAME_TITLES, GAMES, State
+from games import GAMES, State
 from storage import repo
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
-GAME_CHOICES = [app_commands.Choice(name=GAME_TITLES[key], value=key) for key in GAME_KEYS]
+GAME_CHOICES = [app_commands.Choice(name=GAMES[key].title, value=key) for key in GAMES]
 LEADERBOARD_ROWS = 20
 
 
@@ -47,10 +47,6 @@ def example_state(game: str, plies: int = 4) -> State:
     return state
 
 
-def _client(interaction: discord.Interaction) -> NapkinBot:
-    return interaction.client  # type: ignore[return-value]
-
-
 class Community(commands.Cog):
     """Leaderboards, statistics, rules and server settings."""
 
@@ -58,15 +54,17 @@ class Community(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="This server's ranking for a game")
-    @app_commands.describe(game="The game", solitaire="Gröbner Nim: the solitaire board (best turns against par)",
+    @app_commands.describe(game="The game",
+                           solitaire="Games with a solitaire mode: the solitaire board (best turns against par)",
                            page=f"Page of {LEADERBOARD_ROWS} players (default 1)")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str, solitaire: bool = False,
+    async def leaderboard(self, interaction: discord.Interaction[NapkinBot], game: str, solitaire: bool = False,
                           page: app_commands.Range[int, 1, 500] = 1) -> None:
         """Post the ranking as an embed (rank, player, rating, W/L/D)."""
-        guild_id = play.require_guild(interaction)
-        solo = solitaire and game == "groebner_nim"
+        guild_id = lifecycle.require_guild(interaction)
+        declared = GAMES[game]
+        solo = solitaire and any(declared.seats_for(demo.variant) == 1 for demo in declared.demo)
         async with self.bot.db.read() as conn:
             rows = await repo.ratings_of_game(conn, guild_id, ratings.board_key(game, solo))
         standings = ratings.leaderboard(rows, solitaire=solo)
@@ -95,9 +93,9 @@ class Community(commands.Cog):
     @app_commands.command(name="stats", description="A member's record and rating per game in this server")
     @app_commands.describe(user="The member (default: you)")
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+    async def stats(self, interaction: discord.Interaction[NapkinBot], user: discord.Member | None = None) -> None:
         """Post a member's record per game."""
-        guild_id = play.require_guild(interaction)
+        guild_id = lifecycle.require_guild(interaction)
         member = user or interaction.user
         async with self.bot.db.read() as conn:
             rows = await repo.ratings_of_user(conn, guild_id, member.id)
@@ -120,7 +118,7 @@ class Community(commands.Cog):
     @app_commands.command(name="rules", description="How a game is played, with an example board")
     @app_commands.describe(game="The game")
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction[NapkinBot], game: str) -> None:
         """Post our rules summary and an example board (only you see it)."""
         state = example_state(game)
         names = [f"Player {seat + 1}" for seat in range(state.seats)]
@@ -143,12 +141,13 @@ class Community(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.guild_only()
-    async def settings(self, interaction: discord.Interaction, days: int | None = None, threads: bool | None = None,
+    async def settings(self, interaction: discord.Interaction[NapkinBot], days: int | None = None,
+                       threads: bool | None = None,
                        max_active: app_commands.Range[int, 1, 100] | None = None, rate_computer: bool | None = None,
                        allow_channel: discord.TextChannel | None = None,
                        disallow_channel: discord.TextChannel | None = None, all_channels: bool = False) -> None:
         """Show the settings, or change the ones given (only members with Manage Server)."""
-        guild_id = play.require_guild(interaction)
+        guild_id = lifecycle.require_guild(interaction)
         service = self.bot.service
         current = await service.settings(guild_id)
         changes: dict[str, object] = {}

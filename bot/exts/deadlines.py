@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot import play
+from bot.exts.match import _board as board
+from bot.exts.match import _lifecycle as lifecycle
+from bot.exts.match._views import challenge_view
 from bot.service import DueWork
-from bot.views import challenge_view
 from storage import ChallengeRecord, MatchRecord
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class Deadlines(commands.Cog):
         await self.bot.wait_until_ready()
         try:  # a crash between a member's move and the computer's reply left these waiting; computers have no deadline
             for match_id in await self.bot.service.computer_turns():
-                await play.run_computer(self.bot, match_id)
+                await lifecycle.run_computer(self.bot, match_id)
         except Exception:
             log.exception("resuming computer turns failed")
         while not self.bot.is_closed():
@@ -69,7 +70,7 @@ class Deadlines(commands.Cog):
         for match in work.reminded:
             await self._remind(match)
         for match in work.forfeited:
-            await play.post_board(self.bot, match)
+            await board.post_board(self.bot, match)
         for challenge in work.expired:
             await self._expire(challenge)
         return work
@@ -79,7 +80,7 @@ class Deadlines(commands.Cog):
             return
         seat = match.seats[match.current_seat]
         try:
-            channel = await play.match_channel(self.bot, match)
+            channel = await board.match_channel(self.bot, match)
             await channel.send(
                 f"<@{seat.user_id}>, a third of your time is left in match #{match.id}: "
                 f"move before <t:{int(match.deadline)}:f> (<t:{int(match.deadline)}:R>) or the match is forfeited.",

@@ -13,15 +13,16 @@ Driver lines: ``ready``; ``start MATCH``; ``move MATCH PLY NOTATION``; ``resign 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import os
 import random
 import sys
 import traceback
 
 from bot.service import MatchService, Player, load_state
-from games import GAME_KEYS, GAMES
+from games import GAMES, add_game_package
 from storage import Database
+from tests.conftest import EXTRA_GAMES
+from tests.reliability._support import solitaire_variant
 
 GUILD = 77
 COMPUTER_ID = 999
@@ -29,15 +30,9 @@ PLAYERS = [Player(500 + i, f"p{i}") for i in range(6)]
 
 
 def available_games() -> list[str]:
-    """The games whose rules module exists (the others are skipped until they are written)."""
-    found = []
-    for key in GAME_KEYS:
-        try:
-            importlib.import_module(f"games.{key}")
-        except ImportError:
-            continue
-        found.append(key)
-    return found
+    """Every registered game, the tests' extra games included."""
+    add_game_package(EXTRA_GAMES)
+    return list(GAMES)
 
 
 def _say(fd: int, line: str) -> None:
@@ -51,8 +46,8 @@ async def _start(service: MatchService, rng: random.Random, games: list[str], fd
         match = await service.start_solo(guild_id=GUILD, channel_id=1, game=game, variant={},
                                          player=rng.choice(PLAYERS), level="easy",
                                          player_seat=rng.randrange(2))
-    elif kind < 0.25 and game == "groebner_nim":
-        match = await service.start_solo(guild_id=GUILD, channel_id=1, game=game, variant={"mode": "solitaire"},
+    elif kind < 0.25 and solitaire_variant(game) is not None:
+        match = await service.start_solo(guild_id=GUILD, channel_id=1, game=game, variant=solitaire_variant(game),
                                          player=rng.choice(PLAYERS), level=None)
     else:
         first, second = rng.sample(PLAYERS, 2)

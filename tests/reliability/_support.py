@@ -6,33 +6,43 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import random
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
-import pytest
 from discord import app_commands
 
 from bench._harness import World, command_for
 from bot.errors import GENERIC
 from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
-from games import GAME_KEYS, RulesError, State
+from games import GAMES, RulesError, State
 from storage import Database, MatchRecord, repo
+
+GAME_KEYS: tuple[str, ...] = tuple(GAMES)
+"""Every registered game (the tests' extra games included: see tests/conftest.py)."""
 
 __all__ = [  # re-exported for the test modules
     "GAME_KEYS", "World", "assert_consistent", "assert_no_mention_escapes", "assert_ratings_match_results", "burst",
     "command_for", "ephemeral_refusal", "full_snapshot", "hands_over_turn", "is_domain_error", "legal_texts",
-    "match_of", "quick_settle", "require_game", "service_match", "shuffled", "start_command", "start_discord_match",
+    "match_of", "quick_settle", "require_game", "service_match", "shuffled", "solitaire_variant", "start_command",
+    "start_discord_match",
 ]
 
 
+def solitaire_variant(game: str) -> dict[str, Any] | None:
+    """A solitaire variant of ``game`` (from its demo matches), or ``None`` when the game has none."""
+    declared = GAMES[game]
+    return next((dict(demo.variant) for demo in declared.demo if declared.seats_for(demo.variant) == 1), None)
+
+
 def require_game(game: str, *, renderer: bool = True) -> None:
-    """Skip the calling test (importorskip-style) while the game's rules module, or its board renderer when
-    the test posts boards, does not exist yet. Any other import failure is an error, not a skip."""
-    pytest.importorskip(f"games.{game}", reason=f"games.{game} is not written yet")
+    """Fail the calling test unless ``game`` is registered (and, when the test posts boards, its renderer
+    imports)."""
+    assert game in GAMES, f"{game} is not a registered game"
     if renderer:
-        pytest.importorskip(f"renderers.{game}", reason=f"renderers.{game} is not written yet")
+        importlib.import_module(GAMES[game].renderer_module())
 
 
 def is_domain_error(error: BaseException) -> bool:
@@ -139,21 +149,16 @@ async def service_match(service: MatchService, game: str, guild_id: int, players
 async def start_discord_match(world: World, db: Database, game: str, challenger: str = "alice",
                               accepter: str = "bob", **options: Any) -> int:
     """Challenge and accept through Discord; return the new match's id (the newest in the database)."""
-    command = "groebner start" if game == "groebner_nim" else f"{_group(game)} start"
-    result = await world[challenger].slash(world.channel, command, opponent=world[accepter], **options)
+    result = await world[challenger].slash(world.channel, start_command(game), opponent=world[accepter], **options)
     assert not result.ephemeral, result.response.content
     accepted = await world[accepter].click(result.response, label="Accept")
     assert "Accepted by" in accepted.response.content
     return max(await repo.all_match_ids(db._reader))
 
 
-def _group(game: str) -> str:
-    return {"napkin_chess": "napkin", "groebner_nim": "groebner"}.get(game, game)
-
-
 def start_command(game: str) -> str:
     """The slash command that starts ``game``."""
-    return f"{_group(game)} start"
+    return f"{GAMES[game].command} start"
 
 
 # ---------------------------------------------------------------- Discord

@@ -15,6 +15,7 @@ import pytest
 from simcord import OptionError, SetupError
 
 from bot.service import load_state
+from games import GAMES
 from storage import Database
 from tests.reliability._support import (
     GAME_KEYS,
@@ -43,24 +44,42 @@ INTEGER = [-1, -(2**53), 10**6, 2**64, math.nan, math.inf, -math.inf, "7", 3.5, 
 BOOLEAN = ["true", 1, 0.0, "no"]
 CHOICE = ["", "nightmare", "'; DROP TABLE challenges; --", "@everyone", "Ｅasy", 0, 15]
 
-MOVE_COMMANDS: dict[str, list[tuple[str, dict[str, str]]]] = {
-    "chopsticks": [],
-    "differences": [],
-    "napkin_chess": [("napkin free", {"size": "2"})],
-    "polygons": [("polygons connect", {"to": "B", "from": "A"})],
-    "groebner_nim": [("groebner sticks", {})],
-}
-"""Commands of each game besides the one that plays the legal move (that one comes from ``command_for``)."""
-START_OPTIONS: dict[str, dict[str, list[Any]]] = {
-    "chopsticks": {"days": [*INTEGER, 4], "level": CHOICE, "seat": CHOICE, "splits": CHOICE, "rollover": BOOLEAN,
-                   "self_taps": BOOLEAN, "suicide": BOOLEAN, "swaps": BOOLEAN},
-    "differences": {"n": [*INTEGER, 3, 16], "unique": BOOLEAN, "days": INTEGER},
-    "napkin_chess": {"width": [*INTEGER, 7, 61], "height": [*INTEGER, 7, 61], "coins_2": INTEGER, "coins_3": INTEGER,
-                     "coins_4": INTEGER, "preset": CHOICE, "scoring": CHOICE, "hole": BOOLEAN},
-    "polygons": {"size": [*INTEGER, 4, 31], "dots": [*INTEGER, 2, 11], "seat": CHOICE},
-    "groebner_nim": {"sticks": [*INTEGER, 1, 7], "mode": CHOICE, "order": CHOICE, "bonus_turn": BOOLEAN,
-                     "start": [t for t in TEXT if t.strip()] + ["x^99999999999+1, y+1", "x^3+1, x*y^2+y^3, " * 30]},
-}
+BIG_START = ["x^99999999999+1, y+1", "x^3+1, x*y^2+y^3, " * 30]
+"""Extra hostile values for text variant options (a huge exponent, too many polynomials)."""
+COMMON_START: dict[str, list[Any]] = {"days": [*INTEGER, 4], "level": CHOICE, "seat": CHOICE}
+
+
+def start_values(game: str) -> dict[str, list[Any]]:
+    """Hostile values for every option of ``game``'s start command, from its declaration: wrong kinds, values
+    just outside each range, names outside each list of choices."""
+    values = dict(COMMON_START)
+    for option in GAMES[game].options:
+        if option.kind == "bool":
+            values[option.name] = BOOLEAN
+        elif option.kind == "int":
+            values[option.name] = [*INTEGER, (option.minimum or 0) - 1, (option.maximum or 0) + 1]
+        elif option.kind == "choice":
+            values[option.name] = CHOICE
+        else:
+            values[option.name] = [t for t in TEXT if t.strip()] + BIG_START
+    return values
+
+
+def other_commands(bot: Any, game: str, legal_name: str, legal_options: dict[str, str]) -> list[tuple[str, dict]]:
+    """Every other subcommand of the game's group but ``start`` (move commands and the game's extras), each with
+    its required options filled from the legal move where the names agree, else ``"1"``."""
+    group = bot.tree.get_command(GAMES[game].command)
+    found = []
+    for command in group.commands:
+        name = f"{group.name} {command.name}"
+        if command.name == "start" or name == legal_name:
+            continue
+        options = {p.display_name: legal_options.get(p.display_name, "1") for p in command.parameters
+                   if p.required}
+        found.append((name, options))
+    return found
+
+
 MATCH_COMMANDS = [("match board", {}), ("match resign", {}), ("match draw", {}), ("match abort", {}),
                   ("match history", {}), ("match draw", {"action": "decline"})]
 
@@ -112,7 +131,8 @@ async def test_hostile_values_for_every_option_are_refused_and_change_nothing(si
                     str(2**63), str(ids["active"] + 1000), "１", f"{ids['active']}.0", f"{ids['active']} OR 1=1"]
 
     # the move commands: each option in turn, the others valid (the legal move itself would be accepted)
-    for name, options in [(legal_name, legal_options), *MOVE_COMMANDS[game]]:
+    others = other_commands(simcord_env.bot, game, legal_name, legal_options)
+    for name, options in [(legal_name, legal_options), *others]:
         for option in options:
             for value in TEXT:
                 await attempts.run(home["alice"], thread, name, {**options, option: value})
@@ -131,7 +151,7 @@ async def test_hostile_values_for_every_option_are_refused_and_change_nothing(si
     for value in CHOICE:
         await attempts.run(home["alice"], thread, "match draw", {"action": value})
     # starting: every variant option out of range, of the wrong type or outside its choices; bad opponents
-    for option, values in START_OPTIONS[game].items():
+    for option, values in start_values(game).items():
         for value in values:
             await attempts.run(home["carol"], home.channel, start_command(game), {option: value})
     other_bot = home.guild.add_member(simcord_env.create_user(f"otherbot-{game}", bot=True))

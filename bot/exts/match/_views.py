@@ -1,14 +1,16 @@
 """Persistent buttons: :class:`discord.ui.DynamicItem` s whose ``custom_id`` carries the ids they act on.
 
-They are registered with ``bot.add_dynamic_items`` in ``setup_hook``, so a button posted before a restart still
-works after it. A move button also carries the match version it was drawn for: a click on an older board is
-answered with a clear "out of date" message instead of applying a move to a position the player did not see.
+They are registered with ``bot.add_dynamic_items`` when the match feature loads, so a button posted before a
+restart still works after it. A move button also carries the match version it was drawn for: a click on an older
+board is answered with a clear "out of date" message instead of applying a move to a position the player did not
+see. The buttons only parse their ``custom_id``; what a click does belongs to the match feature's cog
+(:class:`ButtonHandler`), so this module imports nothing of the feature.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import ui
@@ -16,6 +18,27 @@ from discord import ui
 from bot.errors import reply_error
 
 CUSTOM_ID_LIMIT = 100
+HANDLER_COG = "Match"
+"""The cog that handles clicks (:class:`ButtonHandler`)."""
+
+
+class ButtonHandler(Protocol):
+    """What a click calls into: the match feature's cog."""
+
+    async def play_button(self, interaction: discord.Interaction[Any], match_id: int, version: int,
+                          move: str) -> None:
+        """Play ``move`` in match ``match_id`` as drawn at ``version``."""
+
+    async def challenge_button(self, interaction: discord.Interaction[Any], challenge_id: int, action: str) -> None:
+        """Accept or decline challenge ``challenge_id``."""
+
+
+def _handler(interaction: discord.Interaction[Any]) -> ButtonHandler:
+    cog = interaction.client.get_cog(HANDLER_COG)
+    if cog is None:
+        raise RuntimeError("the match feature is not loaded")
+    handler: ButtonHandler = cog
+    return handler
 
 
 class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:mv:(?P<match>\d+):(?P<version>\d+):(?P<move>.+)"):
@@ -34,18 +57,15 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:mv:(?P<match>
         self.move = move
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
                              match: re.Match[str], /) -> MoveButton:
         """Rebuild the button from its ``custom_id`` (called by discord.py for every click)."""
         return cls(int(match["match"]), int(match["version"]), match["move"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Play the move for the member who clicked."""
-        from bot import play
-
         try:
-            await play.submit_move(interaction, self.match_id, self.move, expected_version=self.version,
-                                   via_button=True)
+            await _handler(interaction).play_button(interaction, self.match_id, self.version, self.move)
         except Exception as error:
             await reply_error(interaction, error)
 
@@ -66,25 +86,21 @@ class ChallengeButton(ui.DynamicItem[ui.Button[Any]],
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
                              match: re.Match[str], /) -> ChallengeButton:
         """Rebuild the button from its ``custom_id``."""
         return cls(int(match["challenge"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Accept or decline for the member who clicked."""
-        from bot import play
-
         try:
-            if self.action == "accept":
-                await play.accept_challenge(interaction, self.challenge_id)
-            else:
-                await play.decline_challenge(interaction, self.challenge_id)
+            await _handler(interaction).challenge_button(interaction, self.challenge_id, self.action)
         except Exception as error:
             await reply_error(interaction, error)
 
 
-CHALLENGE_ITEMS = (ChallengeButton,)
+DYNAMIC_ITEMS = (MoveButton, ChallengeButton)
+"""Every persistent button class (registered when the match feature loads)."""
 
 
 def challenge_view(challenge_id: int, *, disabled: bool = False) -> ui.View:

@@ -1,40 +1,59 @@
-"""``/match``: list, board, resign, draw, abort and history of matches, for every game."""
+"""``/match``: list, board, resign, draw, abort and history of matches, for every game; and what a click on a
+persistent button does (:class:`bot.exts.match._views.ButtonHandler`)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot import play
+from bot.exts.match import _lifecycle as lifecycle
+from bot.exts.match._board import board_payload, names_of
+from bot.exts.match._options import MatchOption, the_match
 from bot.service import replay
 from games import GAMES
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
 
-
-def _client(interaction: discord.Interaction) -> NapkinBot:
-    return interaction.client  # type: ignore[return-value]
+HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=lambda i: (i.guild_id, i.user.id))
+"""``/match history`` renders a whole replay: at most twice a minute per member."""
 
 
 class Match(commands.GroupCog, group_name="match", group_description="Your matches"):
-    """Match commands common to every game."""
+    """Match commands common to every game, and the handler of every persistent button."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
 
+    # ------------------------------------------------------------ buttons
+
+    async def play_button(self, interaction: discord.Interaction[NapkinBot], match_id: int, version: int,
+                          move: str) -> None:
+        """A move button: play ``move`` for the member who clicked, if the board is still current."""
+        await lifecycle.submit_move(interaction, match_id, move, expected_version=version, via_button=True)
+
+    async def challenge_button(self, interaction: discord.Interaction[NapkinBot], challenge_id: int,
+                               action: str) -> None:
+        """Accept or Decline on a challenge."""
+        if action == "accept":
+            await lifecycle.accept_challenge(interaction, challenge_id)
+        else:
+            await lifecycle.decline_challenge(interaction, challenge_id)
+
+    # ------------------------------------------------------------ commands
+
     @app_commands.command(name="list", description="Your active matches in this server and whose turn it is")
-    async def list_(self, interaction: discord.Interaction) -> None:
+    async def list_(self, interaction: discord.Interaction[NapkinBot]) -> None:
         """List the member's active matches."""
-        guild_id = play.require_guild(interaction)
-        matches = await _client(interaction).service.active_matches(guild_id, interaction.user.id)
+        guild_id = lifecycle.require_guild(interaction)
+        matches = await self.bot.service.active_matches(guild_id, interaction.user.id)
         if not matches:
             await interaction.response.send_message("You have no active matches here. Start one with "
                                                     "`/chopsticks start` or another game's `start`.", ephemeral=True)
@@ -54,37 +73,38 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
 
     @app_commands.command(name="board", description="Post the current board of a match again")
     @app_commands.describe(match="The match (implied inside its thread)")
-    async def board(self, interaction: discord.Interaction, match: str | None = None) -> None:
+    async def board(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Re-post a match's board (also how a board lost to a Discord error is recovered)."""
-        record = await play.resolve_match(interaction, match)
-        payload = await play.board_payload(record)
+        record = await the_match(interaction, match)
+        payload = await board_payload(record)
         if interaction.channel_id != record.post_channel_id:
             payload.pop("view", None)
         await interaction.response.send_message(**payload)
 
     @app_commands.command(name="resign", description="Resign a match (your opponent wins)")
     @app_commands.describe(match="The match (implied inside its thread)")
-    async def resign(self, interaction: discord.Interaction, match: str | None = None) -> None:
+    async def resign(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Resign."""
-        record = await play.resolve_match(interaction, match)
-        finished = await _client(interaction).service.resign(record.id, record.guild_id, interaction.user.id)
-        await interaction.response.send_message(**await play.board_payload(finished))
+        record = await the_match(interaction, match)
+        finished = await self.bot.service.resign(record.id, record.guild_id, interaction.user.id)
+        await interaction.response.send_message(**await board_payload(finished))
 
     @app_commands.command(name="draw", description="Offer a draw, accept your opponent's offer, or decline it")
     @app_commands.describe(match="The match (implied inside its thread)", action="offer/accept, or decline")
     @app_commands.choices(action=[app_commands.Choice(name="offer or accept", value="offer"),
                                   app_commands.Choice(name="decline", value="decline")])
-    async def draw(self, interaction: discord.Interaction, action: str = "offer", match: str | None = None) -> None:
+    async def draw(self, interaction: discord.Interaction[NapkinBot], action: Literal["offer", "decline"] = "offer",
+                   match: MatchOption | None = None) -> None:
         """Offer, accept or decline a draw."""
-        record = await play.resolve_match(interaction, match)
-        service = _client(interaction).service
+        record = await the_match(interaction, match)
+        service = self.bot.service
         if action == "decline":
             await service.decline_draw(record.id, record.guild_id, interaction.user.id)
             await interaction.response.send_message(f"{interaction.user.display_name} declines the draw offer.")
             return
         updated, agreed = await service.offer_draw(record.id, record.guild_id, interaction.user.id)
         if agreed:
-            await interaction.response.send_message(**await play.board_payload(updated))
+            await interaction.response.send_message(**await board_payload(updated))
             return
         opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
         await interaction.response.send_message(
@@ -94,22 +114,23 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
 
     @app_commands.command(name="abort", description="Call off a match before both sides have moved")
     @app_commands.describe(match="The match (implied inside its thread)")
-    async def abort(self, interaction: discord.Interaction, match: str | None = None) -> None:
+    async def abort(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Abort (no result)."""
-        record = await play.resolve_match(interaction, match)
-        await _client(interaction).service.abort(record.id, record.guild_id, interaction.user.id)
+        record = await the_match(interaction, match)
+        await self.bot.service.abort(record.id, record.guild_id, interaction.user.id)
         await interaction.response.send_message(f"Match #{record.id} aborted by {interaction.user.display_name}; "
                                                 "it counts for nobody.")
 
     @app_commands.command(name="history", description="Move list, JSON export and animated replay of a match")
     @app_commands.describe(match="Match number (any match of this server, also finished ones)")
-    async def history(self, interaction: discord.Interaction, match: str | None = None) -> None:
+    @HISTORY_COOLDOWN
+    async def history(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Post the move list, a JSON export and a GIF replay (built off the event loop)."""
-        record = await play.resolve_match(interaction, match)
+        record = await the_match(interaction, match)
         await interaction.response.defer(thinking=True)
-        moves = await _client(interaction).service.moves(record.id)
+        moves = await self.bot.service.moves(record.id)
         states = await asyncio.to_thread(replay, record, moves)
-        gif = await asyncio.to_thread(renderers.render_replay, states, play.names_of(record))
+        gif = await asyncio.to_thread(renderers.render_replay, states, names_of(record))
         export = {
             "match": record.id, "game": record.game, "variant": record.variant, "status": record.status,
             "seats": [{"seat": s.seat, "name": s.display_name, "computer": s.level} for s in record.seats],
@@ -124,16 +145,3 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
                  discord.File(io.BytesIO(json.dumps(export, indent=1).encode()), filename=f"match-{record.id}.json")]
         await interaction.followup.send(f"**{GAMES[record.game].title}** · match #{record.id}\n{listing}",
                                         files=files)
-
-    @board.autocomplete("match")
-    @resign.autocomplete("match")
-    @draw.autocomplete("match")
-    @abort.autocomplete("match")
-    @history.autocomplete("match")
-    async def _match(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await play.match_choices(interaction, current)
-
-
-async def setup(bot: commands.Bot) -> None:
-    """Load the extension."""
-    await bot.add_cog(Match(bot))

@@ -1,0 +1,211 @@
+"""Commands built from a game's declaration: the ``match`` option's transformer, ``/<game> start`` with the game's
+variant options, and the move subcommands with their autocomplete.
+
+Option types are discord.py's own (``Literal`` choices, ``Range`` bounds, members), so Discord validates kind and
+range before the bot sees a value; the rules core validates the rest. Each generated callback gets its parameters
+from an :class:`inspect.Signature` made from the declaration, which is how discord.py reads a command's options.
+"""
+
+from __future__ import annotations
+
+import inspect
+import keyword
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Optional
+
+import discord
+from discord import app_commands
+
+from bot.exts.match import _lifecycle as lifecycle
+from bot.service import BadOption, load_state
+from games import GAMES, Game, MoveCommand, MoveParam, Option
+from storage import MatchRecord
+
+if TYPE_CHECKING:
+    from bot.client import NapkinBot
+
+log = logging.getLogger(__name__)
+
+AUTOCOMPLETE_LIMIT = 25
+"""Discord shows at most 25 suggestions."""
+
+DAYS_CHOICES = [app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''}", value=d) for d in (1, 2, 3, 5, 7, 14)] + [
+    app_commands.Choice(name="no limit", value=0)]
+LevelOption = Literal["easy", "medium", "hard"]
+SeatOption = Literal["first", "second"]
+START_DESCRIPTIONS: dict[str, str] = {
+    "opponent": "Who to challenge; leave empty for an open challenge, or pick me to play the computer",
+    "level": "Computer strength when you play me",
+    "days": "Days per move (default: the server's setting)",
+    "seat": "Against the computer: move first or second",
+}
+
+
+class MatchTransformer(app_commands.Transformer):
+    """The ``match`` option: a match number (``12`` or ``#12``) of this server, autocompleted with the member's
+    active matches (of one game, when given).
+
+    Raises (from :meth:`transform`):
+        BadOption: the text is not a match number, or the match is of another game. NotFound: no such match here.
+    """
+
+    def __init__(self, game: str | None = None) -> None:
+        self.game = game
+
+    async def transform(self, interaction: discord.Interaction[NapkinBot], value: Any) -> MatchRecord:
+        """The stored match the option names."""
+        guild_id = lifecycle.require_guild(interaction)
+        text = str(value).strip().lstrip("#")
+        if not (text.isascii() and text.isdecimal()) or len(text) > 18:
+            raise BadOption(f"`{str(value)[:40]}` is not a match number; pick one from the list.")
+        match = await interaction.client.service.get_match(int(text), guild_id)
+        return lifecycle.check_game(match, self.game)
+
+    async def autocomplete(self, interaction: discord.Interaction[NapkinBot],  # type: ignore[override]
+                           value: str) -> list[app_commands.Choice[str]]:
+        """The member's active matches (of the game), at most 25, filtered by what is typed."""
+        if interaction.guild_id is None:
+            return []
+        choices = []
+        needle = str(value).strip().lstrip("#").lower()
+        for match in await interaction.client.service.active_matches(interaction.guild_id, interaction.user.id):
+            if self.game is not None and match.game != self.game:
+                continue
+            opponents = ", ".join(s.display_name for s in match.seats if s.user_id != interaction.user.id) or "solo"
+            turn = "your move" if match.current_seat is not None and \
+                match.seats[match.current_seat].user_id == interaction.user.id else "waiting"
+            label = f"#{match.id} {GAMES[match.game].title} vs {opponents} ({turn})"[:100]
+            if needle in label.lower():
+                choices.append(app_commands.Choice(name=label, value=str(match.id)))
+        return choices[:AUTOCOMPLETE_LIMIT]
+
+
+MatchOption = app_commands.Transform[MatchRecord, MatchTransformer]
+"""The ``match`` option of any game (``/match …`` commands)."""
+
+
+def match_option(game: str | None = None) -> Any:
+    """The annotation of an optional ``match`` option limited to ``game``'s matches."""
+    return Optional[app_commands.Transform[MatchRecord, MatchTransformer(game)]]  # noqa: UP045 - a runtime value
+
+
+async def the_match(interaction: discord.Interaction[NapkinBot], given: MatchRecord | None,
+                    game: str | None = None) -> MatchRecord:
+    """The match a command is about: the ``match`` option if given, else the one the context implies."""
+    return given if given is not None else await lifecycle.implied_match(interaction, game)
+
+
+# ---------------------------------------------------------------- start
+
+
+def _option_annotation(option: Option) -> Any:
+    if option.kind == "bool":
+        kind: Any = bool
+    elif option.kind == "int":
+        kind = app_commands.Range[int, option.minimum, option.maximum]
+    elif option.kind == "choice":
+        kind = Literal[option.choices]
+    else:
+        kind = app_commands.Range[str, 1, option.max_length]
+    return Optional[kind]  # noqa: UP045 - a runtime value
+
+
+def _signature(params: list[tuple[str, Any]]) -> inspect.Signature:
+    first = inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    rest = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
+                              default=inspect.Parameter.empty if required else None)
+            for name, annotation, required in ((n, a, not _is_optional(a)) for n, a in params)]
+    return inspect.Signature([first, *rest])
+
+
+def _is_optional(annotation: Any) -> bool:
+    return type(None) in getattr(annotation, "__args__", ())
+
+
+def _command(name: str, description: str, callback: Callable[..., Awaitable[None]],
+             params: list[tuple[str, Any]], descriptions: Mapping[str, str],
+             renames: Mapping[str, str] | None = None) -> app_commands.Command[Any, ..., None]:
+    callback.__signature__ = _signature(params)  # type: ignore[attr-defined]
+    callback = app_commands.describe(**descriptions)(callback)
+    if renames:
+        callback = app_commands.rename(**renames)(callback)
+    return app_commands.Command(name=name, description=description, callback=callback)
+
+
+def start_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
+    """``/<game> start``: ``opponent``, ``level``, ``days``, ``seat`` and the game's variant options (Discord
+    names them as declared; an option left empty takes its default)."""
+    option_names = [option.name for option in game.options]
+
+    async def start(interaction: discord.Interaction[NapkinBot], **given: Any) -> None:
+        variant = {name: given[name] for name in option_names if given.get(name) is not None}
+        await lifecycle.start_command(interaction, game.key, variant, given.get("opponent"), given.get("level"),
+                                      given.get("days"), given.get("seat") or "first")
+
+    start.__qualname__ = start.__name__ = "start"
+    params: list[tuple[str, Any]] = [
+        ("opponent", Optional[discord.Member]), ("level", Optional[LevelOption]),  # noqa: UP045
+        ("days", Optional[int]), ("seat", Optional[SeatOption]),  # noqa: UP045
+        *((option.name, _option_annotation(option)) for option in game.options)]
+    descriptions = {**START_DESCRIPTIONS, **{option.name: option.description[:100] for option in game.options}}
+    start_cb = app_commands.choices(days=DAYS_CHOICES)(start)
+    return _command("start", f"Challenge someone (or me) to {game.title}"[:100], start_cb, params, descriptions)
+
+
+# ---------------------------------------------------------------- moves
+
+
+def _python_name(name: str) -> str:
+    return f"{name}_" if keyword.iskeyword(name) else name
+
+
+def move_command(game: Game[Any, Any], spec: MoveCommand) -> app_commands.Command[Any, ..., None]:
+    """A move subcommand (``/differences mark square:e5``): its options as text, then ``match``; the move's text is
+    :attr:`MoveCommand.assemble` of what was typed, checked by the rules core."""
+    names = {_python_name(param.name): param.name for param in spec.params}
+
+    async def move(interaction: discord.Interaction[NapkinBot], **given: Any) -> None:
+        record = await the_match(interaction, given.get("match"), game.key)
+        typed = {names[key]: str(value) for key, value in given.items() if key in names and value is not None}
+        await lifecycle.submit_move(interaction, record.id, spec.assemble(typed))
+
+    move.__qualname__ = move.__name__ = spec.name
+    params: list[tuple[str, Any]] = [
+        (_python_name(p.name), str if p.required else Optional[str]) for p in spec.params]  # noqa: UP045
+    params.append(("match", match_option(game.key)))
+    descriptions = {_python_name(p.name): p.description[:100] for p in spec.params}
+    descriptions["match"] = "The match (implied inside its thread)"
+    renames = {python: name for python, name in names.items() if python != name}
+    command = _command(spec.name, spec.description[:100], move, params, descriptions, renames)
+    for param in spec.params:
+        if param.suggest is not None:
+            command.autocomplete(_python_name(param.name))(_suggester(game, spec, param))
+    return command
+
+
+def _suggester(game: Game[Any, Any], spec: MoveCommand, param: MoveParam) -> Callable[..., Any]:
+    async def suggest(interaction: discord.Interaction[NapkinBot], current: str) -> list[app_commands.Choice[str]]:
+        namespace = interaction.namespace
+        try:
+            raw = getattr(namespace, "match", None)
+            record = await (MatchTransformer(game.key).transform(interaction, raw) if raw else
+                            lifecycle.implied_match(interaction, game.key))
+            state = load_state(record)
+        except Exception:
+            return []
+        if state.is_over or param.suggest is None:
+            return []
+        filled = {p.name: str(getattr(namespace, p.name)) for p in spec.params
+                  if p.name != param.name and getattr(namespace, p.name, None) not in (None, "")}
+        needle = current.strip().lower()
+        choices: list[app_commands.Choice[str]] = []
+        for entry in param.suggest(state, filled):
+            label, value = entry if isinstance(entry, tuple) else (entry, entry)
+            if needle in label.lower() or needle in value.lower():
+                choices.append(app_commands.Choice(name=label[:100], value=value[:100]))
+                if len(choices) == AUTOCOMPLETE_LIMIT:
+                    break
+        return choices
+
+    return suggest

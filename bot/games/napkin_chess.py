@@ -1,0 +1,70 @@
+"""Napkin Chess on Discord: ``/napkin free`` shows where a coin still fits."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.exts.match._board import names_of
+from bot.exts.match._options import match_option, the_match
+from bot.service import BadOption, load_state
+from games.napkin_chess import NapkinState
+from renderers.napkin_chess import render_free
+
+if TYPE_CHECKING:
+    from bot.client import NapkinBot
+
+GAME = "napkin_chess"
+SIZES = ("2", "3", "4")
+FREE_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=lambda i: (i.guild_id, i.user.id))
+"""``/napkin free`` renders a map: at most three a minute per member."""
+
+
+def _size(text: str) -> int:
+    value = str(text).strip()
+    if value not in SIZES:
+        raise BadOption(f"`{value[:20]}` is not a coin size; sizes are 2, 3 and 4.")
+    return int(value)
+
+
+def _hint(state: NapkinState, coin: int, seed: int) -> str:
+    if state.can_place(coin):
+        samples = state.sample_placements(coin, 3, random.Random(seed))
+        return "It still fits, e.g. " + ", ".join(f"`{state.format_move(m)}`" for m in samples) + "."
+    if not state.fits(coin):
+        return f"A coin of size {coin} no longer fits anywhere."
+    if state.supply[coin - 2] == 0:
+        return f"It would fit, but no size-{coin} coins are left in the supply."
+    if state.is_over:
+        return "It would fit, but the match is over."
+    return f"It fits, but cannot be played now: the first coin must be a 2 (sizes allowed: " \
+           f"{', '.join(map(str, state.allowed_sizes()))})."
+
+
+class Commands:
+    """Extra ``/napkin`` subcommands."""
+
+    @app_commands.command(name="free", description="Show where a coin of a size still fits (only you see it)")
+    @app_commands.describe(size="Coin size", match="The match (implied inside its thread)")
+    @FREE_COOLDOWN
+    async def free(self, interaction: discord.Interaction[NapkinBot], size: str,
+                   match: match_option(GAME) = None) -> None:  # type: ignore[valid-type]
+        """Render the free region for a coin size, with a few legal placements."""
+        record = await the_match(interaction, match, GAME)
+        coin = _size(size)
+        state = load_state(record)
+        assert isinstance(state, NapkinState)
+        png = await asyncio.to_thread(render_free, state, names_of(record), coin)
+        await interaction.response.send_message(
+            f"Where a size-{coin} coin fits in match #{record.id} (shaded). {_hint(state, coin, record.version)}",
+            file=discord.File(io.BytesIO(png), "free.png"), ephemeral=True)
+
+    @free.autocomplete("size")
+    async def _size_choices(self, interaction: discord.Interaction[NapkinBot],
+                            current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=size, value=size) for size in SIZES if current.strip() in size]
