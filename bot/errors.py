@@ -24,6 +24,12 @@ DISCORD_FAILED = ("Discord failed to deliver my answer. What you did may already
                   "`/match list` shows where things stand.")
 
 
+def quote(value: object, limit: int = 40) -> str:
+    """What the member typed, cut to ``limit`` characters, safe inside an inline code span."""
+    text = str(value).replace("`", "'")
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def message_for(error: BaseException) -> str:
     """Return the sentence a member sees for ``error``."""
     if isinstance(error, app_commands.CommandInvokeError):
@@ -31,7 +37,9 @@ def message_for(error: BaseException) -> str:
     if isinstance(error, ServiceError | RulesError):
         return str(error)
     if isinstance(error, app_commands.TransformerError):
-        return f"`{error.value}` is not a valid value here."
+        if isinstance(error.__cause__, ServiceError | RulesError):  # a transformer's own refusal (the match option)
+            return str(error.__cause__)
+        return f"`{quote(error.value)}` is not a valid value here."
     if isinstance(error, app_commands.MissingPermissions):
         needed = ", ".join(PERMISSION_NAMES.get(p, p.replace("_", " ").title()) for p in error.missing_permissions)
         return f"You need the {needed} permission to do that."

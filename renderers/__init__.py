@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from games import GAMES
 from games.base import State
 
 
@@ -22,7 +23,7 @@ def render(state: State, names: Sequence[str]) -> bytes:
         state: any game's state; the renderer is chosen by ``state.game``.
         names: display name per seat (``len(names) == state.seats``).
     """
-    module = importlib.import_module(f"renderers.{state.game}")
+    module = importlib.import_module(GAMES[state.game].renderer_module())
     return module.render(state, names)
 
 

@@ -1,0 +1,102 @@
+"""Every registered game (the tests' tic-tac-toe included) played whole through the real discord.py code paths,
+offline: by commands between two members, against the computer, and alone where the game has a solitaire mode.
+The commands come from each game's declaration, so a new game is covered with no edit here."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.service import load_state
+from games import GAMES
+from storage import Database
+from tests.bot.helpers import World, command_for, only_match_id, stored
+from tests.reliability._support import GAME_KEYS, solitaire_variant, start_command
+
+MAX_PLIES = 400
+
+
+async def _play_out(world: World, db: Database, match_id: int, seed: int) -> None:
+    """Play random legal moves by the move commands until the match ends, checking each move's board."""
+    rng = random.Random(seed)
+    for _ in range(MAX_PLIES):
+        match = await stored(db, match_id)
+        if match.status != "active":
+            return
+        state = load_state(match)
+        seat = match.seats[state.current_seat]
+        actor = next(m for m in world.members.values() if m.id == seat.user_id)
+        game = GAMES[match.game]
+        notation = state.format_move(game.computer_move(state, "easy", rng))
+        name, options = command_for(match.game, state, notation)
+        result = await actor.slash(world.thread(), name, **options)
+        assert not result.ephemeral, (notation, result.response.content)
+        logged = [m for m in await world.env.bot.service.moves(match_id) if m.ply == match.ply + 1]
+        assert [m.notation for m in logged] == [notation], "the move asked for is the move stored"
+    pytest.fail(f"match {match_id} did not end in {MAX_PLIES} plies")
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+async def test_two_members_play_a_whole_match_by_commands(simcord_env, db: Database, game: str) -> None:
+    world = World(simcord_env, "alice", "bob")
+    start = await world["alice"].slash(world.channel, start_command(game), opponent=world["bob"], days=3)
+    assert not start.ephemeral, start.response.content
+    assert GAMES[game].title in start.response.content
+    await world["bob"].click(start.response, label="Accept")
+    match_id = await only_match_id(db)
+    first = world.thread().history()[0]
+    assert first.attachments, "the first board has an image"
+    await _play_out(world, db, match_id, seed=len(game))
+    match = await stored(db, match_id)
+    assert match.status == "finished" and match.outcome is not None
+    last = world.thread().last_message
+    assert last.attachments and ("wins" in last.content or "Draw" in last.content or "Finished" in last.content)
+    assert "your move" not in last.content
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+async def test_a_member_plays_the_computer_to_the_end(simcord_env, db: Database, game: str) -> None:
+    world = World(simcord_env, "alice")
+    start = await world["alice"].slash(world.channel, start_command(game), opponent=world.bot_member(),
+                                       level="easy")
+    assert not start.ephemeral, start.response.content
+    match_id = await only_match_id(db)
+    match = await stored(db, match_id)
+    assert any(seat.is_computer and seat.level == "easy" for seat in match.seats)
+    await _play_out(world, db, match_id, seed=7)
+    assert (await stored(db, match_id)).status == "finished"
+
+
+@pytest.mark.parametrize("game", [key for key in GAME_KEYS if solitaire_variant(key) is not None])
+async def test_solitaire_is_played_alone(simcord_env, db: Database, game: str) -> None:
+    world = World(simcord_env, "alice")
+    variant: dict[str, Any] = solitaire_variant(game) or {}
+    start = await world["alice"].slash(world.channel, start_command(game), **variant)
+    assert not start.ephemeral, start.response.content
+    match_id = await only_match_id(db)
+    assert len((await stored(db, match_id)).seats) == 1
+    await _play_out(world, db, match_id, seed=3)
+    assert (await stored(db, match_id)).status == "finished"
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+async def test_autocomplete_offers_legal_moves_where_the_game_suggests(simcord_env, db: Database,
+                                                                       game: str) -> None:
+    world = World(simcord_env, "alice", "bob")
+    start = await world["alice"].slash(world.channel, start_command(game), opponent=world["bob"])
+    await world["bob"].click(start.response, label="Accept")
+    state = load_state(await stored(db, await only_match_id(db)))
+    declared = GAMES[game]
+    checked = 0
+    for command in declared.moves:
+        for param in command.params:
+            if param.suggest is None:
+                continue
+            choices = await world["alice"].autocomplete(world.thread(), f"{declared.command} {command.name}",
+                                                        param.name, "")
+            expected = [e if isinstance(e, str) else e[1] for e in param.suggest(state, {})][:25]
+            assert [c["value"] for c in choices] == expected
+            checked += 1
+    assert checked or not any(p.suggest for c in declared.moves for p in c.params)
