@@ -1,4 +1,9 @@
-"""The ``napkin`` command: ``run`` the bot, play the offline ``demo``, ``bench``, ``backup`` the database."""
+"""The ``napkin`` command: ``run`` the bot, force a command ``sync``, play the offline ``demo``, ``bench``, and
+``backup`` the database.
+
+Every subcommand answers a failure with one line on standard error and a non-zero exit code, never a traceback;
+none deletes or overwrites a file it did not create.
+"""
 
 from __future__ import annotations
 
@@ -7,44 +12,87 @@ import asyncio
 import contextlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _fail(command: str, message: str, code: int = 1) -> int:
+    print(f"napkin {command}: {message}", file=sys.stderr)
+    return code
+
+
+def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]]) -> int:
+    """Open the database and a bot with the configured token, run ``body(bot, token)``, and turn the ways Discord
+    can refuse (a bad token, no network) into one line and exit code 1."""
     from bot.config import Settings
 
     settings = Settings()
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        print("napkin run: DISCORD_TOKEN is not set (put it in the environment or in .env); see the README.",
-              file=sys.stderr)
-        return 2
+        return _fail(command, "DISCORD_TOKEN is not set (put it in the environment or in .env); see the README.", 2)
+    import aiohttp
     import discord
 
     from bot.client import NapkinBot
-    from storage import Database
+    from storage import Database, StorageError
 
     discord.utils.setup_logging(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+    token = settings.discord_token.get_secret_value().strip()
 
     async def main() -> None:
         db = await Database.open(settings.database)
         try:
             async with NapkinBot(db, dev_guild=settings.dev_guild) as bot:
-                await bot.start(settings.discord_token.get_secret_value())  # type: ignore[union-attr]
+                await body(bot, token)
         finally:
             await db.close()
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(main())
+    except discord.LoginFailure:
+        return _fail(command, "Discord rejected the token in DISCORD_TOKEN; copy it again from the Developer Portal.")
+    except discord.PrivilegedIntentsRequired:
+        return _fail(command, "Discord refused an intent the bot asked for; see the README's set-up steps.")
+    except (TimeoutError, aiohttp.ClientError, OSError) as error:
+        return _fail(command, f"could not reach Discord ({type(error).__name__}: {error}); check the network.")
+    except discord.HTTPException as error:
+        return _fail(command, f"Discord answered {error.status}: {error.text or error}.")
+    except StorageError as error:
+        return _fail(command, f"the database {settings.database} cannot be used: {error}")
     return 0
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from bot.demo import run_demo
+def _run(args: argparse.Namespace) -> int:
+    async def body(bot: Any, token: str) -> None:
+        await bot.start(token)
 
+    return _with_bot("run", body)
+
+
+def _sync(args: argparse.Namespace) -> int:
+    async def body(bot: Any, token: str) -> None:
+        bot.force_sync = True
+        await bot.login(token)  # runs setup_hook, which syncs the command tree
+        print("command tree synced")
+
+    return _with_bot("sync", body)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo import DemoFolderError, run_demo
+    from games import GAMES
+
+    unknown = [key for key in args.game or () if key not in GAMES]
+    if unknown:
+        return _fail("demo", f"unknown game {unknown[0]!r}; the games are {', '.join(GAMES)}.", 2)
     logging.basicConfig(level=logging.WARNING)
-    return asyncio.run(run_demo(args.out, games=args.game or None, seed=args.seed))
+    try:
+        return asyncio.run(run_demo(args.out, games=args.game or None, seed=args.seed))
+    except DemoFolderError as error:
+        return _fail("demo", str(error), 2)
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -55,20 +103,34 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     from bot.config import Settings
-    from storage import Database
+    from storage import Database, StorageError
 
-    source = args.database or Settings().database
+    source = Path(args.database or Settings().database)
+    target = Path(args.path)
+    if not source.is_file():
+        return _fail("backup", f"there is no database at {source}; name it with --database or NAPKIN_DATABASE.", 2)
+    if target.exists():
+        return _fail("backup", f"{target} already exists; choose a new file for the copy.", 2)
 
     async def main() -> None:
         db = await Database.open(source)
         try:
-            await db.backup(args.path)
+            await db.backup(target)
         finally:
             await db.close()
 
-    asyncio.run(main())
-    print(f"backed up {source} to {args.path}")
+    try:
+        asyncio.run(main())
+    except (StorageError, OSError) as error:
+        return _fail("backup", f"could not copy {source}: {error}")
+    print(f"backed up {source} to {target}")
     return 0
+
+
+def _game_keys() -> str:
+    from games import GAMES
+
+    return ", ".join(GAMES)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,17 +138,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="napkin", description="Napkin Games: pencil-and-paper games on Discord.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN)").set_defaults(func=_run)
+    sub.add_parser("sync", help="register the slash commands with Discord now (needs DISCORD_TOKEN)").set_defaults(
+        func=_sync)
     demo = sub.add_parser("demo", help="play computer-vs-computer matches offline and write the boards")
-    demo.add_argument("--out", default="demo-out", help="output folder (default: ./demo-out)")
-    demo.add_argument("--game", action="append", help="only this game (repeatable)")
+    demo.add_argument("--out", default="demo-out",
+                      help="output folder, new or from an earlier demo (default: ./demo-out)")
+    demo.add_argument("--game", action="append", metavar="KEY",
+                      help=f"only this game (repeatable); one of: {_game_keys()}")
     demo.add_argument("--seed", type=int, default=1, help="seed of the matches (default 1)")
     demo.set_defaults(func=_demo)
     bench = sub.add_parser("bench", help="run the benchmarks and print the table")
     bench.add_argument("--only", action="append", help="only this benchmark module (repeatable)")
     bench.add_argument("--json", default="bench/results.json", help="where to write the JSON results")
     bench.set_defaults(func=_bench)
-    backup = sub.add_parser("backup", help="online backup of the database")
-    backup.add_argument("path", help="file to write the copy to")
+    backup = sub.add_parser("backup", help="online backup of the database to a new file")
+    backup.add_argument("path", help="new file to write the copy to")
     backup.add_argument("--database", help="database to copy (default: NAPKIN_DATABASE or napkin.db)")
     backup.set_defaults(func=_backup)
     args = parser.parse_args(argv)

@@ -56,6 +56,8 @@ class NapkinBot(commands.Bot):
         self.dev_guild = dev_guild
         self._clock = clock or (lambda: discord.utils.utcnow().timestamp())
         self.service = MatchService(db, clock=self.now)
+        self.force_sync = False
+        """Sync the command tree at the next ``setup_hook`` even when it did not change (``napkin sync``)."""
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     def now(self) -> float:
@@ -66,7 +68,7 @@ class NapkinBot(commands.Bot):
         """Load extensions (they register their commands and persistent buttons), sync commands if they changed."""
         for name in discover_extensions():
             await self.load_extension(name)
-        await self.sync_commands()
+        await self.sync_commands(force=self.force_sync)
 
     async def on_ready(self) -> None:
         """Learn the bot's own id (the computer's seat) once connected."""
@@ -76,11 +78,12 @@ class NapkinBot(commands.Bot):
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
 
     def command_tree_hash(self) -> str:
-        """SHA-256 of the command tree's JSON (what would be synced)."""
+        """SHA-256 of the command tree's JSON with the application and the target server (what would be synced):
+        a database reused with another Discord application syncs again."""
         guild = discord.Object(self.dev_guild) if self.dev_guild else None
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
         blob = json.dumps(payload, sort_keys=True, default=str)
-        return hashlib.sha256(f"{self.dev_guild}:{blob}".encode()).hexdigest()
+        return hashlib.sha256(f"{self.application_id}:{self.dev_guild}:{blob}".encode()).hexdigest()
 
     async def sync_commands(self, force: bool = False) -> bool:
         """Sync the command tree when it changed since the last sync; return ``True`` if it synced."""

@@ -1,84 +1,137 @@
 """The offline demo: computer-versus-computer matches through the real service, storage and renderers.
 
-No Discord token is needed. Every match is played into a fresh SQLite file, each board is written as a PNG to
-``<out>/<game>/`` and the move list and outcome are printed. The stored move log is replayed at the end to
-show that it reproduces the stored state.
+No Discord token is needed. Every game's demo matches (its declaration's :attr:`games.Game.demo`) are played into
+a SQLite file in the output folder, each board is written as a PNG to ``<out>/<game>/`` and the move list and
+outcome are printed. The stored move log is replayed at the end to show that it reproduces the stored state.
+
+The demo writes only what it creates: it refuses a folder that holds anything it did not write, and a folder it
+made before (it keeps a list of its files in :data:`MANIFEST`) is cleared of exactly those files first.
 """
 
 from __future__ import annotations
 
 import asyncio
-import shutil
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import renderers
 from bot.service import MatchService, load_state, replay
-from games import GAME_KEYS, GAMES, Level
+from games import GAMES, DemoMatch
 from storage import Database
 
-DEMO_MATCHES: dict[str, list[tuple[str, dict[str, Any], tuple[Level, Level]]]] = {
-    "chopsticks": [("default rules", {}, ("hard", "medium")),
-                   ("rollover, no self-taps", {"rollover": True, "self_taps": False}, ("medium", "hard"))],
-    "differences": [("8×8", {}, ("hard", "medium"))],
-    "napkin_chess": [("classic 30×30, 20/15/7", {}, ("hard", "medium"))],
-    "polygons": [("5 dots each", {}, ("hard", "medium"))],
-    "groebner_nim": [("duel, grevlex", {}, ("hard", "medium")),
-                     ("solitaire, lex", {"mode": "solitaire", "order": "lex"}, ("hard", "hard"))],
-}
+MANIFEST = ".napkin-demo.json"
+"""The list of files a demo run wrote, kept in its output folder."""
+
+
+class DemoFolderError(RuntimeError):
+    """The output folder holds files the demo did not write."""
+
+
+def prepare_folder(out: Path) -> None:
+    """Make ``out`` ready for a demo run: create it, or remove the files an earlier demo run listed in it.
+
+    Raises:
+        DemoFolderError: ``out`` is a file, or holds anything an earlier demo run did not write.
+    """
+    if out.exists() and not out.is_dir():
+        raise DemoFolderError(f"{out} is a file, not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = out / MANIFEST
+    ours = set(json.loads(manifest.read_text())) if manifest.is_file() else set()
+    present = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {MANIFEST}
+    foreign = sorted(present - ours)
+    if foreign:
+        raise DemoFolderError(f"{out} holds files the demo did not write (e.g. {foreign[0]}); choose an empty or "
+                              "new folder with --out")
+    for name in sorted(ours & present):
+        (out / name).unlink()
+    for folder in sorted((p for p in out.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    manifest.unlink(missing_ok=True)
+
+
+class _Writer:
+    """Writes files under the output folder and records each in the manifest."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.written: list[str] = []
+
+    def path(self, relative: str) -> Path:
+        target = self.out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.written.append(relative)
+        (self.out / MANIFEST).write_text(json.dumps(self.written, indent=1))
+        return target
+
+    def write(self, relative: str, data: bytes) -> None:
+        self.path(relative).write_bytes(data)
 
 
 async def run_demo(out: str | Path = "demo-out", games: Sequence[str] | None = None, seed: int = 1) -> int:
     """Play the demo matches of ``games`` (default: all) and write their boards under ``out``; return 0.
 
     Raises:
-        KeyError: an unknown game key.
+        KeyError: an unknown game key. DemoFolderError: ``out`` holds files the demo did not write.
     """
+    keys = list(games or GAMES)
+    for key in keys:
+        GAMES[key]
     out_path = Path(out)
-    if out_path.exists():
-        shutil.rmtree(out_path)
-    out_path.mkdir(parents=True)
-    db = await Database.open(out_path / "demo.db")
+    prepare_folder(out_path)
+    writer = _Writer(out_path)
+    db = await Database.open(writer.path("demo.db"))
     service = MatchService(db, computer_id=0, computer_name="Computer")
     try:
-        for key in games or GAME_KEYS:
-            for index, (label, variant, levels) in enumerate(DEMO_MATCHES[key], start=1):
-                await _play_one(service, out_path / key, key, label, variant, levels, seed + index, index)
+        for key in keys:
+            for index, demo in enumerate(GAMES[key].demo, start=1):
+                await _play_one(service, writer, key, demo, seed + index, index)
     finally:
         await db.close()
+    for suffix in ("-wal", "-shm"):
+        if (out_path / f"demo.db{suffix}").exists():
+            writer.path(f"demo.db{suffix}")
     print(f"\nBoards written to {out_path.resolve()}")
     return 0
 
 
-async def _play_one(service: MatchService, folder: Path, key: str, label: str, variant: dict[str, Any],
-                    levels: tuple[Level, Level], seed: int, index: int) -> None:
+async def _play_one(service: MatchService, writer: _Writer, key: str, demo: DemoMatch, seed: int,
+                    index: int) -> None:
     game = GAMES[key]
-    match = await service.start_computer_duel(guild_id=0, channel_id=0, game=key, variant=variant, levels=levels,
-                                              seed=seed)
+    match = await service.start_computer_duel(guild_id=0, channel_id=0, game=key, variant=dict(demo.variant),
+                                              levels=demo.levels, seed=seed)
     names = [seat.display_name for seat in match.seats]
-    folder.mkdir(parents=True, exist_ok=True)
-    prefix = f"match{index}"
+    prefix = f"{key}/match{index}"
     first = load_state(match)
-    (folder / f"{prefix}-ply000.png").write_bytes(await asyncio.to_thread(renderers.render, first, names))
-    results = await service.computer_replies(match.id)
-    for result in results:
+    writer.write(f"{prefix}-ply000.png", await asyncio.to_thread(renderers.render, first, names))
+    for result in await service.computer_replies(match.id):
         png = await asyncio.to_thread(renderers.render, result.after, names)
-        (folder / f"{prefix}-ply{result.after.ply:03d}.png").write_bytes(png)
+        writer.write(f"{prefix}-ply{result.after.ply:03d}.png", png)
     final = await service.get_match(match.id)
     final_state = load_state(final)
-    (folder / f"{prefix}-final.png").write_bytes(await asyncio.to_thread(renderers.render, final_state, names))
+    writer.write(f"{prefix}-final.png", await asyncio.to_thread(renderers.render, final_state, names))
     moves = await service.moves(match.id)
     replayed = replay(final, moves)[-1]
     consistent = replayed.to_dict() == final_state.to_dict()
-    print(f"\n== {game.title}: {label} — {' vs '.join(names)}")
+    print(f"\n== {game.title}: {demo.label} — {' vs '.join(names)}")
     print("   moves: " + " ".join(f"{m.ply}.{m.notation}" for m in moves))
-    outcome = final.outcome or {}
-    if outcome.get("draw"):
-        verdict = "draw"
-    elif outcome.get("winner") is not None:
-        verdict = f"{names[outcome['winner']]} wins"
-    else:
-        verdict = "finished"
-    print(f"   outcome: {verdict} ({outcome.get('reason')}), scores {outcome.get('scores')}")
-    print(f"   {len(moves)} plies stored; log replays to the stored state: {'yes' if consistent else 'NO'}")
+    print(f"   outcome: {_verdict(final.outcome, names, key)}")
+    print(f"   {len(moves)} moves stored; log replays to the stored state: {'yes' if consistent else 'NO'}")
+
+
+def _verdict(outcome: dict[str, Any] | None, names: list[str], key: str) -> str:
+    from games import Outcome
+
+    if outcome is None:
+        return "none"
+    parsed = Outcome.from_dict(outcome)
+    why = GAMES[key].describe_end(parsed)
+    scores = f", scores {'–'.join(map(str, parsed.scores))}" if parsed.scores is not None else ""
+    if parsed.draw:
+        return f"draw ({why}){scores}"
+    if parsed.winner is not None:
+        return f"{names[parsed.winner]} wins ({why}){scores}"
+    return f"finished ({why}){scores}"

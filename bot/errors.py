@@ -43,6 +43,9 @@ def message_for(error: BaseException) -> str:
     if isinstance(error, app_commands.MissingPermissions):
         needed = ", ".join(PERMISSION_NAMES.get(p, p.replace("_", " ").title()) for p in error.missing_permissions)
         return f"You need the {needed} permission to do that."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        seconds = max(1, round(error.retry_after))
+        return f"That command is resting; try again in {seconds} second{'s' if seconds != 1 else ''}."
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Napkin Games works in servers, not in direct messages."
     if isinstance(error, app_commands.CheckFailure):

@@ -118,6 +118,7 @@ class Community(commands.Cog):
     @app_commands.command(name="rules", description="How a game is played, with an example board")
     @app_commands.describe(game="The game")
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.checks.cooldown(3, 60.0, key=lambda i: (i.guild_id, i.user.id))
     async def rules(self, interaction: discord.Interaction[NapkinBot], game: str) -> None:
         """Post our rules summary and an example board (only you see it)."""
         state = example_state(game)

@@ -41,10 +41,45 @@ async def test_commands_sync_only_when_the_tree_changed(simcord_env, db: Databas
 
 def test_every_extension_is_discovered() -> None:
     names = discover_extensions()
-    for expected in ("chopsticks", "differences", "napkin", "polygons", "groebner", "match", "community",
-                     "deadlines"):
+    for expected in ("match", "community", "deadlines"):
         assert f"bot.exts.{expected}" in names
-    assert "bot.exts._common" not in names
+    assert not [name for name in names if name.rsplit(".", 1)[1].startswith("_")]
+
+
+async def test_every_registered_game_has_its_command_group(simcord_env) -> None:
+    from games import GAMES
+
+    tree = simcord_env.bot.tree
+    for key in GAMES:
+        group = tree.get_command(GAMES[key].command)
+        assert group is not None, key
+        names = {command.name for command in group.commands}
+        assert {"start", *(move.name for move in GAMES[key].moves)} <= names
+    assert tree.get_command("napkin").get_command("free") is not None  # a game module's extra command
+
+
+async def test_a_forced_sync_syncs_an_unchanged_tree(simcord_env, db: Database, db_path: Path) -> None:
+    assert _syncs(simcord_env) == 1
+    reopened = await Database.open(db_path)
+    try:
+        forced = NapkinBot(reopened)
+        forced.force_sync = True
+        await simcord_env.restart_bot(forced)
+        assert _syncs(simcord_env) == 2
+    finally:
+        await reopened.close()
+
+
+async def test_the_sync_hash_covers_the_application(simcord_env) -> None:
+    bot = simcord_env.bot
+    digest = bot.command_tree_hash()
+    real = bot.application_id
+    bot._connection.application_id = 42  # as if the database had been used by another Discord application
+    try:
+        assert bot.command_tree_hash() != digest
+    finally:
+        bot._connection.application_id = real
+    assert bot.command_tree_hash() == digest
 
 
 def test_run_without_token_exits_with_an_explanation(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
@@ -55,6 +90,75 @@ def test_run_without_token_exits_with_an_explanation(monkeypatch: pytest.MonkeyP
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert "DISCORD_TOKEN" in err
+
+
+@pytest.mark.parametrize(("error", "expected"), [
+    ("login", "rejected the token"), ("network", "could not reach Discord")])
+def test_run_with_a_bad_token_or_no_network_says_so_in_one_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], error: str,
+        expected: str) -> None:
+    import aiohttp
+    import discord
+
+    async def refuse(self, token: str) -> None:
+        if error == "login":
+            raise discord.LoginFailure("Improper token has been passed.")
+        raise aiohttp.ClientConnectionError("Cannot connect to host discord.com:443")
+
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setenv("NAPKIN_DATABASE", str(tmp_path / "bot.db"))
+    monkeypatch.setattr(discord.Client, "login", refuse)
+    monkeypatch.setattr(discord.utils, "setup_logging", lambda **kwargs: None)  # keep the root logger as it is
+    assert cli.main(["run"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and expected in err and "Traceback" not in err
+
+
+def test_demo_refuses_a_folder_it_did_not_make(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    keep = tmp_path / "notes.txt"
+    keep.write_text("mine")
+    assert cli.main(["demo", "--out", str(tmp_path), "--game", "chopsticks"]) == 2
+    assert "did not write" in capsys.readouterr().err
+    assert keep.read_text() == "mine" and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_demo_names_the_games_for_an_unknown_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from games import GAMES
+
+    assert cli.main(["demo", "--out", str(tmp_path / "out"), "--game", "chess"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "'chess'" in err and all(key in err for key in GAMES)
+    assert not (tmp_path / "out").exists()
+
+
+def test_demo_help_lists_the_game_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    from games import GAMES
+
+    with pytest.raises(SystemExit):
+        cli.main(["demo", "--help"])
+    assert all(key in capsys.readouterr().out for key in GAMES)
+
+
+async def test_demo_rerun_replaces_only_its_own_files(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    await run_demo(out, games=["chopsticks"], seed=3)
+    first = set(out.rglob("*.png"))
+    await run_demo(out, games=["chopsticks"], seed=3)
+    assert set(out.rglob("*.png")) == first
+
+
+def test_backup_refuses_a_missing_database_and_an_existing_target(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["backup", str(tmp_path / "copy.db"), "--database", str(tmp_path / "typo.db")]) == 2
+    assert "no database" in capsys.readouterr().err
+    assert not (tmp_path / "typo.db").exists() and not (tmp_path / "copy.db").exists()
+    existing = tmp_path / "existing.db"
+    existing.write_text("not mine")
+    source = tmp_path / "live.db"
+    import sqlite3
+    sqlite3.connect(source).close()
+    assert cli.main(["backup", str(existing), "--database", str(source)]) == 2
+    assert existing.read_text() == "not mine"
 
 
 async def test_demo_writes_boards_and_replays_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
