@@ -30,12 +30,16 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 
 from games.base import (
     LEVELS,
+    DemoMatch,
     Game,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
     Level,
+    MoveCommand,
+    MoveParam,
+    Option,
     Outcome,
     State,
 )
@@ -497,7 +501,7 @@ class ChopsticksState(State):
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ChopsticksState:
+    def _from_fields(cls, data: Mapping[str, Any]) -> ChopsticksState:
         """Rebuild a state from :meth:`to_dict` output by replaying its moves from its start.
 
         Raises:
@@ -708,14 +712,39 @@ def best_moves(state: ChopsticksState) -> list[Move]:
 # ------------------------------------------------------------------------------------------------- game
 
 
+def _legal_notations(state: ChopsticksState, filled: Mapping[str, str]) -> list[str]:
+    """Autocomplete of ``/chopsticks move notation``: every legal move's notation (none once the game is over)."""
+    return [format_move(move) for move in state.legal_moves()]
+
+
 class Chopsticks(Game):
     """The Chopsticks game: variants, start position and the computer player (rules: ``seeds/chopsticks.md``)."""
 
     key: ClassVar[str] = "chopsticks"
     title: ClassVar[str] = "Chopsticks"
-    source: ClassVar[str] = "seeds/chopsticks.md"
+    command: ClassVar[str] = "chopsticks"
+    source: ClassVar[str] = 'Wikipedia contributors, "Chopsticks (hand game)" (CC BY-SA)'
+    natural_end: ClassVar[str] = "both hands are dead"
     drawable: ClassVar[bool] = True
-    state_class: ClassVar[type[State]] = ChopsticksState
+    state_class: ClassVar[type[State[Any]]] = ChopsticksState
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("rollover", "Exactly 5 kills a hand; more wraps around (-5)", False, "bool"),
+        Option("self_taps", "May a hand tap your own other hand?", True, "bool"),
+        Option("splits", "Transfers between your hands: any, even halves only, or none", "transfer", "choice",
+               choices=SPLIT_RULES),
+        Option("suicide", "May a split empty one hand?", False, "bool"),
+        Option("swaps", "May a split just swap your hands?", False, "bool"),
+    )
+    moves: ClassVar[tuple[MoveCommand, ...]] = (
+        MoveCommand("move", "Play a move by notation: LR, self LR, split 1 3", (
+            MoveParam("notation", "LR = your left taps their right; self LR; split 1 3 = new left 1, right 3",
+                      suggest=_legal_notations),
+        ), assemble=lambda options: options["notation"]),
+    )
+    demo: ClassVar[tuple[DemoMatch, ...]] = (
+        DemoMatch("default rules", {}, ("hard", "medium")),
+        DemoMatch("rollover, no self-taps", {"rollover": True, "self_taps": False}, ("medium", "hard")),
+    )
 
     def variant_defaults(self) -> dict[str, Any]:
         """Return ``{"rollover": False, "self_taps": True, "splits": "transfer", "suicide": False, "swaps": False}``."""
@@ -730,7 +759,7 @@ class Chopsticks(Game):
         """
         return ChopsticksState.start(Variant.from_mapping(variant))
 
-    def computer_move(self, state: State, level: Level, rng: random.Random) -> Move:
+    def choose_move(self, state: State, level: Level, rng: random.Random) -> Move:
         """Choose a move: ``easy`` uniformly at random, ``hard`` perfectly (a random one of
         :func:`best_moves`), ``medium`` the hard move with probability 0.7, else a random legal move.
 

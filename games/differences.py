@@ -32,12 +32,16 @@ from typing import Any, ClassVar
 
 from games.base import (
     LEVELS,
+    DemoMatch,
     Game,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
     Level,
+    MoveCommand,
+    MoveParam,
+    Option,
     Outcome,
     State,
 )
@@ -314,7 +318,7 @@ class DifferencesState(State):
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> DifferencesState:
+    def _from_fields(cls, data: Mapping[str, Any]) -> DifferencesState:
         """Rebuild a state from :meth:`to_dict` output.
 
         Raises:
@@ -688,14 +692,33 @@ def greedy_move(state: DifferencesState, rng: random.Random) -> Square:
 # ------------------------------------------------------------------------------------------------- game
 
 
+def _legal_squares(state: DifferencesState, filled: Mapping[str, str]) -> list[str]:
+    """Autocomplete of ``/differences mark square``: every free square a mark may go on."""
+    return [state.format_move(move) for move in state.legal_moves()]
+
+
 class DifferencesGame(Game):
     """The Grid Game of Differences: variant options ``n`` (4-15, default 8) and ``unique`` (default off)."""
 
     key: ClassVar[str] = "differences"
     title: ClassVar[str] = "Grid Game of Differences"
-    source: ClassVar[str] = "seeds/differences.md"
+    command: ClassVar[str] = "differences"
+    source: ClassVar[str] = "Leroy Quet, *Grid Game Of Differences* (2010)"
+    natural_end: ClassVar[str] = "the grid is full"
     drawable: ClassVar[bool] = True
-    state_class: ClassVar[type[State]] = DifferencesState
+    state_class: ClassVar[type[State[Any]]] = DifferencesState
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("n", f"Grid size n×n ({MIN_N}–{MAX_N}, default {DEFAULT_N})", DEFAULT_N, "int",
+               minimum=MIN_N, maximum=MAX_N),
+        Option("unique", "Count only differences that occur exactly once", False, "bool"),
+    )
+    moves: ClassVar[tuple[MoveCommand, ...]] = (
+        MoveCommand("mark", "Mark a square, e.g. e5", (
+            MoveParam("square", "A free square: column letter then row number from the bottom, e.g. e5",
+                      suggest=_legal_squares),
+        ), assemble=lambda options: options["square"]),
+    )
+    demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("8×8", {}, ("hard", "medium")),)
 
     def variant_defaults(self) -> dict[str, Any]:
         """``{"n": 8, "unique": False}``."""
@@ -712,7 +735,7 @@ class DifferencesGame(Game):
         n, unique = check_variant(variant)
         return DifferencesState(n, unique, ())
 
-    def computer_move(self, state: State, level: Level, rng: random.Random) -> Square:
+    def choose_move(self, state: State, level: Level, rng: random.Random) -> Square:
         """Choose a move for the seat to move.
 
         ``easy`` plays a random legal square; ``medium`` the square with the best running score difference

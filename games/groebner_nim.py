@@ -26,12 +26,16 @@ from typing import Any, ClassVar
 
 from games.base import (
     LEVELS,
+    DemoMatch,
     Game,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
     Level,
+    MoveCommand,
+    MoveParam,
+    Option,
     Outcome,
     State,
 )
@@ -818,7 +822,7 @@ class GroebnerNimState(State):
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GroebnerNimState:
+    def _from_fields(cls, data: Mapping[str, Any]) -> GroebnerNimState:
         """Rebuild a state by replaying ``picked`` from ``start_sticks``; every stored field must agree.
 
         Raises:
@@ -910,14 +914,73 @@ def _initial_state(variant: Variant, start: tuple[Stick, ...]) -> GroebnerNimSta
 # Game and computer player
 
 
+def _stick_numbers(state: GroebnerNimState) -> list[tuple[int, int]]:
+    """The unpicked pairs as 1-based stick numbers."""
+    return [(pair.first, pair.second) for pair in state.unpicked_pairs()]
+
+
+def _first_suggestions(state: GroebnerNimState, filled: Mapping[str, str]) -> list[str]:
+    """Autocomplete of ``/groebner pair first``: every stick that is in an unpicked pair."""
+    return [str(n) for n in sorted({n for pair in _stick_numbers(state) for n in pair})]
+
+
+def _second_suggestions(state: GroebnerNimState, filled: Mapping[str, str]) -> list[str]:
+    """Autocomplete of ``/groebner pair second``: the sticks still unpicked with ``first`` (all, if it is empty)."""
+    first = (filled.get("first") or "").strip()
+    numbers: set[int] = set()
+    for a, b in _stick_numbers(state):
+        if first == str(a):
+            numbers.add(b)
+        elif first == str(b):
+            numbers.add(a)
+        elif not first:
+            numbers.update((a, b))
+    return [str(n) for n in sorted(numbers)]
+
+
+def _assemble_pair(options: Mapping[str, str]) -> str:
+    """``/groebner pair first second`` → ``"first-second"`` (each as typed, at most 10 characters)."""
+    return f"{options['first'].strip()[:10]}-{options['second'].strip()[:10]}"
+
+
 class GroebnerNim(Game):
     """Gröbner Nim (J. Perry): duel for points or solitaire against par; see ``seeds/groebner_nim.md``."""
 
     key: ClassVar[str] = "groebner_nim"
     title: ClassVar[str] = "Gröbner Nim"
-    source: ClassVar[str] = "seeds/groebner_nim.md"
+    command: ClassVar[str] = "groebner"
+    source: ClassVar[str] = ("John Perry, *Gröbner Nim* (web game), after H. Dozier and J. Perry, *Androids Armed "
+                             "with Poisoned Chocolate Squares: Ideal Nim and Its Relatives*")
+    natural_end: ClassVar[str] = "the sticks form a Gröbner basis"
     drawable: ClassVar[bool] = True
-    state_class: ClassVar[type[State]] = GroebnerNimState
+    state_class: ClassVar[type[State[Any]]] = GroebnerNimState
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("mode", "duel (2 players) or solitaire (fewest turns)", "duel", "choice", choices=MODES),
+        Option("sticks", f"Random start: number of sticks ({MIN_STICKS}–{MAX_STICKS})", MIN_STICKS, "int",
+               minimum=MIN_STICKS, maximum=MAX_STICKS),
+        Option("order", "Monomial order choosing heads", "grevlex", "choice", choices=ORDERS),
+        Option("bonus_turn", "Duel: adding a stick earns another turn", False, "bool"),
+        Option("start", "Custom start as polynomials, e.g. x^3+1, x*y^2+y^3", None, "text", max_length=400),
+    )
+    moves: ClassVar[tuple[MoveCommand, ...]] = (
+        MoveCommand("pair", "Pick a pair of sticks not picked before", (
+            MoveParam("first", "A stick number", suggest=_first_suggestions),
+            MoveParam("second", "Another stick number", suggest=_second_suggestions),
+        ), assemble=_assemble_pair),
+    )
+    demo: ClassVar[tuple[DemoMatch, ...]] = (
+        DemoMatch("duel, grevlex", {}, ("hard", "medium")),
+        DemoMatch("solitaire, lex", {"mode": "solitaire", "order": "lex"}, ("hard",)),
+    )
+
+    def command_for(self, state: GroebnerNimState, notation: str) -> tuple[str, dict[str, str]]:
+        """``"1-3"`` → ``pair first:1 second:3``.
+
+        Raises:
+            ValueError: the notation is not two numbers joined by ``-``.
+        """
+        first, second = notation.split("-")
+        return "pair", {"first": first.strip(), "second": second.strip()}
 
     def variant_defaults(self) -> dict[str, Any]:
         """``{"mode": "duel", "sticks": 2, "order": "grevlex", "bonus_turn": False, "start": None}``."""
@@ -941,7 +1004,7 @@ class GroebnerNim(Game):
         start = custom if custom is not None else random_start(checked.sticks, checked.order, rng or random.Random())
         return _initial_state(checked, start)
 
-    def computer_move(self, state: State, level: Level, rng: random.Random) -> Pair:
+    def choose_move(self, state: State, level: Level, rng: random.Random) -> Pair:
         """Choose a pair for the seat to move.
 
         ``easy``: a random unpicked pair. ``medium``: a random pair that adds a stick. ``hard``: in a duel, a

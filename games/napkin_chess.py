@@ -32,12 +32,16 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from games.base import (
+    DemoMatch,
     Game,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
     Level,
+    MoveCommand,
+    MoveParam,
+    Option,
     Outcome,
     RulesError,
     State,
@@ -82,6 +86,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 OPTIONS: tuple[str, ...] = ("preset", "width", "height", "supply", "hole", "first_coin_two", "scoring")
 
 _MAX_TEXT = 64
+_PLACE_RE = re.compile(r"\s*([234])\s*@\s*([^,]+),(.+)")
 _COORD_RE = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _NUMBERISH_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
@@ -800,7 +805,7 @@ class NapkinState(State):
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> NapkinState:
+    def _from_fields(cls, data: Mapping[str, Any]) -> NapkinState:
         """Rebuild a state from :meth:`to_dict` output, replaying every coin exactly.
 
         ``game``, ``variant`` and ``coins`` are required; ``ply``, ``last_move``, ``supply``, ``scores``,
@@ -1017,14 +1022,67 @@ def _search(state: NapkinState, rng: random.Random) -> Move:
     return max(results)[3]
 
 
+def _size_suggestions(state: NapkinState, filled: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Autocomplete of ``/napkin place size``: the sizes still in the supply, labelled ``"3 (6 left)"``."""
+    return [(f"{size} ({count} left)", str(size)) for size, count in zip(SIZES, state.supply, strict=True)
+            if count > 0]
+
+
+def _assemble_place(options: Mapping[str, str]) -> str:
+    """``/napkin place size x y`` → ``"size@x,y"`` (coordinates as typed, at most 20 characters each).
+
+    Raises:
+        InvalidMove: ``size`` is not 2, 3 or 4 (the message quotes it).
+    """
+    size = options["size"].strip()
+    if size not in ("2", "3", "4"):
+        raise InvalidMove(f"`{size[:20]}` is not a coin size; sizes are 2, 3 and 4.")
+    return f"{size}@{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
+
+
 class NapkinChess(Game):
     """Napkin Chess (K. Scherer 2014): coins of radius 2, 3, 4 dropped on a napkin; see seeds/napkin_chess.md."""
 
     key: ClassVar[str] = "napkin_chess"
     title: ClassVar[str] = "Napkin Chess"
-    source: ClassVar[str] = "seeds/napkin_chess.md"
+    command: ClassVar[str] = "napkin"
+    source: ClassVar[str] = "Karl Scherer, *Napkin Chess*, Wolfram Demonstrations Project (2014)"
+    natural_end: ClassVar[str] = "no coin fits"
     drawable: ClassVar[bool] = True
-    state_class: ClassVar[type[State]] = NapkinState
+    state_class: ClassVar[type[State[Any]]] = NapkinState
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("preset", "Napkin and supply preset (default: classic)", "classic", "choice",
+               choices=tuple(PRESETS)),
+        Option("width", "Napkin width in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
+        Option("height", "Napkin height in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
+        Option("coins_2", "Coins of size 2 in the shared supply", None, "int", minimum=0, maximum=MAX_SUPPLY),
+        Option("coins_3", "Coins of size 3", None, "int", minimum=0, maximum=MAX_SUPPLY),
+        Option("coins_4", "Coins of size 4", None, "int", minimum=0, maximum=MAX_SUPPLY),
+        Option("hole", "A hole of radius 1 near the centre", None, "bool"),
+        Option("first_coin_two", "The first coin must be a 2", None, "bool"),
+        Option("scoring", "points (sum of coin values) or last_mover (last to place wins)", None, "choice",
+               choices=SCORINGS),
+    )
+    """Every option but ``preset`` defaults to ``None``: "as the preset says"."""
+    moves: ClassVar[tuple[MoveCommand, ...]] = (
+        MoveCommand("place", "Place a coin: size 2, 3 or 4 at centre x, y (≤ 2 decimals)", (
+            MoveParam("size", "Coin size (radius), still in supply", suggest=_size_suggestions),
+            MoveParam("x", "Centre x, e.g. 12.5"),
+            MoveParam("y", "Centre y, e.g. 7"),
+        ), assemble=_assemble_place),
+    )
+    demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("classic 30×30, 20/15/7", {}, ("hard", "medium")),)
+
+    def command_for(self, state: NapkinState, notation: str) -> tuple[str, dict[str, str]]:
+        """``"3@12.5,7"`` → ``place size:3 x:12.5 y:7``.
+
+        Raises:
+            ValueError: the notation is not ``size@x,y``.
+        """
+        found = _PLACE_RE.fullmatch(notation)
+        if not found:
+            raise ValueError(f"{notation!r} is not a placement")
+        return "place", {"size": found[1], "x": found[2].strip(), "y": found[3].strip()}
 
     def variant_defaults(self) -> dict[str, Any]:
         """Every option with its default: the ``classic`` preset."""
@@ -1038,7 +1096,7 @@ class NapkinChess(Game):
         """
         return NapkinState(make_variant(variant))
 
-    def computer_move(self, state: State, level: Level, rng: random.Random) -> Move:
+    def choose_move(self, state: State, level: Level, rng: random.Random) -> Move:
         """Choose a move: ``easy`` random, ``medium`` greedy, ``hard`` symmetry strategy or two-ply search.
 
         Raises:

@@ -40,12 +40,16 @@ import shapely
 
 from games.base import (
     LEVELS,
+    DemoMatch,
     Game,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
     Level,
+    MoveCommand,
+    MoveParam,
+    Option,
     Outcome,
     State,
 )
@@ -760,7 +764,7 @@ class PolygonsState(State):
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> PolygonsState:
+    def _from_fields(cls, data: Mapping[str, Any]) -> PolygonsState:
         """Rebuild a state from :meth:`to_dict` output.
 
         Raises:
@@ -981,14 +985,76 @@ def _greedy_draw(state: PolygonsState, rng: random.Random) -> Move:
     return rng.choice([m for m, v in zip(moves, values) if v == best])
 
 
+def _dot_to_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> list[str]:
+    """Autocomplete of ``/polygons connect to``: the dots the next segment may go to (from ``from`` if given)."""
+    if state.phase != "draw":
+        return []
+    start = (filled.get("from") or "").strip().upper() or state.path_end
+    return [name for name in state.legal_targets() if name != start]
+
+
+def _dot_from_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> list[str]:
+    """Autocomplete of ``/polygons connect from``: every dot, while the first segment is still to be drawn."""
+    if state.phase != "draw" or state.path_end is not None:
+        return []
+    return [dot_name(index) for index in range(len(state.dots))]
+
+
+def _assemble_dot(options: Mapping[str, str]) -> str:
+    """``/polygons dot x y`` → ``"x,y"`` (each coordinate as typed, at most 20 characters)."""
+    return f"{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
+
+
+def _assemble_connect(options: Mapping[str, str]) -> str:
+    """``/polygons connect to [from]`` → ``"from-to"``, or just ``"to"`` after the first segment."""
+    start = options.get("from")
+    to = options["to"].strip()[:10]
+    return f"{start.strip()[:10]}-{to}" if start else to
+
+
 class PolygonsGame(Game):
     """Polygons & Dots (Leroy Quet, 2008), rules as summarised in ``seeds/polygons.md``."""
 
     key: ClassVar[str] = KEY
     title: ClassVar[str] = "Polygons & Dots"
-    source: ClassVar[str] = "seeds/polygons.md"
+    command: ClassVar[str] = "polygons"
+    source: ClassVar[str] = "Leroy Quet, *Polygons & Dots* (2008)"
+    natural_end: ClassVar[str] = "the path is closed"
     drawable: ClassVar[bool] = True
-    state_class: ClassVar[type[State]] = PolygonsState
+    state_class: ClassVar[type[State[Any]]] = PolygonsState
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("size", f"Lattice 0..size in both directions ({SIZE_MIN}–{SIZE_MAX}, default {SIZE_DEFAULT})",
+               SIZE_DEFAULT, "int", minimum=SIZE_MIN, maximum=SIZE_MAX),
+        Option("dots", f"Dots each player places ({DOTS_MIN}–{DOTS_MAX}, default {DOTS_DEFAULT})", DOTS_DEFAULT,
+               "int", minimum=DOTS_MIN, maximum=DOTS_MAX),
+    )
+    moves: ClassVar[tuple[MoveCommand, ...]] = (
+        MoveCommand("dot", "Place a dot on a lattice point (no three dots in a line)", (
+            MoveParam("x", "Column, a whole number from 0"),
+            MoveParam("y", "Row, a whole number from 0"),
+        ), assemble=_assemble_dot),
+        MoveCommand("connect", "Draw the next segment of the path to an unconnected dot", (
+            MoveParam("to", "The dot to draw to", suggest=_dot_to_suggestions),
+            MoveParam("from", "First segment only: the dot to start from", required=False,
+                      suggest=_dot_from_suggestions),
+        ), assemble=_assemble_connect),
+    )
+    demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("5 dots each", {}, ("hard", "medium")),)
+
+    def command_for(self, state: PolygonsState, notation: str) -> tuple[str, dict[str, str]]:
+        """``"3,4"`` → ``dot x:3 y:4``; ``"A-C"`` → ``connect from:A to:C`` for the first segment, else
+        ``connect to:C``.
+
+        Raises:
+            ValueError: the notation is neither a point nor a segment.
+        """
+        if "," in notation:
+            x, y = notation.split(",")
+            return "dot", {"x": x.strip(), "y": y.strip()}
+        start, end = notation.split("-")
+        if state.path_end is None:
+            return "connect", {"from": start, "to": end}
+        return "connect", {"to": end}
 
     def variant_defaults(self) -> dict[str, Any]:
         """Return ``{"size": 15, "dots": 5}``: lattice ``0..15``, five dots per seat."""
@@ -1004,7 +1070,7 @@ class PolygonsGame(Game):
         size, per_seat = _check_variant(variant)
         return PolygonsState(size, per_seat)
 
-    def computer_move(self, state: State, level: Level, rng: random.Random) -> Move:
+    def choose_move(self, state: State, level: Level, rng: random.Random) -> Move:
         """Choose a move for the seat to move.
 
         ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the
