@@ -419,7 +419,7 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
     renderer: ClassVar[str] = ""
     """The module that draws the board (``render(state, names) -> bytes``); default ``renderers.<key>``."""
     extension: ClassVar[str] = ""
-    """The bot extension with the game's extra commands and buttons; default ``bot.exts.<key>`` (may not exist)."""
+    """The module with the game's own Discord pieces (buttons, extra commands); default ``bot.games.<key>``."""
 
     # ---- variants
 
@@ -517,8 +517,8 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
         return self.renderer or f"renderers.{self.key}"
 
     def extension_module(self) -> str:
-        """The dotted name of this game's bot extension (:attr:`extension` or ``bot.exts.<key>``)."""
-        return self.extension or f"bot.exts.{self.key}"
+        """The dotted name of this game's Discord module (:attr:`extension` or ``bot.games.<key>``)."""
+        return self.extension or f"bot.games.{self.key}"
 
     def move_help(self) -> str:
         """One line telling a player how to move (the first board shows it): the commands with examples."""

@@ -136,7 +136,8 @@ def test_demo_help_lists_the_game_keys(capsys: pytest.CaptureFixture[str]) -> No
 
     with pytest.raises(SystemExit):
         cli.main(["demo", "--help"])
-    assert all(key in capsys.readouterr().out for key in GAMES)
+    shown = capsys.readouterr().out
+    assert all(key in shown for key in GAMES)
 
 
 async def test_demo_rerun_replaces_only_its_own_files(tmp_path: Path) -> None:
