@@ -412,7 +412,7 @@ class MatchService:
             "reminded": False, "draw_offer_seat": None,
         }
         if after.outcome is not None:
-            fields.update(status="finished", outcome=after.outcome.to_dict(), end_reason=after.outcome.reason,
+            fields.update(status="finished", outcome=after.outcome.to_dict(), end_reason=after.outcome.termination.value,
                           deadline=None, finished_at=now, current_seat=None)
         else:
             fields["deadline"] = self._deadline_for(match, after.current_seat, now)

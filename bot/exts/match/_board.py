@@ -1,7 +1,10 @@
 """Boards as messages: the headline above a board, the rendered image, its buttons, and posting it.
 
-A board message pings only the seated player to move (never everyone, roles or anyone else); a finished match's
-board reads the result, never "to move".
+One board per turn: a move against the computer is shown on one board together with the computer's answer. Only
+the newest board of a match carries buttons (the previous one's are removed when a new one is posted, as far as
+Discord lets us; a click that still arrives answers "out of date"). A board pings only when a seated player's
+action made it: the player to move (never in solitaire, where that is the player who just moved), or, on the
+final board, both human players. A finished match's board reads the result, never "to move".
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import importlib
 import io
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,9 +35,34 @@ PLAYER_ENDS = {Termination.RESIGNED: "resigned", Termination.OUT_OF_TIME: "ran o
 BoardItems = Callable[[MatchRecord, State[Any]], Sequence[discord.ui.Item[Any]]]
 
 
+@dataclass
+class Board:
+    """What a board message says besides the position.
+
+    Attributes:
+        results: the moves this board reports (a member's move, then the computer's answers), oldest first.
+        first: the match's first board (it explains how to move).
+        ping: whether the board may ping (only boards made by a seated player's action, or by the bot's own
+            deadline and computer work, do).
+    """
+
+    results: list[MoveResult] = field(default_factory=list)
+    first: bool = False
+    ping: bool = True
+
+
+_last_boards: dict[int, discord.Message] = {}
+"""The newest board message of each match posted by this process (its buttons are removed by the next one)."""
+
+
 def names_of(match: MatchRecord) -> list[str]:
     """Display names per seat."""
     return [seat.display_name for seat in match.seats]
+
+
+def escape(name: str) -> str:
+    """A display name safe inside a message: markdown and masked links shown as typed, no mention formed."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
 def game_module(game: str) -> Any | None:
@@ -55,49 +84,87 @@ def board_items(match: MatchRecord, state: State[Any]) -> Sequence[discord.ui.It
 
 
 def describe_outcome(match: MatchRecord) -> str:
-    """One line about how a finished match ended."""
+    """One line about how a finished match ended (``**alice** wins: bob resigned.``)."""
     if match.status == "aborted" or match.outcome is None:
         return "Match aborted; it counts for nobody."
     game = GAMES[match.game]
     outcome = Outcome.from_dict(match.outcome)
     why = game.describe_end(outcome)
     if outcome.loser is not None and outcome.termination in PLAYER_ENDS:
-        why = f"{match.seats[outcome.loser].display_name} {PLAYER_ENDS[outcome.termination]}"
+        why = f"{escape(match.seats[outcome.loser].display_name)} {PLAYER_ENDS[outcome.termination]}"
     if outcome.draw:
         return f"Draw: {why}."
     if outcome.winner is None:
         return f"Finished: {why}."
-    return f"**{match.seats[outcome.winner].display_name}** wins: {why}."
+    return f"**{escape(match.seats[outcome.winner].display_name)}** wins: {why}."
 
 
-def headline(match: MatchRecord, state: State[Any], result: MoveResult | None = None) -> str:
-    """The text above a board: game, match, the move just played, scores, who is to move and the deadline."""
+def how_to_move(match: MatchRecord, state: State[Any]) -> str:
+    """One line for a match's first board: the move command with a real example, the buttons, and ``/rules``."""
     game = GAMES[match.game]
-    lines = [f"**{game.title}** · match #{match.id} · ply {state.ply}"]
-    if result is not None:
-        lines.append(f"{match.seats[result.seat].display_name} played `{result.notation}`.")
+    legal = list(state.legal_moves())
+    parts = []
+    if legal:
+        name, options = game.command_for(state, state.format_move(legal[0]))
+        example = " ".join(f"{key}:{value}" for key, value in options.items())
+        parts.append(f"`/{game.command} {name} {example}`")
+        others = [f"`/{game.command} {command.name}`" for command in game.moves if command.name != name]
+        if others:
+            parts[-1] += " (also " + ", ".join(others) + ")"
+    if board_items(match, state):
+        parts.append("the buttons below")
+    how = " or ".join(parts) if parts else f"the `/{game.command}` commands"
+    return f"How to move: {how}. Rules: `/rules game:{match.game}` · all commands: `/help`."
+
+
+def headline(match: MatchRecord, state: State[Any], board: Board | None = None) -> str:
+    """The text above a board: game, match, the moves just played, scores, whose move and the deadline."""
+    board = board or Board()
+    game = GAMES[match.game]
+    moves = f"move {state.ply}" if state.ply else "new match"
+    lines = [f"**{game.title}** · match #{match.id} · {moves}"]
+    played = [f"{escape(match.seats[r.seat].display_name)} played `{r.notation}`" for r in board.results]
+    if played:
+        lines.append("; ".join(played) + ".")
     scores = state.scores
     if scores is not None and len(match.seats) > 1:
-        lines.append("Score: " + " – ".join(f"{seat.display_name} {scores[seat.seat]}" for seat in match.seats))
+        lines.append("Score: " + " – ".join(f"{escape(seat.display_name)} {scores[seat.seat]}"
+                                            for seat in match.seats))
     elif scores is not None:
-        lines.append(f"Turns: {scores[0]}")
+        lines.append(f"Turns so far: {scores[0]}")
     if match.status != "active":
         lines.append(describe_outcome(match))
+        humans = sorted({seat.user_id for seat in match.seats if not seat.is_computer})
+        if board.ping and len(match.seats) > 1 and humans:
+            lines.append(" ".join(f"<@{user}>" for user in humans) + " — thanks for the match!")
     elif match.current_seat is not None:
         seat = match.seats[match.current_seat]
+        due = f" · deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
         if seat.is_computer:
-            lines.append(f"{seat.display_name} is thinking…")
-        else:
-            due = f" · deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
+            lines.append(f"{escape(seat.display_name)} is thinking…")
+        elif len(match.seats) == 1:
+            lines.append(f"{escape(seat.display_name)} to move{due}.")
+        elif board.ping:
             lines.append(f"<@{seat.user_id}>, your move{due}.")
+        else:
+            lines.append(f"{escape(seat.display_name)} to move{due}.")
     if match.draw_offer_seat is not None and match.status == "active":
-        lines.append(f"{match.seats[match.draw_offer_seat].display_name} offers a draw (`/match draw` to accept).")
+        offer = escape(match.seats[match.draw_offer_seat].display_name)
+        lines.append(f"{offer} offers a draw (`/match draw` to accept).")
+    if board.first and match.status == "active":
+        lines.append(how_to_move(match, state))
     return "\n".join(lines)
 
 
-def board_mentions(match: MatchRecord) -> discord.AllowedMentions:
-    """Allow a ping of the player to move only (never everyone, roles or anyone else)."""
-    if match.status == "active" and match.current_seat is not None:
+def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.AllowedMentions:
+    """Who the board may ping: the human player to move in a running duel, both human players at the end; nobody
+    in solitaire or when the board was not made by a player's action."""
+    if (board is not None and not board.ping) or len(match.seats) == 1:
+        return discord.AllowedMentions.none()
+    if match.status != "active":
+        users = [discord.Object(s.user_id) for s in match.seats if not s.is_computer]
+        return discord.AllowedMentions(everyone=False, roles=False, users=users)
+    if match.current_seat is not None:
         seat = match.seats[match.current_seat]
         if not seat.is_computer:
             return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(seat.user_id)])
@@ -105,14 +172,14 @@ def board_mentions(match: MatchRecord) -> discord.AllowedMentions:
 
 
 async def board_payload(match: MatchRecord, state: State[Any] | None = None,
-                        result: MoveResult | None = None) -> dict[str, Any]:
+                        board: Board | None = None) -> dict[str, Any]:
     """Keyword arguments for ``send``: content, the PNG board, the move buttons and the allowed mentions."""
     state = state or load_state(match)
     png = await asyncio.to_thread(renderers.render, state, names_of(match))
     payload: dict[str, Any] = {
-        "content": headline(match, state, result),
+        "content": headline(match, state, board),
         "file": discord.File(io.BytesIO(png), filename=f"{match.game}-{match.id}-{state.ply}.png"),
-        "allowed_mentions": board_mentions(match),
+        "allowed_mentions": board_mentions(match, board),
     }
     if match.status == "active":
         items = board_items(match, state)
@@ -136,15 +203,30 @@ async def match_channel(bot: NapkinBot, match: MatchRecord) -> discord.abc.Messa
     return channel
 
 
+async def retire_previous_board(match_id: int, current: discord.Message | None = None) -> None:
+    """Remove the buttons of the match's previous board (best effort) and remember ``current`` as the newest."""
+    previous = _last_boards.pop(match_id, None)
+    if current is not None:
+        _last_boards[match_id] = current
+    if previous is None or (current is not None and previous.id == current.id) or not previous.components:
+        return
+    try:
+        await previous.edit(view=None)
+    except discord.HTTPException as error:  # deleted, archived, or Discord failed: its clicks say "out of date"
+        log.info("could not clear the buttons of an old board of match %s: %s", match_id, error)
+
+
 async def post_board(bot: NapkinBot, match: MatchRecord, state: State[Any] | None = None,
-                     result: MoveResult | None = None) -> discord.Message | None:
+                     board: Board | None = None) -> discord.Message | None:
     """Post a new board message in the match's channel; ``None`` if Discord refused (the move is stored)."""
     try:
         channel = await match_channel(bot, match)
-        return await channel.send(**await board_payload(match, state, result))
+        message = await channel.send(**await board_payload(match, state, board))
     except (discord.HTTPException, discord.ClientException) as error:
         log.warning("could not post the board of match %s: %s", match.id, error)
         return None
+    await retire_previous_board(match.id, message)
+    return message
 
 
 async def notify(interaction: discord.Interaction[Any], text: str) -> None:

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 import renderers
 from bot.exts.match import _lifecycle as lifecycle
-from bot.exts.match._board import board_payload, names_of
+from bot.exts.match._board import Board, board_payload, escape, names_of, retire_previous_board
 from bot.exts.match._options import MatchOption, the_match
 from bot.service import replay
 from games import GAMES
@@ -76,10 +76,16 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
     async def board(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Re-post a match's board (also how a board lost to a Discord error is recovered)."""
         record = await the_match(interaction, match)
-        payload = await board_payload(record)
-        if interaction.channel_id != record.post_channel_id:
+        seated = record.seat_of(interaction.user.id) is not None
+        payload = await board_payload(record, board=Board(ping=seated))
+        if interaction.channel_id != record.post_channel_id or not seated:
             payload.pop("view", None)
+        if not seated:  # a bystander's look: only they see it, and it pings nobody
+            await interaction.response.send_message(**payload, ephemeral=True)
+            return
         await interaction.response.send_message(**payload)
+        if "view" in payload:
+            await retire_previous_board(record.id, await interaction.original_response())
 
     @app_commands.command(name="resign", description="Resign a match (your opponent wins)")
     @app_commands.describe(match="The match (implied inside its thread)")
@@ -88,6 +94,7 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         record = await the_match(interaction, match)
         finished = await self.bot.service.resign(record.id, record.guild_id, interaction.user.id)
         await interaction.response.send_message(**await board_payload(finished))
+        await retire_previous_board(record.id)
 
     @app_commands.command(name="draw", description="Offer a draw, accept your opponent's offer, or decline it")
     @app_commands.describe(match="The match (implied inside its thread)", action="offer/accept, or decline")
@@ -105,6 +112,7 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         updated, agreed = await service.offer_draw(record.id, record.guild_id, interaction.user.id)
         if agreed:
             await interaction.response.send_message(**await board_payload(updated))
+            await retire_previous_board(record.id)
             return
         opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
         await interaction.response.send_message(
@@ -118,8 +126,10 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         """Abort (no result)."""
         record = await the_match(interaction, match)
         await self.bot.service.abort(record.id, record.guild_id, interaction.user.id)
-        await interaction.response.send_message(f"Match #{record.id} aborted by {interaction.user.display_name}; "
-                                                "it counts for nobody.")
+        who = escape(interaction.user.display_name)
+        await interaction.response.send_message(f"Match #{record.id} aborted by {who}; it counts for nobody.",
+                                                allowed_mentions=discord.AllowedMentions.none())
+        await retire_previous_board(record.id)
 
     @app_commands.command(name="history", description="Move list, JSON export and animated replay of a match")
     @app_commands.describe(match="Match number (any match of this server, also finished ones)")

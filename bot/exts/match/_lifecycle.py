@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.exts.match._board import board_payload, notify, post_board
+from bot.errors import quote
+from bot.exts.match._board import (
+    Board,
+    board_payload,
+    escape,
+    match_channel,
+    notify,
+    post_board,
+    retire_previous_board,
+)
 from bot.exts.match._views import challenge_view
 from bot.service import BadOption, MoveResult, NotAllowed, Player
 from games import GAMES, Level, Option
@@ -74,53 +83,87 @@ def check_game(match: MatchRecord, game: str | None) -> MatchRecord:
 # ---------------------------------------------------------------- moves
 
 
+def computer_to_move(match: MatchRecord) -> bool:
+    """``True`` while the match runs and a computer seat is to move."""
+    return match.status == "active" and match.current_seat is not None and match.seats[match.current_seat].is_computer
+
+
+async def computer_answers(bot: NapkinBot, match: MatchRecord) -> list[MoveResult]:
+    """Let computer seats move (showing the channel's typing indicator meanwhile); return their moves."""
+    if not computer_to_move(match):
+        return []
+    try:
+        channel = await match_channel(bot, match)
+        async with channel.typing():
+            return await bot.service.computer_replies(match.id)
+    except (discord.HTTPException, discord.ClientException) as error:  # no typing indicator: think anyway
+        log.info("no typing indicator in match %s: %s", match.id, error)
+        return await bot.service.computer_replies(match.id)
+
+
 async def run_computer(bot: NapkinBot, match_id: int) -> None:
-    """Let computer seats move and post each of their boards."""
-    for result in await bot.service.computer_replies(match_id):
-        await post_board(bot, result.match, result.after, result)
+    """Let computer seats move and post one board with their moves (nothing when no computer is to move)."""
+    results = await bot.service.computer_replies(match_id)
+    if results:
+        await post_board(bot, results[-1].match, results[-1].after, Board(results=results))
 
 
 async def submit_move(interaction: discord.Interaction[NapkinBot], match_id: int, text: str, *,
                       expected_version: int | None = None, via_button: bool = False) -> MoveResult:
-    """Apply a member's move and post the new board (then the computer's reply, if any).
+    """Apply a member's move and post one new board with it (and the computer's answer, if the computer plays).
 
-    A button click answers by removing the clicked board's buttons; a command used in the match's channel is
-    answered with the board itself; elsewhere it gets an ephemeral confirmation and the board goes to the thread.
-    Errors propagate (the caller turns them into ephemeral replies); nothing is stored unless the move is legal.
+    A button click is answered by removing the clicked board's buttons; a command used in the match's channel is
+    answered with the board itself (deferred while the computer thinks); elsewhere it gets an ephemeral
+    confirmation and the board goes to the match's thread. Errors propagate (the caller turns them into ephemeral
+    replies); nothing is stored unless the move is legal. Once the move is stored, no failure reads as "nothing
+    changed".
     """
     bot = interaction.client
     guild_id = require_guild(interaction)
     if len(text) > MOVE_TEXT_LIMIT:
-        raise BadOption("That move is far too long to be a move.")
+        raise BadOption(f"`{text[:40]}…` is far too long to be a move.")
     if not (text.isascii() and text.isprintable()):
-        raise BadOption("Moves are written with plain letters, digits and signs; that text has other characters.")
+        raise BadOption(f"`{quote(text)}` has characters moves never use; moves are written with plain letters, "
+                        "digits and signs.")
     result = await bot.service.play(match_id, guild_id, interaction.user.id, text, expected_version)
     match = result.match
-    # The move is stored: from here on a Discord failure must not read as "nothing changed".
-    posted = True
+    here = interaction.channel_id == match.post_channel_id
+    thinking = computer_to_move(match)
+    answered = True
     try:
         if via_button:
-            try:
-                await interaction.response.edit_message(view=None)
-            except discord.HTTPException as error:  # the clicked board was deleted meanwhile, or Discord failed
-                log.info("could not clear the clicked board of match %s: %s", match.id, error)
-            posted = await post_board(bot, match, result.after, result) is not None
-        elif interaction.channel_id == match.post_channel_id:
-            await interaction.response.send_message(**await board_payload(match, result.after, result))
-        else:
+            await interaction.response.edit_message(view=None)
+        elif here and thinking:
+            await interaction.response.defer(thinking=True)
+        elif not here:
             await interaction.response.send_message(
                 f"Played `{result.notation}` in match #{match.id}; the board is in <#{match.post_channel_id}>.",
                 ephemeral=True)
-            posted = await post_board(bot, match, result.after, result) is not None
+    except discord.HTTPException as error:  # the clicked board was deleted meanwhile, or Discord failed
+        log.info("could not answer the move in match %s at once: %s", match.id, error)
+        answered = False
+    results = [result, *await computer_answers(bot, match)]
+    final = results[-1]
+    board = Board(results=results)
+    message: discord.Message | None = None
+    try:
+        if here and not via_button and answered:
+            payload = await board_payload(final.match, final.after, board)
+            if interaction.response.is_done():
+                message = await interaction.followup.send(**payload, wait=True)
+            else:
+                await interaction.response.send_message(**payload)
+                message = await interaction.original_response()
+            await retire_previous_board(match.id, message)
+        else:
+            message = await post_board(bot, final.match, final.after, board)
     except discord.HTTPException as error:
-        log.warning("could not answer the move in match %s: %s", match.id, error)
-        posted = False
-    if not posted:
+        log.warning("could not post the board of match %s: %s", match.id, error)
+    if message is None:
         await notify(interaction, f"Played `{result.notation}` in match #{match.id}, but Discord did not take the "
                                   "new board; `/match board` posts it again.")
     elif not interaction.response.is_done():
         await notify(interaction, f"Played `{result.notation}` in match #{match.id}.")
-    await run_computer(bot, match.id)
     return result
 
 
@@ -155,37 +198,68 @@ async def begin_match(bot: NapkinBot, match: MatchRecord, origin: discord.abc.Me
     """Open the thread, post the first board, and let the computer move if it starts. If the board cannot be
     posted (a missing permission, a Discord error) or the interaction is still unanswered, tell its member."""
     await open_match_channel(bot, match, origin)
-    posted = await post_board(bot, match) is not None
+    results = await computer_answers(bot, match)  # the computer opens: its move is on the first board
+    current, state = (results[-1].match, results[-1].after) if results else (match, None)
+    posted = await post_board(bot, current, state, Board(results=results, first=True)) is not None
     if interaction is not None and not posted:
         await notify(interaction, f"Match #{match.id} has started, but I could not post its board in "
                                   f"<#{match.post_channel_id}> (I may lack permission to send messages or attach "
                                   "files there); `/match board` shows it, and moves work as usual.")
     elif interaction is not None and not interaction.response.is_done():
         await notify(interaction, f"Match #{match.id} starts in <#{match.post_channel_id}>.")
-    await run_computer(bot, match.id)
-    return match
+    return current
+
+
+def plural(count: int, word: str) -> str:
+    """``1 day``, ``2 days``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def variant_words(game: str, variant: dict[str, Any]) -> str:
-    """The variant in words for a challenge text: each option that differs from its default (``"n 10, unique"``)."""
-    options: dict[str, Option] = {option.name: option for option in GAMES[game].options}
-    defaults = GAMES[game].variant_defaults()
-    words = []
+    """The variant in words (``"Chopsticks · rollover · no self-taps"``): the game's title, then each option that
+    differs from its default, as ``name value`` or, for on/off options, ``name`` / ``no name``."""
+    declared = GAMES[game]
+    options: dict[str, Option] = {option.name: option for option in declared.options}
+    defaults = declared.variant_defaults()
+    words = [declared.title]
     for name, value in variant.items():
         if value is None or value == defaults.get(name) or name not in options:
             continue
         label = name.replace("_", " ")
         if isinstance(value, bool):
             words.append(label if value else f"no {label}")
+        elif isinstance(value, list | tuple):
+            words.append(f"{label} {'/'.join(map(str, value))}")
         else:
             words.append(f"{label} {value}")
-    return ", ".join(words) or "standard rules"
+    return " · ".join(words)
+
+
+def days_words(days: int) -> str:
+    """``"3 days per move"`` or ``"no time limit"``."""
+    return f"{plural(days, 'day')} per move" if days else "no time limit"
+
+
+def check_start_options(*, solitaire: bool, against_computer: bool, level: Level | None, seat: str | None) -> None:
+    """Refuse the start options that do not apply to the match asked for.
+
+    Raises:
+        BadOption: ``level`` without the computer as opponent; ``seat`` in solitaire.
+    """
+    if level is not None and not against_computer:
+        raise BadOption(f"`level:{level}` sets the computer's strength; pick me as `opponent` to play the computer "
+                        "at that level, or leave `level` out.")
+    if seat is not None and solitaire:
+        raise BadOption(f"`seat:{seat}` does not apply to solitaire, which is played alone; leave `seat` out.")
 
 
 async def start_command(interaction: discord.Interaction[NapkinBot], game: str, variant: dict[str, Any],
                         opponent: discord.Member | discord.User | None, level: Level | None,
-                        days: int | None, seat: str = "first") -> None:
+                        days: int | None, seat: str | None = None) -> None:
     """Handle ``/<game> start``: an open or directed challenge, a match against the computer, or solitaire.
+
+    ``seat`` (``"first"``/``"second"``) is the starter's seat against the computer or in a challenge; ``level``
+    applies only against the computer.
 
     Raises:
         NotAllowed, LimitReached, BadOption, games.InvalidVariant.
@@ -198,25 +272,29 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
     against_computer = opponent is not None and bot.user is not None and opponent.id == bot.user.id
     if opponent is not None and opponent.bot and not against_computer:
         raise NotAllowed("Other bots cannot play. Challenge a member, or me to play the computer.")
+    if solitaire and opponent is not None and not against_computer:
+        raise NotAllowed("Solitaire is played alone: leave `opponent` empty.")
+    check_start_options(solitaire=solitaire, against_computer=against_computer, level=level, seat=seat)
     if solitaire or against_computer:
-        if solitaire and opponent is not None and not against_computer:
-            raise NotAllowed("Solitaire is played alone: leave `opponent` empty.")
         match = await bot.service.start_solo(
             guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, player=me,
             level=level or "medium", days_per_move=days, player_seat=1 if seat == "second" else 0)
         try:
-            await interaction.response.send_message(f"Match #{match.id} of {GAMES[game].title} starts.")
+            await interaction.response.send_message(
+                f"Match #{match.id} starts: {variant_words(game, match.variant)}.")
         except discord.HTTPException as error:  # the match is stored; begin_match tells the member
             log.warning("could not announce match %s: %s", match.id, error)
         await begin_match(bot, match, _origin(interaction), interaction)
         return
+    if seat is not None:
+        raise BadOption(f"`seat:{seat}` chooses your side against the computer; in a challenge the challenger "
+                        "moves first. Leave `seat` out.")
     challenge = await bot.service.create_challenge(
         guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, challenger=me,
         opponent=player_of(opponent) if opponent else None, days_per_move=days)
     who = f"<@{opponent.id}>" if opponent else "anyone"
-    days_text = f"{challenge.days_per_move} days per move" if challenge.days_per_move else "no time limit"
-    text = (f"**{me.name}** challenges {who} to **{GAMES[game].title}** "
-            f"({variant_words(game, challenge.variant)}; {days_text}).\n"
+    text = (f"**{escape(me.name)}** challenges {who} to **{variant_words(game, challenge.variant)}** "
+            f"({days_words(challenge.days_per_move)}).\n"
             f"The challenge expires <t:{int(challenge.expires_at)}:R>.")
     mentions = discord.AllowedMentions(users=[discord.Object(opponent.id)] if opponent else False,
                                        everyone=False, roles=False)
@@ -231,7 +309,7 @@ async def accept_challenge(interaction: discord.Interaction[NapkinBot], challeng
     guild_id = require_guild(interaction)
     result = await bot.service.accept_challenge(challenge_id, guild_id, player_of(interaction.user))
     content = (interaction.message.content if interaction.message else "") + \
-        f"\nAccepted by **{interaction.user.display_name}**: match #{result.match.id}."
+        f"\nAccepted by **{escape(interaction.user.display_name)}**: match #{result.match.id}."
     try:
         await interaction.response.edit_message(content=content, view=challenge_view(challenge_id, disabled=True),
                                                 allowed_mentions=discord.AllowedMentions.none())
@@ -241,11 +319,19 @@ async def accept_challenge(interaction: discord.Interaction[NapkinBot], challeng
 
 
 async def decline_challenge(interaction: discord.Interaction[NapkinBot], challenge_id: int) -> None:
-    """Decline button: the invited member declines, or the challenger cancels."""
+    """Decline button: the invited member declines (the challenger is told once), or the challenger cancels."""
     bot = interaction.client
     guild_id = require_guild(interaction)
     challenge = await bot.service.decline_challenge(challenge_id, guild_id, player_of(interaction.user))
+    who = escape(interaction.user.display_name)
     content = (interaction.message.content if interaction.message else "") + \
-        f"\n{challenge.status.capitalize()} by **{interaction.user.display_name}**."
+        f"\n{challenge.status.capitalize()} by **{who}**."
     await interaction.response.edit_message(content=content, view=challenge_view(challenge_id, disabled=True),
                                             allowed_mentions=discord.AllowedMentions.none())
+    if challenge.status == "declined":
+        try:
+            await interaction.followup.send(
+                f"<@{challenge.challenger_id}>, {who} declined your {GAMES[challenge.game].title} challenge.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(challenge.challenger_id)]))
+        except discord.HTTPException as error:
+            log.info("could not tell the challenger of challenge %s: %s", challenge_id, error)

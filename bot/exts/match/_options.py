@@ -38,7 +38,7 @@ START_DESCRIPTIONS: dict[str, str] = {
     "opponent": "Who to challenge; leave empty for an open challenge, or pick me to play the computer",
     "level": "Computer strength when you play me",
     "days": "Days per move (default: the server's setting)",
-    "seat": "Against the computer: move first or second",
+    "seat": "Against the computer: move first or second (default first)",
 }
 
 
@@ -141,7 +141,7 @@ def start_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
     async def start(interaction: discord.Interaction[NapkinBot], **given: Any) -> None:
         variant = {name: given[name] for name in option_names if given.get(name) is not None}
         await lifecycle.start_command(interaction, game.key, variant, given.get("opponent"), given.get("level"),
-                                      given.get("days"), given.get("seat") or "first")
+                                      given.get("days"), given.get("seat"))
 
     start.__qualname__ = start.__name__ = "start"
     params: list[tuple[str, Any]] = [
