@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -21,22 +22,74 @@ from storage import repo
 if TYPE_CHECKING:
     from bot.client import NapkinBot
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 GAME_CHOICES = [app_commands.Choice(name=GAMES[key].title, value=key) for key in GAMES]
 LEADERBOARD_ROWS = 20
 
 
-def rules_summary(game: str, limit: int = 3500) -> str:
-    """Our own rules text for ``game`` from ``seeds/<game>.md``, cut at a paragraph before ``limit`` characters."""
-    path = SEEDS / f"{game}.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else f"{GAMES[game].title}: rules text missing."
-    if len(text) <= limit:
-        return text
-    cut = text.rfind("\n\n", 0, limit)
-    return text[: cut if cut > 0 else limit] + "\n\n…"
+EMBED_FIELD = 1024
+EMBED_TOTAL = 6000
 
 
-def example_state(game: str, plies: int = 4) -> State:
+def rules_source(game: str) -> str:
+    """The players' rules of ``game``: the Markdown file ``<module>.rules.md`` beside the game's rules module
+    (``games/chopsticks.rules.md``); empty when the game has none."""
+    path = Path(inspect.getfile(type(GAMES[game]))).with_suffix(".rules.md")
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
+
+
+def option_lines(game: str) -> list[str]:
+    """One line per variant option: name, what it does, its values and default (from the declaration)."""
+    lines = []
+    for option in GAMES[game].options:
+        if option.default is None:
+            default = "as the preset says"
+        elif isinstance(option.default, bool):
+            default = "on" if option.default else "off"
+        else:
+            default = str(option.default)
+        lines.append(f"`{option.name}`: {option.description} ({option.describe_values()}; default {default})")
+    return lines
+
+
+def _chunks(lines: list[str], limit: int) -> list[str]:
+    chunks: list[str] = []
+    for line in lines:
+        if chunks and len(chunks[-1]) + 1 + len(line) <= limit:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(line[:limit])
+    return chunks
+
+
+def rules_embed(game: str) -> discord.Embed:
+    """The ``/rules`` embed: the aim, each section of the players' text as a field, the variant options (from the
+    declaration) and the source credit, within Discord's embed limits without cutting a section.
+
+    Raises:
+        ValueError: a section is longer than a field may be (a fault of the rules text; a test checks them all).
+    """
+    declared = GAMES[game]
+    text = rules_source(game) or f"{declared.title}: type `/{declared.command} start` to play."
+    intro, *sections = text.split("\n## ")
+    embed = discord.Embed(title=f"{declared.title}: rules", description=intro.strip(), colour=discord.Colour.blurple())
+    for section in sections:
+        heading, _, body = section.partition("\n")
+        if len(body.strip()) > EMBED_FIELD:
+            raise ValueError(f"the section {heading!r} of {game}'s rules is longer than {EMBED_FIELD} characters")
+        embed.add_field(name=heading.strip(), value=body.strip() or "…", inline=False)
+    options = option_lines(game)
+    if options:
+        for index, chunk in enumerate(_chunks(options, EMBED_FIELD)):
+            embed.add_field(name="Options of the start command" if index == 0 else "More options", value=chunk,
+                            inline=False)
+    embed.add_field(name="Source", value=declared.source, inline=False)
+    embed.set_footer(text=f"Start a match: /{declared.command} start · all commands: /help")
+    if len(embed) > EMBED_TOTAL:
+        raise ValueError(f"the rules of {game} are longer than an embed may be ({len(embed)} characters)")
+    return embed
+
+
+def example_state(game: str, plies: int = 4) -> State[Any]:
     """A deterministic example position: the default start after a few ``easy`` computer moves."""
     rng = random.Random(7)
     state = GAMES[game].new_state({}, rng)
@@ -124,8 +177,7 @@ class Community(commands.Cog):
         state = example_state(game)
         names = [f"Player {seat + 1}" for seat in range(state.seats)]
         png = await asyncio.to_thread(renderers.render, state, names)
-        embed = discord.Embed(title=GAMES[game].title, description=rules_summary(game),
-                              colour=discord.Colour.blurple())
+        embed = rules_embed(game)
         embed.set_image(url="attachment://example.png")
         await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(png), "example.png"),
                                                 ephemeral=True)

@@ -43,7 +43,7 @@ async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
     match = await stored(db, match_id)
     assert match.status == "finished"
     assert match.outcome["winner"] == 0 and "bob ran out of time" in match.outcome["reason"]
-    assert "**alice** wins (bob ran out of time)" in world.thread().last_message.content
+    assert "**alice** wins: bob ran out of time." in world.thread().last_message.content
     assert sum("a third of your time" in t for t in _thread_texts(world)) == 1
 
 

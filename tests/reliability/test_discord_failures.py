@@ -92,7 +92,7 @@ async def test_a_click_on_a_board_deleted_meanwhile_gets_a_clear_reply(simcord_e
     assert "`LR`" in text
     assert (await match_of(db, match_id)).ply == 1
     fresh = thread.last_message
-    assert fresh.id != board.id and "ply 1" in fresh.content and move_button(fresh, "LL") is not None
+    assert fresh.id != board.id and "move 1" in fresh.content and move_button(fresh, "LL") is not None
 
 
 async def test_an_accept_on_a_challenge_deleted_meanwhile_still_starts_the_match(simcord_env, db: Database) -> None:
@@ -103,7 +103,7 @@ async def test_an_accept_on_a_challenge_deleted_meanwhile_still_starts_the_match
     (match_id,) = await repo.all_match_ids(db._reader)
     text = ephemeral_refusal(result)
     assert f"#{match_id}" in text and GENERIC not in text
-    assert "ply 0" in world.thread().last_message.content  # the first board is there
+    assert "new match" in world.thread().last_message.content  # the first board is there
 
 
 async def test_a_moderator_deleting_the_board_is_recovered_by_match_board(simcord_env, db: Database) -> None:
@@ -112,7 +112,7 @@ async def test_a_moderator_deleting_the_board_is_recovered_by_match_board(simcor
     mod = world.guild.add_member(simcord_env.create_user("mod"), roles=[mods])
     match_id = await start_discord_match(world, db, "chopsticks")
     await mod.delete(world.thread().last_message)
-    assert world.thread().last_message is None or "ply 0" not in world.thread().last_message.content
+    assert world.thread().last_message is None or "new match" not in world.thread().last_message.content
     await _repost_and_continue(world, db, match_id, "alice", ply=0)
 
 
@@ -151,7 +151,7 @@ async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_
         await simcord_env.advance_time(1)
         match = await match_of(reopened, match_id)
         assert match.ply == 2 and match.current_seat == 0
-        assert "ply 2" in world.thread().last_message.content
+        assert "move 2" in world.thread().last_message.content
         await assert_consistent(reopened, match_id)
     finally:
         await reopened.close()

@@ -139,11 +139,11 @@ async def test_without_thread_permission_the_match_is_played_in_the_channel(simc
     (match_id,) = await repo.all_match_ids(db._reader)
     assert (await match_of(db, match_id)).thread_id is None and channel.threads == []
     board = channel.last_message
-    assert "ply 0" in board.content and board.attachments
+    assert "new match" in board.content and board.attachments
     await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
-    assert "ply 1" in channel.last_message.content
+    assert "move 1" in channel.last_message.content
     moved = await world["bob"].slash(channel, "chopsticks move", notation="LL")
-    assert not moved.ephemeral and "ply 2" in moved.response.content
+    assert not moved.ephemeral and "move 2" in moved.response.content
     await assert_consistent(db, match_id)
 
 
@@ -157,9 +157,9 @@ async def test_without_permission_to_post_in_threads_the_bot_says_so(simcord_env
     thread = channel.threads[-1]
     assert thread.history() == []  # Discord refused the board there
     moved = await world["alice"].slash(thread, "chopsticks move", notation="LL")  # answers need no permission
-    assert not moved.ephemeral and "ply 1" in moved.response.content and moved.response.attachments
+    assert not moved.ephemeral and "move 1" in moved.response.content and moved.response.attachments
     shown = await world["bob"].slash(thread, "match board")
-    assert not shown.ephemeral and "ply 1" in shown.response.content
+    assert not shown.ephemeral and "move 1" in shown.response.content
     await assert_consistent(db, match_id)
 
 
@@ -181,6 +181,6 @@ async def test_without_permission_to_attach_or_send_the_bot_says_so(simcord_env,
     clicked = await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
     assert any("`LL`" in m.content and "/match board" in m.content for m in clicked.followups if m.ephemeral)
     moved = await world["bob"].slash(where, "chopsticks move", notation="LL")
-    assert not moved.ephemeral and "ply 2" in moved.response.content
+    assert not moved.ephemeral and "move 2" in moved.response.content
     assert (await match_of(db, match_id)).ply == 2
     await assert_consistent(db, match_id)
