@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.exts.match._options import match_option, the_match
 from bot.service import load_state
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 GAME = "groebner_nim"
 
 
-class Commands:
+class Commands(commands.Cog):
     """Extra ``/groebner`` subcommands."""
 
     @app_commands.command(name="sticks", description="List the match's sticks as polynomials")

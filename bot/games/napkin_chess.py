@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.exts.match._board import names_of
 from bot.exts.match._options import match_option, the_match
@@ -46,7 +47,7 @@ def _hint(state: NapkinState, coin: int, seed: int) -> str:
            f"{', '.join(map(str, state.allowed_sizes()))})."
 
 
-class Commands:
+class Commands(commands.Cog):
     """Extra ``/napkin`` subcommands."""
 
     @app_commands.command(name="free", description="Show where a coin of a size still fits (only you see it)")

@@ -23,6 +23,7 @@ def game_cog(game: Game[Any, Any]) -> commands.GroupCog:
     cog_class = types.new_class(f"{game.key.title().replace('_', '')}Commands", bases, keywords)
     cog: commands.GroupCog = cog_class()
     group = cog.app_command
+    assert group is not None  # a GroupCog always has its group
     group.add_command(start_command(game))
     for spec in game.moves:
         group.add_command(move_command(game, spec))

@@ -9,7 +9,7 @@ to move next, its move is computed off the event loop and posted the same way.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """Discord's longest auto-archive time: a match thread stays open for a week without messages."""
 MOVE_TEXT_LIMIT = 200
 

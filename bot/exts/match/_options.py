@@ -42,7 +42,7 @@ START_DESCRIPTIONS: dict[str, str] = {
 }
 
 
-class MatchTransformer(app_commands.Transformer):
+class MatchTransformer(app_commands.Transformer["NapkinBot"]):
     """The ``match`` option: a match number (``12`` or ``#12``) of this server, autocompleted with the member's
     active matches (of one game, when given).
 
@@ -63,7 +63,7 @@ class MatchTransformer(app_commands.Transformer):
         return lifecycle.check_game(match, self.game)
 
     async def autocomplete(self, interaction: discord.Interaction[NapkinBot],  # type: ignore[override]
-                           value: str) -> list[app_commands.Choice[str]]:
+                           value: str) -> list[app_commands.Choice[str]]:  # (discord.py types value as int|float|str)
         """The member's active matches (of the game), at most 25, filtered by what is typed."""
         if interaction.guild_id is None:
             return []
@@ -126,11 +126,12 @@ def _is_optional(annotation: Any) -> bool:
 def _command(name: str, description: str, callback: Callable[..., Awaitable[None]],
              params: list[tuple[str, Any]], descriptions: Mapping[str, str],
              renames: Mapping[str, str] | None = None) -> app_commands.Command[Any, ..., None]:
-    callback.__signature__ = _signature(params)  # type: ignore[attr-defined]
-    callback = app_commands.describe(**descriptions)(callback)
+    generated: Any = callback
+    generated.__signature__ = _signature(params)  # how discord.py (through inspect) reads the options
+    generated = app_commands.describe(**descriptions)(generated)
     if renames:
-        callback = app_commands.rename(**renames)(callback)
-    return app_commands.Command(name=name, description=description, callback=callback)
+        generated = app_commands.rename(**renames)(generated)
+    return app_commands.Command(name=name, description=description, callback=generated)
 
 
 def start_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
