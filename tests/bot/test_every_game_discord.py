@@ -5,6 +5,7 @@ The commands come from each game's declaration, so a new game is covered with no
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +17,22 @@ from tests.bot.helpers import World, command_for, only_match_id, stored
 from tests.reliability._support import GAME_KEYS, solitaire_variant, start_command
 
 MAX_PLIES = 400
+PYTHON_REPR = re.compile(r"=True|=False|=None|\[\d+(, \d+)+\]|\{'|\(\d+, \d+\)")
+"""Python showing through in a text: ``x=True``, ``[20, 15, 7]``, ``{'n': 8}``, ``(3, 4)``."""
+
+
+def boards(world: World) -> list[Any]:
+    """The board messages of the match's thread (those with an image), oldest first."""
+    return [m for m in world.thread().history() if m.attachments]
+
+
+def assert_plain_and_one_live_board(world: World) -> None:
+    """Every bot message reads as words (no Python reprs), and only the newest board has buttons."""
+    messages = world.thread().history()
+    for message in messages:
+        assert not PYTHON_REPR.search(message.content or ""), message.content
+    live = [m for m in boards(world) if any(getattr(row, "children", None) for row in m.components)]
+    assert live in ([], [boards(world)[-1]]), "buttons on a board that is not the newest"
 
 
 async def _play_out(world: World, db: Database, match_id: int, seed: int) -> None:
@@ -35,6 +52,7 @@ async def _play_out(world: World, db: Database, match_id: int, seed: int) -> Non
         assert not result.ephemeral, (notation, result.response.content)
         logged = [m for m in await world.env.bot.service.moves(match_id) if m.ply == match.ply + 1]
         assert [m.notation for m in logged] == [notation], "the move asked for is the move stored"
+        assert_plain_and_one_live_board(world)
     pytest.fail(f"match {match_id} did not end in {MAX_PLIES} plies")
 
 
@@ -46,14 +64,16 @@ async def test_two_members_play_a_whole_match_by_commands(simcord_env, db: Datab
     assert GAMES[game].title in start.response.content
     await world["bob"].click(start.response, label="Accept")
     match_id = await only_match_id(db)
-    first = world.thread().history()[0]
-    assert first.attachments, "the first board has an image"
+    first = boards(world)[0]
+    assert "How to move:" in first.content and f"/{GAMES[game].command} " in first.content
     await _play_out(world, db, match_id, seed=len(game))
     match = await stored(db, match_id)
     assert match.status == "finished" and match.outcome is not None
+    assert len(boards(world)) == match.ply + 1, "one board per move, plus the first"
     last = world.thread().last_message
     assert last.attachments and ("wins" in last.content or "Draw" in last.content or "Finished" in last.content)
-    assert "your move" not in last.content
+    assert "your move" not in last.content and "to move" not in last.content
+    assert f"<@{world['alice'].id}>" in last.content and f"<@{world['bob'].id}>" in last.content
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)
@@ -66,7 +86,13 @@ async def test_a_member_plays_the_computer_to_the_end(simcord_env, db: Database,
     match = await stored(db, match_id)
     assert any(seat.is_computer and seat.level == "easy" for seat in match.seats)
     await _play_out(world, db, match_id, seed=7)
-    assert (await stored(db, match_id)).status == "finished"
+    match = await stored(db, match_id)
+    assert match.status == "finished"
+    human_moves = sum(1 for move in await world.env.bot.service.moves(match_id)
+                      if not match.seats[move.seat].is_computer)
+    assert len(boards(world)) == human_moves + 1, "one board per turn: each of my moves with the computer's answer"
+    assert "How to move:" in boards(world)[0].content
+    assert f"<@{world['alice'].id}>" in world.thread().last_message.content
 
 
 @pytest.mark.parametrize("game", [key for key in GAME_KEYS if solitaire_variant(key) is not None])
@@ -79,6 +105,8 @@ async def test_solitaire_is_played_alone(simcord_env, db: Database, game: str) -
     assert len((await stored(db, match_id)).seats) == 1
     await _play_out(world, db, match_id, seed=3)
     assert (await stored(db, match_id)).status == "finished"
+    pinged = [m for m in world.thread().history() if f"<@{world['alice'].id}>" in (m.content or "")]
+    assert not pinged, "solitaire never pings its player about their own moves"
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)
