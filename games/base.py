@@ -129,6 +129,20 @@ class Outcome:
         return cls(winner, draw, tuple(scores) if scores is not None else None, termination, loser)
 
 
+def stored_outcome_agrees(stored: Any, outcome: Outcome | None) -> bool:
+    """Whether a stored outcome dict agrees with ``outcome`` (re-derived by replay), for ``from_dict`` checks.
+
+    A dict written before outcomes had a :class:`Termination` (it has ``"reason"`` prose instead) is compared on
+    winner, draw and scores only; its prose is ignored, since the replay re-derives the termination.
+    """
+    if outcome is None or stored is None:
+        return stored is None and outcome is None
+    if isinstance(stored, Mapping) and "termination" not in stored and "reason" in stored:
+        expected = outcome.to_dict()
+        return all(stored.get(name) == expected[name] for name in ("winner", "draw", "scores"))
+    return bool(stored == outcome.to_dict())
+
+
 # ------------------------------------------------------------------------------------------------ state
 
 MoveT = TypeVar("MoveT")
