@@ -22,7 +22,7 @@ import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
@@ -493,7 +493,8 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
             raise ValueError(f"Unknown level {level!r}; the levels are {', '.join(LEVELS)}.")
         if state.is_over:
             raise IllegalMove("The game is over; there is no move to choose.")
-        return self.choose_move(state, level, rng)  # type: ignore[arg-type]
+        # The isinstance check above is what makes ``state`` a StateT; mypy cannot narrow to a type variable.
+        return self.choose_move(cast(StateT, state), level, rng)
 
     @abc.abstractmethod
     def choose_move(self, state: StateT, level: Level, rng: random.Random) -> MoveT:
@@ -503,7 +504,8 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
 
     def load(self, data: Mapping[str, Any]) -> StateT:
         """Rebuild a state of this game from ``to_dict`` output (raises :class:`InvalidState`)."""
-        return self.state_class.from_dict(data)  # type: ignore[return-value]
+        # ``state_class`` is the class of StateT (a class variable cannot be typed with a type variable).
+        return cast(StateT, self.state_class.from_dict(data))
 
     # ---- commands
 

@@ -538,7 +538,7 @@ class ChopsticksState(State[Move]):
 Value = Literal["win", "loss", "draw"]
 _WIN, _LOSS, _DRAW = 1, -1, 0
 _VALUE_NAMES: dict[int, Value] = {_WIN: "win", _LOSS: "loss", _DRAW: "draw"}
-_HANDS: tuple[Hands, ...] = tuple(itertools.product(range(FINGERS), repeat=2))  # type: ignore[arg-type]
+_HANDS: tuple[Hands, ...] = tuple((left, right) for left in range(FINGERS) for right in range(FINGERS))
 
 
 class Evaluation(NamedTuple):
@@ -575,7 +575,7 @@ class Solution:
         """
         if not all(0 <= count < FINGERS for count in (*mine, *theirs)):
             raise KeyError(f"hands {mine}, {theirs} are outside 0-{FINGERS - 1}")
-        index = _index(tuple(mine), tuple(theirs))  # type: ignore[arg-type]
+        index = _index((mine[0], mine[1]), (theirs[0], theirs[1]))
         code = self.values[index]
         if code is None:
             raise KeyError(f"{theirs} has two dead hands: the game is already over")
@@ -583,7 +583,8 @@ class Solution:
 
     def evaluate(self, hands: Sequence[Hands], seat: int) -> Evaluation:
         """Return the value for ``seat`` to move in ``hands`` (per seat ``(left, right)``)."""
-        return self.lookup(tuple(hands[seat]), tuple(hands[1 - seat]))  # type: ignore[arg-type]
+        mine, theirs = hands[seat], hands[1 - seat]
+        return self.lookup((mine[0], mine[1]), (theirs[0], theirs[1]))
 
     def items(self) -> Iterator[tuple[Hands, Hands, Evaluation]]:
         """Yield ``(mine, theirs, evaluation)`` for every solved position (mover's view)."""

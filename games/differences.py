@@ -624,7 +624,8 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
             log_visits = math.log(node.visits)
             node = max(node.children, key=lambda child: child.total / child.visits
                        + _UCT_C * math.sqrt(log_visits / child.visits))
-            col, row = node.move  # type: ignore[misc]
+            assert node.move is not None  # only the root has no move
+            col, row = node.move
             p[col] = row
             cols.remove(col)
             rows.remove(row)
@@ -646,7 +647,8 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
             mover = (root_seat + depth - 1) % 2
             visited.total += seat0 if mover == 0 else 1.0 - seat0
     chosen = max(root.children, key=lambda child: (child.visits, child.total))
-    return Square(*chosen.move)  # type: ignore[misc]
+    assert chosen.move is not None  # a child of the root
+    return Square(*chosen.move)
 
 
 def exact_limit(n: int) -> int:

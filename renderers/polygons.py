@@ -24,6 +24,7 @@ from renderers._common import (
     MUTED,
     SEAT_COLOURS,
     SEAT_LIGHT,
+    blend,
     fit_text,
     font,
     new_canvas,
@@ -50,7 +51,7 @@ PALETTE_COLOURS = 96
 
 def _blend(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
     """Mix ``colour`` with the background: ``amount`` 1 keeps the colour, 0 gives the background."""
-    return tuple(round(c * amount + b * (1 - amount)) for c, b in zip(colour, BACKGROUND))  # type: ignore[return-value]
+    return blend(colour, BACKGROUND, amount)
 
 
 class _Frame:
