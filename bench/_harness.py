@@ -3,41 +3,21 @@ that plays a move given in a game's notation."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from games import State
-
-_NAPKIN = re.compile(r"\s*([234])\s*@\s*([^,]+),(.+)")
+from games import GAMES, State
 
 
-def command_for(game: str, state: State, notation: str) -> tuple[str, dict[str, str]]:
-    """Return the slash command (name, options) that plays ``notation`` in ``state`` of ``game``.
+def command_for(game: str, state: State[Any], notation: str) -> tuple[str, dict[str, str]]:
+    """Return the slash command (``"<group> <subcommand>"``, options) that plays ``notation`` in ``state`` of
+    ``game``: the game's own :meth:`games.Game.command_for`, under its command group.
 
     Raises:
         ValueError: ``notation`` has no command form (never for the canonical notation of a legal move).
     """
-    if game == "chopsticks":
-        return "chopsticks move", {"notation": notation}
-    if game == "differences":
-        return "differences mark", {"square": notation}
-    if game == "napkin_chess":
-        found = _NAPKIN.fullmatch(notation)
-        if not found:
-            raise ValueError(notation)
-        return "napkin place", {"size": found[1], "x": found[2].strip(), "y": found[3].strip()}
-    if game == "polygons":
-        if "," in notation:
-            x, y = notation.split(",")
-            return "polygons dot", {"x": x.strip(), "y": y.strip()}
-        start, end = notation.split("-")
-        if getattr(state, "path_end", None) is None:
-            return "polygons connect", {"from": start, "to": end}
-        return "polygons connect", {"to": end}
-    if game == "groebner_nim":
-        first, second = notation.split("-")
-        return "groebner pair", {"first": first, "second": second}
-    raise ValueError(f"unknown game {game!r}")
+    declared = GAMES[game]
+    name, options = declared.command_for(state, notation)
+    return f"{declared.command} {name}", options
 
 
 class World:

@@ -11,22 +11,11 @@ import asyncio
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import renderers
 from bot.service import MatchService, load_state, replay
-from games import GAME_KEYS, GAMES, Level
+from games import GAMES, DemoMatch, Outcome
 from storage import Database
-
-DEMO_MATCHES: dict[str, list[tuple[str, dict[str, Any], tuple[Level, Level]]]] = {
-    "chopsticks": [("default rules", {}, ("hard", "medium")),
-                   ("rollover, no self-taps", {"rollover": True, "self_taps": False}, ("medium", "hard"))],
-    "differences": [("8×8", {}, ("hard", "medium"))],
-    "napkin_chess": [("classic 30×30, 20/15/7", {}, ("hard", "medium"))],
-    "polygons": [("5 dots each", {}, ("hard", "medium"))],
-    "groebner_nim": [("duel, grevlex", {}, ("hard", "medium")),
-                     ("solitaire, lex", {"mode": "solitaire", "order": "lex"}, ("hard", "hard"))],
-}
 
 
 async def run_demo(out: str | Path = "demo-out", games: Sequence[str] | None = None, seed: int = 1) -> int:
@@ -42,20 +31,20 @@ async def run_demo(out: str | Path = "demo-out", games: Sequence[str] | None = N
     db = await Database.open(out_path / "demo.db")
     service = MatchService(db, computer_id=0, computer_name="Computer")
     try:
-        for key in games or GAME_KEYS:
-            for index, (label, variant, levels) in enumerate(DEMO_MATCHES[key], start=1):
-                await _play_one(service, out_path / key, key, label, variant, levels, seed + index, index)
+        for key in games or tuple(GAMES):
+            for index, demo in enumerate(GAMES[key].demo, start=1):
+                await _play_one(service, out_path / key, key, demo, seed + index, index)
     finally:
         await db.close()
     print(f"\nBoards written to {out_path.resolve()}")
     return 0
 
 
-async def _play_one(service: MatchService, folder: Path, key: str, label: str, variant: dict[str, Any],
-                    levels: tuple[Level, Level], seed: int, index: int) -> None:
+async def _play_one(service: MatchService, folder: Path, key: str, demo: DemoMatch, seed: int, index: int) -> None:
     game = GAMES[key]
-    match = await service.start_computer_duel(guild_id=0, channel_id=0, game=key, variant=variant, levels=levels,
-                                              seed=seed)
+    label = demo.label
+    match = await service.start_computer_duel(guild_id=0, channel_id=0, game=key, variant=dict(demo.variant),
+                                              levels=demo.levels, seed=seed)
     names = [seat.display_name for seat in match.seats]
     folder.mkdir(parents=True, exist_ok=True)
     prefix = f"match{index}"
@@ -73,12 +62,12 @@ async def _play_one(service: MatchService, folder: Path, key: str, label: str, v
     consistent = replayed.to_dict() == final_state.to_dict()
     print(f"\n== {game.title}: {label} — {' vs '.join(names)}")
     print("   moves: " + " ".join(f"{m.ply}.{m.notation}" for m in moves))
-    outcome = final.outcome or {}
-    if outcome.get("draw"):
-        verdict = "draw"
-    elif outcome.get("winner") is not None:
-        verdict = f"{names[outcome['winner']]} wins"
+    outcome = Outcome.from_dict(final.outcome) if final.outcome else None
+    if outcome is None:
+        verdict, why, scores = "unfinished", "", None
     else:
-        verdict = "finished"
-    print(f"   outcome: {verdict} ({outcome.get('reason')}), scores {outcome.get('scores')}")
+        why, scores = game.describe_end(outcome), outcome.scores
+        verdict = "draw" if outcome.draw else (f"{names[outcome.winner]} wins" if outcome.winner is not None
+                                                else "finished")
+    print(f"   outcome: {verdict} ({why}), scores {list(scores) if scores is not None else None}")
     print(f"   {len(moves)} plies stored; log replays to the stored state: {'yes' if consistent else 'NO'}")

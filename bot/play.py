@@ -20,7 +20,8 @@ from discord import app_commands
 import renderers
 from bot.service import BadOption, MoveResult, NotAllowed, Player, load_state
 from bot.views import challenge_view
-from games import GAMES, Level, State
+from games import GAMES, Level, State, Termination
+from games.base import read_stored_outcome
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -61,16 +62,21 @@ def names_of(match: MatchRecord) -> list[str]:
 
 def describe_outcome(match: MatchRecord) -> str:
     """One line about how a finished match ended."""
-    outcome = match.outcome or {}
-    reason = outcome.get("reason") or match.end_reason or match.status
     if match.status == "aborted":
         return "Match aborted; it counts for nobody."
-    if outcome.get("draw"):
+    if not match.outcome:
+        return f"Finished ({match.status})."
+    outcome = read_stored_outcome(match.outcome)  # rows stored before outcomes had a termination, too
+    reason = GAMES[match.game].describe_end(outcome)
+    if outcome.loser is not None and outcome.termination is Termination.RESIGNED:
+        reason = f"{match.seats[outcome.loser].display_name} resigned"
+    elif outcome.loser is not None and outcome.termination is Termination.OUT_OF_TIME:
+        reason = f"{match.seats[outcome.loser].display_name} ran out of time"
+    if outcome.draw:
         return f"Draw ({reason})."
-    winner = outcome.get("winner")
-    if winner is None:
+    if outcome.winner is None:
         return f"Finished ({reason})."
-    return f"**{match.seats[winner].display_name}** wins ({reason})."
+    return f"**{match.seats[outcome.winner].display_name}** wins ({reason})."
 
 
 def headline(match: MatchRecord, state: State, result: MoveResult | None = None) -> str:

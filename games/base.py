@@ -143,6 +143,31 @@ def stored_outcome_agrees(stored: Any, outcome: Outcome | None) -> bool:
     return bool(stored == outcome.to_dict())
 
 
+_LEGACY_REASONS: tuple[tuple[str, Termination], ...] = (
+    ("resigned", Termination.RESIGNED),
+    ("ran out of time", Termination.OUT_OF_TIME),
+    ("draw agreed", Termination.DRAW_AGREED),
+    ("aborted", Termination.ABORTED),
+    ("third repetition", Termination.REPETITION),
+    ("200 plies", Termination.MOVE_LIMIT),
+)
+
+
+def read_stored_outcome(data: Mapping[str, Any]) -> Outcome:
+    """Read a stored outcome: :meth:`Outcome.from_dict` output, or a dict written before outcomes had a termination
+    (``"reason"`` prose such as ``"bob resigned"``, ``"third repetition"``), whose termination is read from the prose
+    (anything else is the game's natural end; the seat that resigned or ran out of time is not recorded there).
+
+    Raises:
+        InvalidState: neither form.
+    """
+    if isinstance(data, Mapping) and "termination" not in data and isinstance(data.get("reason"), str):
+        reason = data["reason"]
+        termination = next((t for phrase, t in _LEGACY_REASONS if phrase in reason), Termination.NATURAL)
+        data = {**data, "termination": termination.value}
+    return Outcome.from_dict(data)
+
+
 # ------------------------------------------------------------------------------------------------ state
 
 MoveT = TypeVar("MoveT")

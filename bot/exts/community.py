@@ -15,14 +15,14 @@ from discord.ext import commands
 import renderers
 from bot import play
 from bot.service import ratings
-from games import GAME_KEYS, GAME_TITLES, GAMES, State
+from games import GAMES, State
 from storage import repo
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
-GAME_CHOICES = [app_commands.Choice(name=GAME_TITLES[key], value=key) for key in GAME_KEYS]
+GAME_CHOICES = [app_commands.Choice(name=GAMES[key].title, value=key) for key in GAMES]
 LEADERBOARD_ROWS = 20
 
 

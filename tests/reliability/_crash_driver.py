@@ -20,7 +20,7 @@ import sys
 import traceback
 
 from bot.service import MatchService, Player, load_state
-from games import GAME_KEYS, GAMES
+from games import GAMES
 from storage import Database
 
 GUILD = 77
@@ -31,7 +31,7 @@ PLAYERS = [Player(500 + i, f"p{i}") for i in range(6)]
 def available_games() -> list[str]:
     """The games whose rules module exists (the others are skipped until they are written)."""
     found = []
-    for key in GAME_KEYS:
+    for key in GAMES:
         try:
             importlib.import_module(f"games.{key}")
         except ImportError:

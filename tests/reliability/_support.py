@@ -17,8 +17,11 @@ from discord import app_commands
 from bench._harness import World, command_for
 from bot.errors import GENERIC
 from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
-from games import GAME_KEYS, RulesError, State
+from games import GAMES, RulesError, State
 from storage import Database, MatchRecord, repo
+
+GAME_KEYS: tuple[str, ...] = tuple(GAMES)
+"""Every registered game's key (the registry finds them)."""
 
 __all__ = [  # re-exported for the test modules
     "GAME_KEYS", "World", "assert_consistent", "assert_no_mention_escapes", "assert_ratings_match_results", "burst",
