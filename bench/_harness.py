@@ -9,8 +9,8 @@ from games import GAMES, State
 
 
 def command_for(game: str, state: State[Any], notation: str) -> tuple[str, dict[str, str]]:
-    """Return the slash command (name, options) that plays ``notation`` in ``state`` of ``game``: the game's
-    own :meth:`games.Game.command_for` under its command group.
+    """Return the slash command (``"<group> <subcommand>"``, options) that plays ``notation`` in ``state`` of
+    ``game``: the game's own :meth:`games.Game.command_for`, under its command group.
 
     Raises:
         ValueError: ``notation`` has no command form (never for the canonical notation of a legal move).

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench._harness import World, command_for
 from bench._timing import Row, value_row
-from games import GAME_KEYS, GAMES
+from games import GAMES
 
 LATENCY_MOVES = 40
 MATCHES = 1000
@@ -45,13 +45,13 @@ async def _latency(db_path: Path) -> dict[str, list[float]]:
     from storage import Database, repo
 
     db = await Database.open(db_path)
-    samples: dict[str, list[float]] = {key: [] for key in GAME_KEYS}
+    samples: dict[str, list[float]] = {key: [] for key in GAMES}
     try:
         async with simcord.run(NapkinBot(db)) as env:
             with env.time_context():
                 world = World(env, "alice", "bob")
                 rng = random.Random(11)
-                for key in GAME_KEYS:
+                for key in GAMES:
                     while len(samples[key]) < LATENCY_MOVES:
                         start = await world["alice"].slash(world.channel, f"{_group(key)} start",
                                                            opponent=world["bob"])

@@ -11,7 +11,7 @@ import statistics
 import time
 
 from bench._timing import Row, value_row
-from games import GAME_KEYS, GAMES, LEVELS, State
+from games import GAMES, LEVELS, State
 
 GAMES_PER_PAIRING = 10
 SMALL_VARIANTS: dict[str, dict[str, object]] = {}
@@ -33,7 +33,7 @@ def _play(key: str, levels: tuple[str, str], seed: int, timings: dict[str, list[
 def run() -> list[Row]:
     """Rows: per game and level the median move time; per game hard's score against easy and medium."""
     rows: list[Row] = []
-    for key in GAME_KEYS:
+    for key in GAMES:
         timings: dict[str, list[float]] = {level: [] for level in LEVELS}
         for opponent in ("easy", "medium"):
             points = 0.0

@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 
 from bench._harness import World, command_for
-from games import GAME_KEYS, GAMES
+from games import GAMES
 
 ACTIVE_MATCHES = 10_000
 
@@ -25,10 +25,10 @@ async def fill(db_path: Path) -> None:
 
     db = await Database.open(db_path)
     rng = random.Random(1)
-    starts = {key: GAMES[key].new_state({}, rng).to_dict() for key in GAME_KEYS}
+    starts = {key: GAMES[key].new_state({}, rng).to_dict() for key in tuple(GAMES)}
     async with db.write() as conn:
         for number in range(ACTIVE_MATCHES):
-            key = GAME_KEYS[number % len(GAME_KEYS)]
+            key = tuple(GAMES)[number % len(tuple(GAMES))]
             a, b = 1000 + number % 2000, 1000 + (number * 7 + 1) % 2000
             await repo.insert_match(conn, guild_id=99, channel_id=98, game=key, variant={}, state=starts[key],
                                     current_seat=0, days_per_move=3, deadline=1e12, rated=True, now=1.0,
@@ -51,7 +51,7 @@ async def serve(db_path: Path) -> float:
                 world = World(env, "alice", "bob")
                 rng = random.Random(3)
                 groups = {"napkin_chess": "napkin", "groebner_nim": "groebner"}
-                for key in GAME_KEYS:
+                for key in tuple(GAMES):
                     start = await world["alice"].slash(world.channel, f"{groups.get(key, key)} start",
                                                        opponent=world["bob"])
                     await world["bob"].click(start.response, label="Accept")

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 
 from games.base import (
-    LEVELS,
     DemoMatch,
     Game,
     IllegalMove,
@@ -42,6 +41,9 @@ from games.base import (
     Option,
     Outcome,
     State,
+    Termination,
+    check_options,
+    stored_outcome_agrees,
 )
 
 FINGERS = 5
@@ -55,13 +57,17 @@ MEDIUM_PERFECT = 0.7
 START_HANDS: tuple[tuple[int, int], tuple[int, int]] = ((1, 1), (1, 1))
 """Every seat starts with one finger on each hand."""
 
-REASON_DEAD = "both hands dead"
-REASON_REPETITION = "third repetition"
-REASON_MAX_PLIES = f"{MAX_PLIES} plies"
-
 SplitRule = Literal["transfer", "even", "none"]
 SPLIT_RULES: tuple[SplitRule, ...] = ("transfer", "even", "none")
-BOOL_OPTIONS: tuple[str, ...] = ("rollover", "self_taps", "suicide", "swaps")
+OPTIONS: tuple[Option, ...] = (
+    Option("rollover", "Exactly 5 kills a hand; more wraps around (-5)", False, "bool"),
+    Option("self_taps", "May a hand tap your own other hand?", True, "bool"),
+    Option("splits", "Transfers between your hands: any, even halves only, or none", "transfer", "choice",
+           choices=SPLIT_RULES),
+    Option("suicide", "May a split empty one hand?", False, "bool"),
+    Option("swaps", "May a split just swap your hands?", False, "bool"),
+)
+"""The variant options (see :class:`Variant`)."""
 
 Hands: TypeAlias = tuple[int, int]
 """One seat's hands as ``(left, right)`` finger counts, each 0-4."""
@@ -97,40 +103,18 @@ class Variant:
     swaps: bool = False
 
     @classmethod
-    def from_mapping(cls, options: Mapping[str, Any] | None = None) -> Variant:
-        """Build a variant from a dict of options; missing options take their defaults.
+    def from_mapping(cls, options: Variant | Mapping[str, Any] | None = None) -> Variant:
+        """Build a variant from a dict of options (checked by :data:`OPTIONS`); missing ones take their defaults.
 
         Raises:
             InvalidVariant: an option is unknown, a boolean option is not ``true``/``false``, or ``splits`` is
                 not one of ``transfer``, ``even``, ``none``.
         """
-        if options is None:
-            return cls()
         if isinstance(options, Variant):
             return options
-        if not isinstance(options, Mapping):
-            raise InvalidVariant("The Chopsticks variant must be a set of named options.")
-        known = (*BOOL_OPTIONS, "splits")
-        for name in options:
-            if name not in known:
-                raise InvalidVariant(
-                    f"Chopsticks has no variant option {name!r}; the options are {', '.join(sorted(known))}."
-                )
-        for name in BOOL_OPTIONS:
-            if name in options and not isinstance(options[name], bool):
-                raise InvalidVariant(f"The variant option {name} must be true or false, not {options[name]!r}.")
-        if "splits" in options and options["splits"] not in SPLIT_RULES:
-            raise InvalidVariant(
-                f"The variant option splits must be one of {', '.join(SPLIT_RULES)}, not {options['splits']!r}."
-            )
-        defaults = cls()
-        return cls(
-            rollover=options.get("rollover", defaults.rollover),
-            self_taps=options.get("self_taps", defaults.self_taps),
-            splits=options.get("splits", defaults.splits),
-            suicide=options.get("suicide", defaults.suicide),
-            swaps=options.get("swaps", defaults.swaps),
-        )
+        full = check_options(OPTIONS, options)
+        return cls(rollover=full["rollover"], self_taps=full["self_taps"], splits=full["splits"],
+                   suicide=full["suicide"], swaps=full["swaps"])
 
     def to_dict(self) -> dict[str, Any]:
         """Return every option as a JSON-safe dict (``{"rollover": False, ..., "splits": "transfer"}``)."""
@@ -283,8 +267,8 @@ def successors(mine: Hands, theirs: Hands, variant: Variant) -> list[tuple[Move,
     if variant.self_taps and mine[0] and mine[1]:
         moves.append((SelfTap(0), (mine[0], tap_result(mine[1], mine[0], variant.rollover)), theirs))
         moves.append((SelfTap(1), (tap_result(mine[0], mine[1], variant.rollover), mine[1]), theirs))
-    for target in split_targets(mine, variant):
-        moves.append((Split(*target), target, theirs))
+    for split in split_targets(mine, variant):
+        moves.append((Split(*split), split, theirs))
     return moves
 
 
@@ -345,7 +329,7 @@ def _check_hands(value: Any, what: str) -> tuple[Hands, Hands]:
 
 
 @dataclass(frozen=True, slots=True)
-class ChopsticksState(State):
+class ChopsticksState(State[Move]):
     """An immutable Chopsticks position with its history (for the repetition rule and the replay).
 
     Build one with :meth:`start` (or ``GAME.new_state``) and advance it with :meth:`apply`.
@@ -452,7 +436,7 @@ class ChopsticksState(State):
                 the legal moves).
         """
         if self.result is not None:
-            raise IllegalMove(f"The game is over ({self.result.reason}); no more moves can be played.")
+            raise IllegalMove(f"The game is over ({GAME.describe_end(self.result)}); no more moves can be played.")
         if not isinstance(move, Tap | SelfTap | Split):
             raise IllegalMove(f"{move!r} is not a Chopsticks move.")
         seat = self.seat_to_move
@@ -471,11 +455,11 @@ class ChopsticksState(State):
         positions = (*self.positions, position)
         result = None
         if new_theirs == (0, 0):
-            result = Outcome(winner=seat, draw=False, scores=None, reason=REASON_DEAD)
+            result = Outcome(winner=seat, draw=False, scores=None, termination=Termination.NATURAL)
         elif positions.count(position) >= REPETITIONS:
-            result = Outcome(winner=None, draw=True, scores=None, reason=REASON_REPETITION)
+            result = Outcome(winner=None, draw=True, scores=None, termination=Termination.REPETITION)
         elif len(positions) - 1 >= MAX_PLIES:
-            result = Outcome(winner=None, draw=True, scores=None, reason=REASON_MAX_PLIES)
+            result = Outcome(winner=None, draw=True, scores=None, termination=Termination.MOVE_LIMIT)
         return ChopsticksState(self.variant, hands, 1 - seat, (*self.moves, move), positions, result)
 
     def to_dict(self) -> dict[str, Any]:
@@ -500,23 +484,20 @@ class ChopsticksState(State):
             "outcome": self.result.to_dict() if self.result is not None else None,
         }
 
+    required_keys: ClassVar[tuple[str, ...]] = (
+        "game", "variant", "start", "moves", "ply", "last_move", "hands", "current_seat", "outcome")
+
     @classmethod
     def _from_fields(cls, data: Mapping[str, Any]) -> ChopsticksState:
-        """Rebuild a state from :meth:`to_dict` output by replaying its moves from its start.
+        """Rebuild a state from :meth:`to_dict` output by replaying its moves from its start (the frame is
+        :meth:`State.from_dict`). A stored outcome written before outcomes had a termination (with a ``reason``)
+        is accepted when its winner and draw agree with the replay.
 
         Raises:
             InvalidState: a field is missing or malformed, the variant is invalid, a move is malformed or
                 illegal (including a move after the end), or the stored hands, ply, last move, seat to move
                 or outcome disagree with the replay (e.g. a finished game that still names a mover).
         """
-        if not isinstance(data, Mapping):
-            raise InvalidState("A Chopsticks state must be a dict.")
-        required = ("game", "variant", "start", "moves", "ply", "last_move", "hands", "current_seat", "outcome")
-        missing = [name for name in required if name not in data]
-        if missing:
-            raise InvalidState(f"The Chopsticks state lacks {', '.join(missing)}.")
-        if data["game"] != cls.game:
-            raise InvalidState(f"This is a {data['game']!r} state, not a Chopsticks state.")
         try:
             variant = Variant.from_mapping(data["variant"])
         except InvalidVariant as error:
@@ -534,7 +515,11 @@ class ChopsticksState(State):
             except (InvalidMove, IllegalMove) as error:
                 raise InvalidState(f"Move {number} ({text!r}) cannot be replayed: {error}") from error
         expected = state.to_dict()
-        for name in ("ply", "last_move", "current_seat", "outcome"):
+        if not stored_outcome_agrees(data["outcome"], state.result):
+            raise InvalidState(
+                f"The stored outcome {data['outcome']!r} disagrees with the moves, which give {expected['outcome']!r}."
+            )
+        for name in ("ply", "last_move", "current_seat"):
             if data[name] != expected[name]:
                 raise InvalidState(
                     f"The stored {name} {data[name]!r} disagrees with the moves, which give {expected[name]!r}."
@@ -553,7 +538,7 @@ class ChopsticksState(State):
 Value = Literal["win", "loss", "draw"]
 _WIN, _LOSS, _DRAW = 1, -1, 0
 _VALUE_NAMES: dict[int, Value] = {_WIN: "win", _LOSS: "loss", _DRAW: "draw"}
-_HANDS: tuple[Hands, ...] = tuple(itertools.product(range(FINGERS), repeat=2))  # type: ignore[arg-type]
+_HANDS: tuple[Hands, ...] = tuple((left, right) for left in range(FINGERS) for right in range(FINGERS))
 
 
 class Evaluation(NamedTuple):
@@ -590,7 +575,7 @@ class Solution:
         """
         if not all(0 <= count < FINGERS for count in (*mine, *theirs)):
             raise KeyError(f"hands {mine}, {theirs} are outside 0-{FINGERS - 1}")
-        index = _index(tuple(mine), tuple(theirs))  # type: ignore[arg-type]
+        index = _index((mine[0], mine[1]), (theirs[0], theirs[1]))
         code = self.values[index]
         if code is None:
             raise KeyError(f"{theirs} has two dead hands: the game is already over")
@@ -598,7 +583,8 @@ class Solution:
 
     def evaluate(self, hands: Sequence[Hands], seat: int) -> Evaluation:
         """Return the value for ``seat`` to move in ``hands`` (per seat ``(left, right)``)."""
-        return self.lookup(tuple(hands[seat]), tuple(hands[1 - seat]))  # type: ignore[arg-type]
+        mine, theirs = hands[seat], hands[1 - seat]
+        return self.lookup((mine[0], mine[1]), (theirs[0], theirs[1]))
 
     def items(self) -> Iterator[tuple[Hands, Hands, Evaluation]]:
         """Yield ``(mine, theirs, evaluation)`` for every solved position (mover's view)."""
@@ -717,7 +703,7 @@ def _legal_notations(state: ChopsticksState, filled: Mapping[str, str]) -> list[
     return [format_move(move) for move in state.legal_moves()]
 
 
-class Chopsticks(Game):
+class Chopsticks(Game[ChopsticksState, Move]):
     """The Chopsticks game: variants, start position and the computer player (rules: ``seeds/chopsticks.md``)."""
 
     key: ClassVar[str] = "chopsticks"
@@ -727,14 +713,7 @@ class Chopsticks(Game):
     natural_end: ClassVar[str] = "both hands are dead"
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = ChopsticksState
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("rollover", "Exactly 5 kills a hand; more wraps around (-5)", False, "bool"),
-        Option("self_taps", "May a hand tap your own other hand?", True, "bool"),
-        Option("splits", "Transfers between your hands: any, even halves only, or none", "transfer", "choice",
-               choices=SPLIT_RULES),
-        Option("suicide", "May a split empty one hand?", False, "bool"),
-        Option("swaps", "May a split just swap your hands?", False, "bool"),
-    )
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
     moves: ClassVar[tuple[MoveCommand, ...]] = (
         MoveCommand("move", "Play a move by notation: LR, self LR, split 1 3", (
             MoveParam("notation", "LR = your left taps their right; self LR; split 1 3 = new left 1, right 3",
@@ -746,10 +725,6 @@ class Chopsticks(Game):
         DemoMatch("rollover, no self-taps", {"rollover": True, "self_taps": False}, ("medium", "hard")),
     )
 
-    def variant_defaults(self) -> dict[str, Any]:
-        """Return ``{"rollover": False, "self_taps": True, "splits": "transfer", "suicide": False, "swaps": False}``."""
-        return Variant().to_dict()
-
     def new_state(self, variant: Mapping[str, Any] | None = None,
                   rng: random.Random | None = None) -> ChopsticksState:
         """Return the start position ``[1, 1], [1, 1]``, seat 0 to move (``rng`` is unused).
@@ -759,21 +734,12 @@ class Chopsticks(Game):
         """
         return ChopsticksState.start(Variant.from_mapping(variant))
 
-    def choose_move(self, state: State, level: Level, rng: random.Random) -> Move:
+    def choose_move(self, state: ChopsticksState, level: Level, rng: random.Random) -> Move:
         """Choose a move: ``easy`` uniformly at random, ``hard`` perfectly (a random one of
         :func:`best_moves`), ``medium`` the hard move with probability 0.7, else a random legal move.
-
-        Raises:
-            IllegalMove: the game is over.
-            ValueError: ``state`` is not a Chopsticks state or ``level`` is unknown.
+        (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """
-        if not isinstance(state, ChopsticksState):
-            raise ValueError("computer_move needs a Chopsticks state")
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
         legal = state.legal_moves()
-        if not legal:
-            raise IllegalMove("The game is over; there is no move to choose.")
         if level == "easy":
             return rng.choice(legal)
         if level == "medium" and rng.random() >= MEDIUM_PERFECT:

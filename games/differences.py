@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.base import (
-    LEVELS,
     DemoMatch,
     Game,
     IllegalMove,
@@ -44,10 +43,18 @@ from games.base import (
     Option,
     Outcome,
     State,
+    Termination,
+    check_options,
 )
 
 MIN_N, MAX_N, DEFAULT_N = 4, 15, 8
 """Grid sizes allowed by the variant option ``n``, and its default."""
+OPTIONS: tuple[Option, ...] = (
+    Option("n", f"Grid size n×n ({MIN_N}–{MAX_N}, default {DEFAULT_N})", DEFAULT_N, "int",
+           minimum=MIN_N, maximum=MAX_N),
+    Option("unique", "Count only differences that occur exactly once", False, "bool"),
+)
+"""The variant options: the grid size ``n`` and the ``unique`` scoring."""
 FILES = "abcdefghijklmno"
 """Column letters, left to right (``MAX_N`` of them)."""
 EXACT_LIMIT_SMALL, EXACT_LIMIT_LARGE = 8, 7
@@ -159,7 +166,7 @@ def count_points(diffs: Sequence[int], unique: bool = False) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class DifferencesState(State):
+class DifferencesState(State[Square]):
     """A position: the grid size ``n`` (4-15), the ``unique`` scoring variant and the ``marks`` in order.
 
     Seat 0 places the 1st, 3rd, ... mark and seat 1 the 2nd, 4th, ...; each :class:`Mark` records its seat so
@@ -231,11 +238,9 @@ class DifferencesState(State):
         if len(self.marks) < self.n:
             return None
         first, second = self.scores
-        rule = "differences occurring once" if self.unique else "distinct differences"
-        reason = f"{first}:{second} in {rule}"
         if first == second:
-            return Outcome(None, True, (first, second), reason)
-        return Outcome(0 if first > second else 1, False, (first, second), reason)
+            return Outcome(None, True, (first, second), Termination.NATURAL)
+        return Outcome(0 if first > second else 1, False, (first, second), Termination.NATURAL)
 
     @property
     def free_columns(self) -> tuple[int, ...]:
@@ -317,25 +322,23 @@ class DifferencesState(State):
             "last_move": self.last_move.name if self.last_move else None,
         }
 
+    required_keys: ClassVar[tuple[str, ...]] = ("game", "variant", "ply", "marks", "last_move")
+
     @classmethod
     def _from_fields(cls, data: Mapping[str, Any]) -> DifferencesState:
-        """Rebuild a state from :meth:`to_dict` output.
+        """Rebuild a state from :meth:`to_dict` output (the frame is :meth:`State.from_dict`).
 
         Raises:
             InvalidState: the data is not such a dict, names another game, has a bad or incomplete variant,
                 more marks than n, marks off the grid or sharing a row or column, seats that do not alternate
                 from seat 0, or a ``ply``/``last_move`` that disagrees with the marks.
         """
-        if not isinstance(data, Mapping):
-            raise InvalidState("A Grid Game of Differences state must be a dict.")
-        expected = {"game", "variant", "ply", "marks", "last_move"}
+        expected = set(cls.required_keys)
         if set(data) != expected:
             raise InvalidState(
                 f"A Grid Game of Differences state has exactly the keys {', '.join(sorted(expected))}; "
                 f"got {', '.join(sorted(map(str, data)))}."
             )
-        if data["game"] != cls.game:
-            raise InvalidState(f"This state belongs to {data['game']!r}, not {cls.game!r}.")
         try:
             n, unique = check_variant(data["variant"], complete=True)
         except InvalidVariant as error:
@@ -372,27 +375,10 @@ def check_variant(variant: Mapping[str, Any] | None, complete: bool = False) -> 
         InvalidVariant: not a dict, an unknown option, ``n`` not a whole number from 4 to 15, ``unique`` not
             true or false, or (with ``complete``) an option missing.
     """
-    if variant is None:
-        variant = {}
-    if not isinstance(variant, Mapping):
-        raise InvalidVariant(f"The variant must be a set of named options: n ({MIN_N} to {MAX_N}) and unique "
-                             "(true or false).")
-    for name in variant:
-        if name not in ("n", "unique"):
-            raise InvalidVariant(
-                f"Grid Game of Differences has no variant option {name!r}; the options are n (grid size, "
-                f"{MIN_N} to {MAX_N}) and unique (true or false)."
-            )
-    if complete and set(variant) != {"n", "unique"}:
+    full = check_options(OPTIONS, variant)
+    if complete and (not isinstance(variant, Mapping) or set(variant) != {"n", "unique"}):
         raise InvalidVariant("The variant must give both options, n and unique.")
-    n = variant.get("n", DEFAULT_N)
-    if type(n) is not int or not MIN_N <= n <= MAX_N:
-        raise InvalidVariant(f"The variant option n (grid size) must be a whole number from {MIN_N} to {MAX_N}, "
-                             f"not {n!r}.")
-    unique = variant.get("unique", False)
-    if not isinstance(unique, bool):
-        raise InvalidVariant(f"The variant option unique must be true or false, not {unique!r}.")
-    return n, unique
+    return full["n"], full["unique"]
 
 
 # ------------------------------------------------------------------------------------------------ search
@@ -638,7 +624,8 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
             log_visits = math.log(node.visits)
             node = max(node.children, key=lambda child: child.total / child.visits
                        + _UCT_C * math.sqrt(log_visits / child.visits))
-            col, row = node.move  # type: ignore[misc]
+            assert node.move is not None  # only the root has no move
+            col, row = node.move
             p[col] = row
             cols.remove(col)
             rows.remove(row)
@@ -660,7 +647,8 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
             mover = (root_seat + depth - 1) % 2
             visited.total += seat0 if mover == 0 else 1.0 - seat0
     chosen = max(root.children, key=lambda child: (child.visits, child.total))
-    return Square(*chosen.move)  # type: ignore[misc]
+    assert chosen.move is not None  # a child of the root
+    return Square(*chosen.move)
 
 
 def exact_limit(n: int) -> int:
@@ -697,7 +685,7 @@ def _legal_squares(state: DifferencesState, filled: Mapping[str, str]) -> list[s
     return [state.format_move(move) for move in state.legal_moves()]
 
 
-class DifferencesGame(Game):
+class DifferencesGame(Game[DifferencesState, Square]):
     """The Grid Game of Differences: variant options ``n`` (4-15, default 8) and ``unique`` (default off)."""
 
     key: ClassVar[str] = "differences"
@@ -707,11 +695,7 @@ class DifferencesGame(Game):
     natural_end: ClassVar[str] = "the grid is full"
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = DifferencesState
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("n", f"Grid size n×n ({MIN_N}–{MAX_N}, default {DEFAULT_N})", DEFAULT_N, "int",
-               minimum=MIN_N, maximum=MAX_N),
-        Option("unique", "Count only differences that occur exactly once", False, "bool"),
-    )
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
     moves: ClassVar[tuple[MoveCommand, ...]] = (
         MoveCommand("mark", "Mark a square, e.g. e5", (
             MoveParam("square", "A free square: column letter then row number from the bottom, e.g. e5",
@@ -719,10 +703,6 @@ class DifferencesGame(Game):
         ), assemble=lambda options: options["square"]),
     )
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("8×8", {}, ("hard", "medium")),)
-
-    def variant_defaults(self) -> dict[str, Any]:
-        """``{"n": 8, "unique": False}``."""
-        return {"n": DEFAULT_N, "unique": False}
 
     def new_state(self, variant: Mapping[str, Any] | None = None,
                   rng: random.Random | None = None) -> DifferencesState:
@@ -735,23 +715,14 @@ class DifferencesGame(Game):
         n, unique = check_variant(variant)
         return DifferencesState(n, unique, ())
 
-    def choose_move(self, state: State, level: Level, rng: random.Random) -> Square:
+    def choose_move(self, state: DifferencesState, level: Level, rng: random.Random) -> Square:
         """Choose a move for the seat to move.
 
         ``easy`` plays a random legal square; ``medium`` the square with the best running score difference
         after it (:func:`greedy_move`); ``hard`` searches exactly (:func:`exact_move`, random among the best)
         once at most :func:`exact_limit` marks remain, and runs :func:`mcts_move` before that.
-
-        Raises:
-            IllegalMove: the game is over.
-            ValueError: ``level`` is not easy, medium or hard, or ``state`` is another game's.
+        (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """
-        if not isinstance(state, DifferencesState):
-            raise ValueError("This is not a Grid Game of Differences position.")
-        if level not in LEVELS:
-            raise ValueError(f"Unknown level {level!r}; the levels are {', '.join(LEVELS)}.")
-        if state.current_seat is None:
-            raise IllegalMove(f"The game is over: all {state.n} marks are placed.")
         if level == "easy":
             return rng.choice(state.legal_moves())
         if level == "medium":

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.base import (
-    LEVELS,
     DemoMatch,
     Game,
     IllegalMove,
@@ -38,6 +37,9 @@ from games.base import (
     Option,
     Outcome,
     State,
+    Termination,
+    check_options,
+    stored_outcome_agrees,
 )
 
 Point = tuple[int, int]
@@ -54,7 +56,16 @@ MAX_EXPONENT = 20
 POINTS_PER_STICK = 3
 """Duel points earned for adding a stick."""
 
-_OPTIONS = ("mode", "sticks", "order", "bonus_turn", "start")
+OPTIONS: tuple[Option, ...] = (
+    Option("mode", "duel (2 players) or solitaire (fewest turns)", "duel", "choice", choices=MODES),
+    Option("sticks", f"Random start: number of sticks ({MIN_STICKS}–{MAX_STICKS})", MIN_STICKS, "int",
+           minimum=MIN_STICKS, maximum=MAX_STICKS),
+    Option("order", "Monomial order choosing heads", "grevlex", "choice", choices=ORDERS),
+    Option("bonus_turn", "Duel: adding a stick earns another turn", False, "bool"),
+    Option("start", "Custom start as polynomials, e.g. x^3+1, x*y^2+y^3", None, "text", max_length=400),
+)
+"""The variant options (see :class:`Variant`)."""
+_OPTIONS = tuple(option.name for option in OPTIONS)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -579,27 +590,15 @@ class Variant:
 
 
 def _check_options(variant: Mapping[str, Any] | None) -> tuple[Variant, tuple[Stick, ...] | None]:
-    """Validate variant options; return the variant and the parsed custom start (or ``None``)."""
-    raw = dict(variant or {})
-    unknown = sorted(set(raw) - set(_OPTIONS))
-    if unknown:
-        raise InvalidVariant(f"Unknown option `{unknown[0]}`; the options are {', '.join(_OPTIONS)}.")
-    mode = raw.get("mode", "duel")
-    if mode not in MODES:
-        raise InvalidVariant(f"Option `mode` must be duel or solitaire, not {mode!r}.")
-    order = raw.get("order", "grevlex")
-    if order not in ORDERS:
-        raise InvalidVariant(f"Option `order` must be grevlex or lex, not {order!r}.")
-    count = raw.get("sticks", 2)
-    if isinstance(count, bool) or not isinstance(count, int) or not MIN_STICKS <= count <= MAX_STICKS:
-        raise InvalidVariant(f"Option `sticks` must be a whole number from {MIN_STICKS} to {MAX_STICKS}, "
-                             f"not {count!r}.")
-    bonus = raw.get("bonus_turn", False)
-    if not isinstance(bonus, bool):
-        raise InvalidVariant(f"Option `bonus_turn` must be true or false, not {bonus!r}.")
-    start = raw.get("start")
-    if start is not None and not isinstance(start, str):
-        raise InvalidVariant("Option `start` must be text such as `x^3+1, x*y^2+y^3`, or empty for a random start.")
+    """Validate variant options (:data:`OPTIONS`, then the custom start); return the variant and the parsed custom
+    start (or ``None``).
+
+    Raises:
+        InvalidVariant: an unknown option, an illegal value, or a custom start that cannot be read or is already a
+            Gröbner basis.
+    """
+    raw = check_options(OPTIONS, variant)
+    mode, order, count, bonus, start = raw["mode"], raw["order"], raw["sticks"], raw["bonus_turn"], raw["start"]
     parsed = None
     if start is not None and start.strip():
         try:
@@ -632,7 +631,7 @@ def random_start(count: int, order: str, rng: random.Random) -> tuple[Stick, ...
 
 
 @dataclass(frozen=True, slots=True)
-class GroebnerNimState(State):
+class GroebnerNimState(State[Pair]):
     """A Gröbner Nim position. Build it with :meth:`GroebnerNim.new_state`, :meth:`apply` or :meth:`from_dict`.
 
     Attributes:
@@ -706,15 +705,12 @@ class GroebnerNimState(State):
         """Once the sticks form a Gröbner basis: duel, most points wins (equal: draw); solitaire, turns vs par."""
         if not self.basis:
             return None
-        turns = len(self.picked)
-        plural = "turn" if turns == 1 else "turns"
         if self.variant.mode == "solitaire":
-            return Outcome(None, False, (turns,), f"basis complete in {turns} {plural}, par {self.par}")
+            return Outcome(None, False, (len(self.picked),), Termination.NATURAL)
         scores = self.scores
-        reason = f"basis complete after {turns} {plural}"
         if scores[0] == scores[1]:
-            return Outcome(None, True, scores, reason)
-        return Outcome(0 if scores[0] > scores[1] else 1, False, scores, reason)
+            return Outcome(None, True, scores, Termination.NATURAL)
+        return Outcome(0 if scores[0] > scores[1] else 1, False, scores, Termination.NATURAL)
 
     def legal_moves(self) -> list[Pair]:
         """Every unpicked pair in order ``1-2, 1-3, 2-3, 1-4, ...``; empty once the game is over."""
@@ -821,24 +817,20 @@ class GroebnerNimState(State):
             "outcome": None if outcome is None else outcome.to_dict(),
         }
 
+    required_keys: ClassVar[tuple[str, ...]] = (
+        "game", "variant", "start_sticks", "sticks", "picked", "added", "movers", "ply", "last_move",
+        "current_seat", "scores", "par", "is_basis", "outcome")
+
     @classmethod
     def _from_fields(cls, data: Mapping[str, Any]) -> GroebnerNimState:
-        """Rebuild a state by replaying ``picked`` from ``start_sticks``; every stored field must agree.
+        """Rebuild a state by replaying ``picked`` from ``start_sticks``; every stored field must agree (an
+        outcome stored before outcomes had a termination, with a ``reason``, on winner, draw and scores only).
 
         Raises:
             InvalidState: a key is missing or malformed, the variant or start is invalid (a random start must use
                 coordinates 0–9 and must not already be a Gröbner basis), a pair is illegal, or a stored field
                 (sticks, added, movers, ply, last move, seat, scores, par, outcome) differs from the replay.
         """
-        if not isinstance(data, Mapping):
-            raise InvalidState("A Gröbner Nim state must be a mapping.")
-        if data.get("game") != cls.game:
-            raise InvalidState(f"Not a Gröbner Nim state (game is {data.get('game')!r}).")
-        required = ("variant", "start_sticks", "sticks", "picked", "added", "movers", "ply", "last_move",
-                    "current_seat", "scores", "par", "is_basis", "outcome")
-        missing = [key for key in required if key not in data]
-        if missing:
-            raise InvalidState(f"The state lacks {', '.join(missing)}.")
         variant_data = data["variant"]
         if not isinstance(variant_data, Mapping) or set(variant_data) != set(_OPTIONS):
             raise InvalidState(f"The variant must give exactly the options {', '.join(_OPTIONS)}.")
@@ -871,8 +863,11 @@ class GroebnerNimState(State):
             except (InvalidMove, IllegalMove) as error:
                 raise InvalidState(f"Picked pair {text!r} cannot be replayed: {error}") from None
         expected = state.to_dict()
-        for key in required:
-            if data[key] != expected[key]:
+        for key in cls.required_keys:
+            if key == "outcome":
+                if not stored_outcome_agrees(data[key], state.outcome):
+                    raise InvalidState("The stored `outcome` does not match the replayed game.")
+            elif data[key] != expected[key]:
                 raise InvalidState(f"The stored `{key}` does not match the replayed game.")
         return state
 
@@ -943,7 +938,7 @@ def _assemble_pair(options: Mapping[str, str]) -> str:
     return f"{options['first'].strip()[:10]}-{options['second'].strip()[:10]}"
 
 
-class GroebnerNim(Game):
+class GroebnerNim(Game[GroebnerNimState, Pair]):
     """Gröbner Nim (J. Perry): duel for points or solitaire against par; see ``seeds/groebner_nim.md``."""
 
     key: ClassVar[str] = "groebner_nim"
@@ -954,14 +949,7 @@ class GroebnerNim(Game):
     natural_end: ClassVar[str] = "the sticks form a Gröbner basis"
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = GroebnerNimState
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("mode", "duel (2 players) or solitaire (fewest turns)", "duel", "choice", choices=MODES),
-        Option("sticks", f"Random start: number of sticks ({MIN_STICKS}–{MAX_STICKS})", MIN_STICKS, "int",
-               minimum=MIN_STICKS, maximum=MAX_STICKS),
-        Option("order", "Monomial order choosing heads", "grevlex", "choice", choices=ORDERS),
-        Option("bonus_turn", "Duel: adding a stick earns another turn", False, "bool"),
-        Option("start", "Custom start as polynomials, e.g. x^3+1, x*y^2+y^3", None, "text", max_length=400),
-    )
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
     moves: ClassVar[tuple[MoveCommand, ...]] = (
         MoveCommand("pair", "Pick a pair of sticks not picked before", (
             MoveParam("first", "A stick number", suggest=_first_suggestions),
@@ -982,9 +970,24 @@ class GroebnerNim(Game):
         first, second = notation.split("-")
         return "pair", {"first": first.strip(), "second": second.strip()}
 
-    def variant_defaults(self) -> dict[str, Any]:
-        """``{"mode": "duel", "sticks": 2, "order": "grevlex", "bonus_turn": False, "start": None}``."""
-        return Variant().to_dict()
+    def variant(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The full variant: :data:`OPTIONS` checked, a custom ``start`` read, checked and written canonically
+        (``sticks`` is then its number of sticks). Defaults: ``{"mode": "duel", "sticks": 2, "order": "grevlex",
+        "bonus_turn": False, "start": None}``.
+
+        Raises:
+            InvalidVariant: an unknown option, an illegal value, or a custom start that cannot be read or is
+                already a Gröbner basis (the message quotes it).
+        """
+        return _check_options(options)[0].to_dict()
+
+    def describe_end(self, outcome: Outcome) -> str:
+        """The natural end, with the turns taken in solitaire (``"the sticks form a Gröbner basis in 5 turns"``)."""
+        if outcome.termination is Termination.NATURAL and outcome.winner is None and not outcome.draw \
+                and outcome.scores is not None and len(outcome.scores) == 1:
+            turns = outcome.scores[0]
+            return f"{self.natural_end} in {turns} {'turn' if turns == 1 else 'turns'}"
+        return super().describe_end(outcome)
 
     def seats_for(self, variant: Mapping[str, Any] | None = None) -> int:
         """1 for ``mode="solitaire"``, else 2 (raises :class:`InvalidVariant` for an unknown mode)."""
@@ -1004,23 +1007,14 @@ class GroebnerNim(Game):
         start = custom if custom is not None else random_start(checked.sticks, checked.order, rng or random.Random())
         return _initial_state(checked, start)
 
-    def choose_move(self, state: State, level: Level, rng: random.Random) -> Pair:
+    def choose_move(self, state: GroebnerNimState, level: Level, rng: random.Random) -> Pair:
         """Choose a pair for the seat to move.
 
         ``easy``: a random unpicked pair. ``medium``: a random pair that adds a stick. ``hard``: in a duel, a
         depth-limited alpha-beta search on the point margin; in solitaire, the shortest plan it finds to a Gröbner
         basis (never longer than the pairs Buchberger's algorithm adds, so par or better from the start).
-
-        Raises:
-            IllegalMove: the game is over.
-            ValueError: unknown level.
+        (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """
-        if not isinstance(state, GroebnerNimState):
-            raise TypeError("not a Gröbner Nim state")
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
-        if state.is_over:
-            raise IllegalMove("The game is over: the sticks already form a Gröbner basis.")
         if level == "easy":
             return rng.choice(state.unpicked_pairs())
         if level == "medium":

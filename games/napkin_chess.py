@@ -45,6 +45,8 @@ from games.base import (
     Outcome,
     RulesError,
     State,
+    Termination,
+    stored_outcome_agrees,
 )
 
 SIZES: tuple[int, ...] = (2, 3, 4)
@@ -83,7 +85,22 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 """Named variant presets. Only ``classic`` comes from the source; the others are ours (see the seed document)."""
 
-OPTIONS: tuple[str, ...] = ("preset", "width", "height", "supply", "hole", "first_coin_two", "scoring")
+OPTIONS: tuple[Option, ...] = (
+    Option("preset", "Napkin and supply preset (default: classic)", "classic", "choice", choices=tuple(PRESETS)),
+    Option("width", "Napkin width in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
+    Option("height", "Napkin height in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
+    Option("coins_2", "Coins of size 2 in the shared supply", None, "int", minimum=0, maximum=MAX_SUPPLY),
+    Option("coins_3", "Coins of size 3", None, "int", minimum=0, maximum=MAX_SUPPLY),
+    Option("coins_4", "Coins of size 4", None, "int", minimum=0, maximum=MAX_SUPPLY),
+    Option("hole", "A hole of radius 1 near the centre", None, "bool"),
+    Option("first_coin_two", "The first coin must be a 2", None, "bool"),
+    Option("scoring", "points (sum of coin values) or last_mover (last to place wins)", None, "choice",
+           choices=SCORINGS),
+)
+"""The variant options players set; every one but ``preset`` defaults to ``None``: "as the preset says"."""
+_OPTION = {option.name: option for option in OPTIONS}
+STORED_KEYS: tuple[str, ...] = ("preset", "width", "height", "supply", "hole", "first_coin_two", "scoring")
+"""The keys of a stored variant (:meth:`Variant.to_dict`)."""
 
 _MAX_TEXT = 64
 _PLACE_RE = re.compile(r"\s*([234])\s*@\s*([^,]+),(.+)")
@@ -277,53 +294,57 @@ def _to_hundredths(value: Any) -> int | None:
 def make_variant(options: Mapping[str, Any] | None = None) -> Variant:
     """Validate ``options`` over the preset they name (default ``classic``) and return a :class:`Variant`.
 
+    ``options`` are what a player sets (:data:`OPTIONS`: ``preset``, ``width``, ``height``, ``coins_2``,
+    ``coins_3``, ``coins_4``, ``hole``, ``first_coin_two``, ``scoring``; every one but ``preset`` left out or
+    ``None`` takes the preset's value) or a stored variant (``supply`` as ``[coins_2, coins_3, coins_4]``, which
+    the ``coins_*`` options override). ``width`` and ``height`` may have two decimals.
+
     Raises:
         InvalidVariant: an unknown option or an illegal value; the message names the option and legal values.
     """
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(OPTIONS))
+    if options is not None and not isinstance(options, Mapping):
+        raise InvalidVariant("A variant must be a set of named options.")
+    given = {key: value for key, value in (options or {}).items() if value is not None}
+    names = [option.name for option in OPTIONS]
+    unknown = sorted(str(key) for key in given if key not in (*names, "supply"))
     if unknown:
-        raise InvalidVariant(f"Unknown variant option {unknown[0]!r}; the options are {', '.join(OPTIONS)}.")
-    preset = options.get("preset", "classic")
-    if preset not in PRESETS:
-        raise InvalidVariant(f"preset must be one of {', '.join(PRESETS)}, not {preset!r}.")
-    merged = {**PRESETS[preset], **{k: v for k, v in options.items() if k != "preset"}}
+        raise InvalidVariant(f"There is no option `{unknown[0]}`; the options are {', '.join(names)}.")
+    preset = _OPTION["preset"].check(given.get("preset", "classic"))
+    merged = dict(PRESETS[preset])
 
     sides = {}
     for key in ("width", "height"):
-        value = _to_hundredths(merged[key])
-        if value is None or not MIN_SIDE * SCALE <= value <= MAX_SIDE * SCALE:
-            raise InvalidVariant(
-                f"{key} must be a number from {MIN_SIDE} to {MAX_SIDE} with at most 2 decimals, not {merged[key]!r}."
-            )
-        sides[key] = value
+        value = given.get(key, merged[key])
+        hundredths = _to_hundredths(value)
+        if hundredths is None or not MIN_SIDE * SCALE <= hundredths <= MAX_SIDE * SCALE:
+            raise InvalidVariant(f"Option `{key}` must be a number from {MIN_SIDE} to {MAX_SIDE} with at most 2 "
+                                 f"decimals, not `{value}`.")
+        sides[key] = hundredths
 
-    supply = merged["supply"]
+    supply = given.get("supply", merged["supply"])
     if (
         not isinstance(supply, list | tuple)
         or len(supply) != 3
         or any(type(n) is not int or not 0 <= n <= MAX_SUPPLY for n in supply)
-        or sum(supply) == 0
     ):
-        raise InvalidVariant(
-            f"supply must be three whole numbers from 0 to {MAX_SUPPLY} (coins of size 2, 3 and 4), not all 0; "
-            f"got {supply!r}."
-        )
-    for key in ("hole", "first_coin_two"):
-        if not isinstance(merged[key], bool):
-            raise InvalidVariant(f"{key} must be true or false, not {merged[key]!r}.")
-    if merged["scoring"] not in SCORINGS:
-        raise InvalidVariant(f"scoring must be one of {', '.join(SCORINGS)}, not {merged['scoring']!r}.")
-    if merged["first_coin_two"] and supply[0] == 0:
-        raise InvalidVariant("first_coin_two needs at least one size-2 coin in supply; set supply[0] >= 1.")
+        raise InvalidVariant(f"The supply must be three whole numbers from 0 to {MAX_SUPPLY} (coins of size 2, 3 "
+                             f"and 4), not `{supply}`.")
+    counts = [_OPTION[f"coins_{size}"].check(given.get(f"coins_{size}", count))
+              for size, count in zip(SIZES, supply, strict=True)]
+    if sum(counts) == 0:
+        raise InvalidVariant("The supply needs at least one coin: coins_2, coins_3 and coins_4 are all 0.")
+    hole, first_coin_two, scoring = (_OPTION[key].check(given.get(key, merged[key]))
+                                     for key in ("hole", "first_coin_two", "scoring"))
+    if first_coin_two and counts[0] == 0:
+        raise InvalidVariant("Option `first_coin_two` needs at least one size-2 coin: set coins_2 to 1 or more.")
     return Variant(
         preset=preset,
         width=sides["width"],
         height=sides["height"],
-        supply=(supply[0], supply[1], supply[2]),
-        hole=merged["hole"],
-        first_coin_two=merged["first_coin_two"],
-        scoring=merged["scoring"],
+        supply=(counts[0], counts[1], counts[2]),
+        hole=hole,
+        first_coin_two=first_coin_two,
+        scoring=scoring,
     )
 
 
@@ -403,7 +424,7 @@ def _box(x0: float, y0: float, x1: float, y1: float) -> BaseGeometry:
 
 
 @dataclass(frozen=True)
-class NapkinState(State):
+class NapkinState(State[Move]):
     """A Napkin Chess position: the variant and the coins placed so far, in order.
 
     Seat 0 moves first; seats alternate, so coin ``i`` was placed by seat ``i % 2``. The match is over when the
@@ -455,17 +476,23 @@ class NapkinState(State):
         """``None`` while a legal placement exists; else the outcome.
 
         ``points``: more points wins, equal points draw. ``last_mover``: the seat that placed the last coin wins.
-        ``scores`` are the points in both cases; ``reason`` is ``"supply exhausted"`` or ``"no coin fits"``.
+        ``scores`` are the points in both cases; the termination is natural (no coin still in supply fits, which
+        includes an exhausted supply: :attr:`supply_exhausted`).
         """
         if not self._over():
             return None
         scores = self.scores
-        reason = "supply exhausted" if not any(self.supply) else "no coin fits"
+        natural = Termination.NATURAL
         if self.variant.scoring == "last_mover":
-            return Outcome(winner=(self.ply - 1) % 2, draw=False, scores=scores, reason=reason)
+            return Outcome(winner=(self.ply - 1) % 2, draw=False, scores=scores, termination=natural)
         if scores[0] == scores[1]:
-            return Outcome(winner=None, draw=True, scores=scores, reason=reason)
-        return Outcome(winner=0 if scores[0] > scores[1] else 1, draw=False, scores=scores, reason=reason)
+            return Outcome(winner=None, draw=True, scores=scores, termination=natural)
+        return Outcome(winner=0 if scores[0] > scores[1] else 1, draw=False, scores=scores, termination=natural)
+
+    @property
+    def supply_exhausted(self) -> bool:
+        """``True`` once every coin of the supply is on the napkin (the match is then over)."""
+        return not any(self.supply)
 
     def allowed_sizes(self) -> tuple[int, ...]:
         """Sizes the seat to move may take now: in supply, and only 2 for the first coin with first_coin_two."""
@@ -766,7 +793,7 @@ class NapkinState(State):
     def _witnesses(self, r: int) -> list[tuple[int, int]]:
         """Verified legal centres for radius ``r`` (hundredths); an empty list proves that none exists."""
         key = ("w", r)
-        cached = self._cache.get(key)
+        cached: list[tuple[int, int]] | None = self._cache.get(key)
         if cached is not None:
             return cached
         obstacles = self._obstacles(r)
@@ -804,23 +831,23 @@ class NapkinState(State):
             "outcome": outcome.to_dict() if outcome else None,
         }
 
+    required_keys: ClassVar[tuple[str, ...]] = ("game", "variant", "coins")
+
     @classmethod
     def _from_fields(cls, data: Mapping[str, Any]) -> NapkinState:
-        """Rebuild a state from :meth:`to_dict` output, replaying every coin exactly.
+        """Rebuild a state from :meth:`to_dict` output, replaying every coin exactly (the frame is
+        :meth:`State.from_dict`).
 
         ``game``, ``variant`` and ``coins`` are required; ``ply``, ``last_move``, ``supply``, ``scores``,
-        ``current_seat`` and ``outcome`` are checked when present.
+        ``current_seat`` and ``outcome`` are checked when present (an outcome stored before outcomes had a
+        termination, with a ``reason``, on winner, draw and scores only).
 
         Raises:
             InvalidState: wrong game, a bad variant, a malformed coin, a coin placed out of turn, off the napkin,
                 overlapping, beyond the supply, or after the match ended, or an inconsistent summary field.
         """
-        if not isinstance(data, Mapping):
-            raise InvalidState("A Napkin Chess state must be a mapping.")
-        if data.get("game") != cls.game:
-            raise InvalidState(f"This state is for {data.get('game')!r}, not {cls.game!r}.")
         try:
-            variant = make_variant(data.get("variant"))
+            variant = make_variant(data["variant"])
         except InvalidVariant as error:
             raise InvalidState(f"Bad variant: {error}") from error
         coins = data.get("coins")
@@ -845,7 +872,9 @@ class NapkinState(State):
                 raise InvalidState(f"Coin {index} is impossible: {problem}")
             state = cls(variant, (*state.coins, Coin((index - 1) % 2, move.size, move.x, move.y)))
         expected = state.to_dict()
-        for key in ("ply", "last_move", "supply", "scores", "current_seat", "outcome"):
+        if "outcome" in data and not stored_outcome_agrees(data["outcome"], state.outcome):
+            raise InvalidState(f"outcome is {data['outcome']!r} but the coins give {expected['outcome']!r}.")
+        for key in ("ply", "last_move", "supply", "scores", "current_seat"):
             if key in data and data[key] != expected[key]:
                 raise InvalidState(f"{key} is {data[key]!r} but the coins give {expected[key]!r}.")
         return state
@@ -916,7 +945,7 @@ def _room(state: NapkinState, seat: int) -> float:
     sizes = [s for s in SIZES if state.supply[s - 2] > 0]
     if not sizes or state.is_over:
         return 0.0
-    return state.free_region(sizes[0]).area / (SCALE * SCALE)
+    return float(state.free_region(sizes[0]).area) / (SCALE * SCALE)
 
 
 def _candidates(state: NapkinState, rng: random.Random, per_size: int) -> list[Move]:
@@ -965,7 +994,7 @@ def _greedy(state: NapkinState, rng: random.Random) -> Move:
     reach = (size + opp) * SCALE
 
     def removed(move: Move) -> float:
-        return region.intersection(shapely.Point(move.x, move.y).buffer(reach, quad_segs=4)).area
+        return float(region.intersection(shapely.Point(move.x, move.y).buffer(reach, quad_segs=4)).area)
 
     return max(moves, key=removed)
 
@@ -1040,7 +1069,7 @@ def _assemble_place(options: Mapping[str, str]) -> str:
     return f"{size}@{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
 
 
-class NapkinChess(Game):
+class NapkinChess(Game[NapkinState, Move]):
     """Napkin Chess (K. Scherer 2014): coins of radius 2, 3, 4 dropped on a napkin; see seeds/napkin_chess.md."""
 
     key: ClassVar[str] = "napkin_chess"
@@ -1050,20 +1079,7 @@ class NapkinChess(Game):
     natural_end: ClassVar[str] = "no coin fits"
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = NapkinState
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("preset", "Napkin and supply preset (default: classic)", "classic", "choice",
-               choices=tuple(PRESETS)),
-        Option("width", "Napkin width in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
-        Option("height", "Napkin height in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
-        Option("coins_2", "Coins of size 2 in the shared supply", None, "int", minimum=0, maximum=MAX_SUPPLY),
-        Option("coins_3", "Coins of size 3", None, "int", minimum=0, maximum=MAX_SUPPLY),
-        Option("coins_4", "Coins of size 4", None, "int", minimum=0, maximum=MAX_SUPPLY),
-        Option("hole", "A hole of radius 1 near the centre", None, "bool"),
-        Option("first_coin_two", "The first coin must be a 2", None, "bool"),
-        Option("scoring", "points (sum of coin values) or last_mover (last to place wins)", None, "choice",
-               choices=SCORINGS),
-    )
-    """Every option but ``preset`` defaults to ``None``: "as the preset says"."""
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
     moves: ClassVar[tuple[MoveCommand, ...]] = (
         MoveCommand("place", "Place a coin: size 2, 3 or 4 at centre x, y (≤ 2 decimals)", (
             MoveParam("size", "Coin size (radius), still in supply", suggest=_size_suggestions),
@@ -1084,9 +1100,16 @@ class NapkinChess(Game):
             raise ValueError(f"{notation!r} is not a placement")
         return "place", {"size": found[1], "x": found[2].strip(), "y": found[3].strip()}
 
-    def variant_defaults(self) -> dict[str, Any]:
-        """Every option with its default: the ``classic`` preset."""
-        return make_variant().to_dict()
+    def variant(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The stored variant for ``options`` (see :func:`make_variant`): the preset's napkin, supply, hole, first
+        coin rule and scoring, each overridden by an option given (not ``None``). Its keys are ``preset, width,
+        height, supply, hole, first_coin_two, scoring``; a stored variant is accepted as options too.
+
+        Raises:
+            InvalidVariant: an unknown option or an illegal value or combination (the message names it).
+        """
+        return make_variant(options).to_dict()
+
 
     def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> NapkinState:
         """Return the empty napkin for ``variant`` (``rng`` is unused: the start is fixed).
@@ -1096,25 +1119,16 @@ class NapkinChess(Game):
         """
         return NapkinState(make_variant(variant))
 
-    def choose_move(self, state: State, level: Level, rng: random.Random) -> Move:
+    def choose_move(self, state: NapkinState, level: Level, rng: random.Random) -> Move:
         """Choose a move: ``easy`` random, ``medium`` greedy, ``hard`` symmetry strategy or two-ply search.
-
-        Raises:
-            IllegalMove: the match is over.
-            ValueError: unknown level or a state of another game.
+        (:meth:`Game.computer_move` checks the state, the level and that the match is running.)
         """
-        if not isinstance(state, NapkinState):
-            raise ValueError("computer_move needs a Napkin Chess state.")
-        if state.is_over:
-            raise IllegalMove("The match is over: no coin still in supply fits on the napkin.")
         if level == "easy":
             sizes = [s for s in state.allowed_sizes() if state.fits(s)]
             return state.sample_placements(rng.choice(sizes), 1, rng)[0]
         if level == "medium":
             return _greedy(state, rng)
-        if level == "hard":
-            return _mirror(state) or _search(state, rng)
-        raise ValueError(f"Unknown level {level!r}; use easy, medium or hard.")
+        return _mirror(state) or _search(state, rng)
 
 
 GAME = NapkinChess()

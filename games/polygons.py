@@ -39,7 +39,6 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 import shapely
 
 from games.base import (
-    LEVELS,
     DemoMatch,
     Game,
     IllegalMove,
@@ -52,6 +51,8 @@ from games.base import (
     Option,
     Outcome,
     State,
+    Termination,
+    check_options,
 )
 
 KEY = "polygons"
@@ -60,6 +61,13 @@ SIZE_DEFAULT, SIZE_MIN, SIZE_MAX = 15, 5, 30
 """The lattice runs ``0..size`` in both axes."""
 DOTS_DEFAULT, DOTS_MIN, DOTS_MAX = 5, 3, 10
 """Dots placed by each seat."""
+OPTIONS: tuple[Option, ...] = (
+    Option("size", f"Lattice 0..size in both directions ({SIZE_MIN}–{SIZE_MAX}, default {SIZE_DEFAULT})",
+           SIZE_DEFAULT, "int", minimum=SIZE_MIN, maximum=SIZE_MAX),
+    Option("dots", f"Dots each player places ({DOTS_MIN}–{DOTS_MAX}, default {DOTS_DEFAULT})", DOTS_DEFAULT,
+           "int", minimum=DOTS_MIN, maximum=DOTS_MAX),
+)
+"""The variant options: the lattice ``size`` and the ``dots`` per seat (at most :func:`max_dots_per_seat`)."""
 
 HARD_ROLLOUTS_DRAW = 400
 """Random play-outs the ``hard`` computer spends on a drawing move."""
@@ -474,7 +482,7 @@ def _turns(ring: list[tuple[float, float]]) -> int:
 
 
 @dataclass(frozen=True)
-class PolygonsState(State):
+class PolygonsState(State[Move]):
     """A Polygons & Dots position (rules: ``seeds/polygons.md``).
 
     Attributes:
@@ -594,10 +602,9 @@ class PolygonsState(State):
         if self.phase != "over":
             return None
         odd, even = self._scores
-        reason = f"{odd} odd {'face' if odd == 1 else 'faces'} to {even} even"
         if odd == even:
-            return Outcome(None, True, (odd, even), reason)
-        return Outcome(0 if odd > even else 1, False, (odd, even), reason)
+            return Outcome(None, True, (odd, even), Termination.NATURAL)
+        return Outcome(0 if odd > even else 1, False, (odd, even), Termination.NATURAL)
 
     def faces(self) -> tuple[Face, ...]:
         """The bounded faces of the drawing: the finished drawing once over, the faces enclosed so far before."""
@@ -763,22 +770,17 @@ class PolygonsState(State):
             "scores": list(self.scores),
         }
 
+    required_keys: ClassVar[tuple[str, ...]] = ("game", "variant", "dots", "path", "ply", "last_move")
+
     @classmethod
     def _from_fields(cls, data: Mapping[str, Any]) -> PolygonsState:
-        """Rebuild a state from :meth:`to_dict` output.
+        """Rebuild a state from :meth:`to_dict` output (the frame is :meth:`State.from_dict`).
 
         Raises:
             InvalidState: a field is missing or malformed, the variant is out of range, a dot is off the lattice,
                 repeated or in line with two others, the path repeats or names missing dots, a path exists while
                 placement is unfinished, or ``ply``, ``last_move``, ``phase`` or ``scores`` disagree.
         """
-        if not isinstance(data, Mapping):
-            raise InvalidState("A Polygons & Dots state must be a mapping.")
-        if data.get("game") != KEY:
-            raise InvalidState(f"Not a Polygons & Dots state (game is {data.get('game')!r}).")
-        for field in ("variant", "dots", "path", "ply", "last_move"):
-            if field not in data:
-                raise InvalidState(f"The state has no {field!r} field.")
         try:
             size, per_seat = _check_variant(data["variant"])
         except InvalidVariant as error:
@@ -841,36 +843,24 @@ def max_dots_per_seat(size: int) -> int:
 
 
 def _check_variant(options: Mapping[str, Any] | None) -> tuple[int, int]:
-    """Validate variant options and return ``(size, dots)``.
+    """Validate variant options (:data:`OPTIONS`, then room for the dots) and return ``(size, dots)``.
 
     Raises:
         InvalidVariant: an option is unknown, not a whole number, out of range, or the dots do not fit.
     """
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise InvalidVariant("The Polygons & Dots variant must be a set of named options (size, dots).")
-    for name in options:
-        if name not in ("size", "dots"):
-            raise InvalidVariant(f"Polygons & Dots has no variant option {name!r}; the options are size and dots.")
-    size = options.get("size", SIZE_DEFAULT)
-    per_seat = options.get("dots", DOTS_DEFAULT)
-    if not _is_int(size) or not SIZE_MIN <= size <= SIZE_MAX:
-        raise InvalidVariant(
-            f"The variant option size must be a whole number from {SIZE_MIN} to {SIZE_MAX} "
-            f"(the lattice runs 0..size), not {size!r}."
-        )
-    if not _is_int(per_seat) or not DOTS_MIN <= per_seat <= DOTS_MAX:
-        raise InvalidVariant(
-            f"The variant option dots (per seat) must be a whole number from {DOTS_MIN} to {DOTS_MAX}, "
-            f"not {per_seat!r}."
-        )
+    full = check_options(OPTIONS, options)
+    _check_room(full)
+    return full["size"], full["dots"]
+
+
+def _check_room(variant: Mapping[str, Any]) -> None:
+    """Raise :class:`InvalidVariant` unless ``variant["dots"]`` fit on its lattice (:func:`max_dots_per_seat`)."""
+    size, per_seat = variant["size"], variant["dots"]
     if per_seat > max_dots_per_seat(size):
         raise InvalidVariant(
             f"The variant option dots must be at most {max_dots_per_seat(size)} on a 0..{size} lattice "
             f"(there must be room to place them all), not {per_seat}."
         )
-    return size, per_seat
 
 
 # ------------------------------------------------------------------------------------------- computer
@@ -963,7 +953,7 @@ def _exact_draw(state: PolygonsState, rng: random.Random) -> Move:
             values.append(margin([*path, dot], rest[:k] + rest[k + 1 :], 1 - mover))
         return max(values) if mover == seat else min(values)
 
-    moves = state.legal_moves()
+    moves = [move for move in state.legal_moves() if isinstance(move, Connect)]
     rest = [i for i in range(len(points)) if i not in set(state.path)]
     values = [margin([*state.path, m.end], [r for r in rest if r != m.end], 1 - seat) for m in moves]
     best = max(values)
@@ -1012,7 +1002,7 @@ def _assemble_connect(options: Mapping[str, str]) -> str:
     return f"{start.strip()[:10]}-{to}" if start else to
 
 
-class PolygonsGame(Game):
+class PolygonsGame(Game[PolygonsState, Move]):
     """Polygons & Dots (Leroy Quet, 2008), rules as summarised in ``seeds/polygons.md``."""
 
     key: ClassVar[str] = KEY
@@ -1022,12 +1012,7 @@ class PolygonsGame(Game):
     natural_end: ClassVar[str] = "the path is closed"
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = PolygonsState
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("size", f"Lattice 0..size in both directions ({SIZE_MIN}–{SIZE_MAX}, default {SIZE_DEFAULT})",
-               SIZE_DEFAULT, "int", minimum=SIZE_MIN, maximum=SIZE_MAX),
-        Option("dots", f"Dots each player places ({DOTS_MIN}–{DOTS_MAX}, default {DOTS_DEFAULT})", DOTS_DEFAULT,
-               "int", minimum=DOTS_MIN, maximum=DOTS_MAX),
-    )
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
     moves: ClassVar[tuple[MoveCommand, ...]] = (
         MoveCommand("dot", "Place a dot on a lattice point (no three dots in a line)", (
             MoveParam("x", "Column, a whole number from 0"),
@@ -1056,9 +1041,9 @@ class PolygonsGame(Game):
             return "connect", {"from": start, "to": end}
         return "connect", {"to": end}
 
-    def variant_defaults(self) -> dict[str, Any]:
-        """Return ``{"size": 15, "dots": 5}``: lattice ``0..15``, five dots per seat."""
-        return {"size": SIZE_DEFAULT, "dots": DOTS_DEFAULT}
+    def check_variant(self, variant: Mapping[str, Any]) -> None:
+        """The dots must fit: at most :func:`max_dots_per_seat` per seat (raises :class:`InvalidVariant`)."""
+        _check_room(variant)
 
     def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> PolygonsState:
         """Return the empty lattice for ``variant`` (``rng`` is unused: the start is not random).
@@ -1070,26 +1055,16 @@ class PolygonsGame(Game):
         size, per_seat = _check_variant(variant)
         return PolygonsState(size, per_seat)
 
-    def choose_move(self, state: State, level: Level, rng: random.Random) -> Move:
+    def choose_move(self, state: PolygonsState, level: Level, rng: random.Random) -> Move:
         """Choose a move for the seat to move.
 
         ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the
         best score margin (provisional faces, or the final faces for the last segment). ``hard`` compares
         candidate moves by random play-outs to the end (UCB1, a fixed number of play-outs, so it is
         deterministic for a seeded ``rng``) and searches the last few segments exactly.
-
-        Raises:
-            IllegalMove: the game is over.
-            ValueError: ``level`` is not one of ``easy``, ``medium``, ``hard``.
+        (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
-        if not isinstance(state, PolygonsState):
-            raise TypeError("not a Polygons & Dots state")
-        phase = state.phase
-        if phase == "over":
-            raise IllegalMove("The game is over: the path is closed.")
-        if phase == "place":
+        if state.phase == "place":
             if level != "hard":
                 return Place(*rng.choice(state.legal_points()))
             points = state.legal_points()

@@ -1,7 +1,7 @@
 """Pillow renderers: a game state to PNG bytes, and a list of states to an animated GIF replay.
 
-Renderers import :mod:`games` only. Each game has a module ``renderers.<key>`` with
-``render(state, names) -> bytes``.
+Renderers import :mod:`games` only. Each game names the module that draws it
+(:meth:`games.Game.renderer_module`, by default ``renderers.<key>``), which has ``render(state, names) -> bytes``.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import io
 from collections.abc import Sequence
+from typing import Any, Protocol, cast
 
 from PIL import Image
 
@@ -16,18 +17,25 @@ from games import GAMES
 from games.base import State
 
 
-def render(state: State, names: Sequence[str]) -> bytes:
+class _Renderer(Protocol):
+    def render(self, state: Any, names: Sequence[str]) -> bytes: ...
+
+
+def render(state: State[Any], names: Sequence[str]) -> bytes:
     """Render ``state`` as PNG bytes.
 
     Args:
-        state: any game's state; the renderer is chosen by ``state.game``.
+        state: any game's state; the renderer is the game's (``GAMES[state.game].renderer_module()``).
         names: display name per seat (``len(names) == state.seats``).
+
+    Raises:
+        KeyError: ``state.game`` is not a registered game.
     """
-    module = importlib.import_module(GAMES[state.game].renderer_module())
+    module = cast(_Renderer, importlib.import_module(GAMES[state.game].renderer_module()))
     return module.render(state, names)
 
 
-def render_replay(states: Sequence[State], names: Sequence[str], frame_ms: int = 700) -> bytes:
+def render_replay(states: Sequence[State[Any]], names: Sequence[str], frame_ms: int = 700) -> bytes:
     """Render ``states`` (start position first) as an animated GIF, one frame per state.
 
     The last frame is held three times as long. Frames are palette-quantised, so a 60-ply replay stays

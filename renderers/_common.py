@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from games import GAMES, Outcome, Termination
+
 # Seat colours (seat 0, seat 1), the highlight for the last move, and neutral tones.
 SEAT_COLOURS: tuple[tuple[int, int, int], ...] = ((214, 69, 65), (52, 101, 164))
 SEAT_LIGHT: tuple[tuple[int, int, int], ...] = ((246, 205, 203), (200, 216, 238))
@@ -105,10 +107,32 @@ def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
     image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
 
 
-def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> int:
-    """Width in pixels of ``text`` at font ``size``."""
-    left, _, right, _ = draw.textbbox((0, 0), text, font=font(size))
-    return int(right - left)
+def text_width(text: str, size: int) -> float:
+    """Advance width in pixels of ``text`` at font ``size`` (``font(size).getlength``: the one measure every
+    renderer uses)."""
+    return float(font(size).getlength(text))
+
+
+ELLIPSIS = "…"
+
+
+def fit_text(text: str, size: int, width: float, *, min_size: int | None = None, suffix: str = "") -> tuple[str, int]:
+    """Fit ``text + suffix`` into ``width`` pixels: the one text-fitting rule of every board.
+
+    The font shrinks a pixel at a time from ``size`` down to ``min_size`` (default: it does not shrink); if the
+    text is still too wide, ``text`` is cut and ends with an ellipsis, ``suffix`` (such as ``": 12"``) kept whole.
+
+    Returns:
+        ``(the text to draw, the font size in pixels)``.
+    """
+    smallest = size if min_size is None else min(min_size, size)
+    while size > smallest and text_width(text + suffix, size) > width:
+        size -= 1
+    if text_width(text + suffix, size) <= width:
+        return text + suffix, size
+    while text and text_width(text + ELLIPSIS + suffix, size) > width:
+        text = text[:-1]
+    return text + ELLIPSIS + suffix, size
 
 
 def status_lines(
@@ -136,10 +160,16 @@ def status_lines(
     return lines
 
 
-def outcome_text(names: Sequence[str], winner: int | None, draw: bool, reason: str) -> str:
-    """Return a one-line description of an outcome, e.g. ``"alice wins (both hands dead)"``."""
-    if draw:
-        return f"Draw ({reason})"
-    if winner is None:
-        return f"Finished ({reason})"
-    return f"{names[winner]} wins ({reason})"
+def outcome_text(game: str, names: Sequence[str], outcome: Outcome) -> str:
+    """Return a one-line description of ``outcome`` of a match of ``game`` (a registry key), with why it ended as
+    the game describes it (:meth:`games.Game.describe_end`): ``"alice wins: both hands are dead"``,
+    ``"Draw: third repetition"``, ``"Finished: the sticks form a Gröbner basis in 5 turns"`` (solitaire),
+    ``"Aborted"``."""
+    if outcome.termination is Termination.ABORTED:
+        return "Aborted"
+    reason = GAMES[game].describe_end(outcome)
+    if outcome.draw:
+        return f"Draw: {reason}"
+    if outcome.winner is None or not 0 <= outcome.winner < len(names):
+        return f"Finished: {reason}"
+    return f"{names[outcome.winner]} wins: {reason}"

@@ -9,7 +9,6 @@ hands outlined with the old and new counts.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
@@ -25,11 +24,12 @@ from renderers._common import (
     SEAT_COLOURS,
     SEAT_LIGHT,
     draw_text,
+    fit_text,
     fixed_palette,
-    font,
     new_canvas,
     outcome_text,
     palette_png,
+    text_width,
 )
 
 WIDTH, HEIGHT = 720, 560
@@ -61,12 +61,6 @@ def _text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fil
           anchor: str = "lm") -> None:
     draw_text(image, xy, text, size, fill, anchor)
 
-
-@functools.lru_cache(maxsize=1024)
-def _width(text: str, size: int) -> int:
-    """Width of ``text`` in pixels at ``size`` (cached)."""
-    left, _, right, _ = font(size).getbbox(text)
-    return int(right - left)
 
 
 def hand_top(seat: int) -> int:
@@ -171,20 +165,9 @@ def _draw_last_move_arrow(image: Image.Image, draw: ImageDraw.ImageDraw, state: 
         old, new = previous[seat], state.hands[seat]
         text = f"split {old[0]} {old[1]} -> {new[0]} {new[1]}"
         x, y = NAME_X, ROW_TOP[seat] + 160
-        width = _width(text, 18)
+        width = text_width(text, 18)
         draw.rounded_rectangle((x - 6, y - 14, x + width + 6, y + 14), radius=8, fill=HIGHLIGHT, outline=INK)
         _text(image, (x, y), text, 18, INK)
-
-
-def _fit(text: str, size: int, max_width: int) -> tuple[str, int]:
-    """Shrink ``text``'s font from ``size`` (down to 18 px), then truncate it with "...", to fit ``max_width``."""
-    while size > 18 and _width(text, size) > max_width:
-        size -= 2
-    if _width(text, size) <= max_width:
-        return text, size
-    while text and _width(text + "...", size) > max_width:
-        text = text[:-1]
-    return text + "...", size
 
 
 def _variant_text(variant: Variant) -> str:
@@ -228,7 +211,7 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksS
     panel_fill = light if to_move else BACKGROUND
     draw.rounded_rectangle((12, top, WIDTH - 12, top + _ROW_HEIGHT), radius=18, fill=panel_fill,
                            outline=colour if to_move else GRID, width=3 if to_move else 2)
-    name, size = _fit(names[seat], 30, NAME_MAX_WIDTH)
+    name, size = fit_text(names[seat], 30, NAME_MAX_WIDTH, min_size=18)
     _text(image, (NAME_X, top + 40), name, size, colour)
     role = "first player" if seat == 0 else "second player"
     _text(image, (NAME_X, top + 76), role, 16, MUTED)
@@ -267,7 +250,7 @@ def render(state: ChopsticksState, names: Sequence[str]) -> bytes:
     _draw_last_move_arrow(image, draw, state)
     outcome = state.outcome
     if outcome is not None:
-        status, colour = outcome_text(names, outcome.winner, outcome.draw, outcome.reason), INK
+        status, colour = outcome_text(state.game, names, outcome), INK
         if outcome.winner is not None:
             colour = SEAT_COLOURS[outcome.winner]
     else:
@@ -275,9 +258,9 @@ def render(state: ChopsticksState, names: Sequence[str]) -> bytes:
         status, colour = f"{names[seat]} to move", SEAT_COLOURS[seat]
         if state.repetitions() == 2:
             status += " - position seen twice; a third time draws"
-    status, size = _fit(status, 22, WIDTH - 48)
+    status, size = fit_text(status, 22, WIDTH - 48, min_size=18)
     _text(image, (NAME_X, HEIGHT - 54), status, size, colour)
-    last, size = _fit(_describe_move(state, names), 17, WIDTH - 48)
+    last, size = fit_text(_describe_move(state, names), 17, WIDTH - 48)
     _text(image, (NAME_X, HEIGHT - 24), last, size, INK)
     # The board uses few colours: mapping it onto a fixed palette keeps the PNG small and fast to encode.
     return palette_png(image, _PALETTE)

@@ -31,11 +31,12 @@ from renderers._common import (
     SEAT_LIGHT,
     blend,
     draw_text,
+    fit_text,
     fixed_palette,
     new_canvas,
     outcome_text,
     palette_png,
-    text_mask,
+    text_width,
 )
 
 WIDTH = 720
@@ -48,7 +49,8 @@ _MARGIN = 24
 _LISTS_HEIGHT = 170
 _PAPER = (255, 255, 253)
 _LAST_FILL = (252, 231, 176)
-_NAME_LIMIT = 22
+_NAME_WIDTH = 200
+"""Widest a name may be in the status line, pixels (longer names end with an ellipsis)."""
 
 
 def cell_pixels(n: int) -> int:
@@ -78,15 +80,6 @@ def _palette() -> Image.Image:
 
 _PALETTE = _palette()
 _text = draw_text
-_text_mask = text_mask
-
-
-def _width(text: str, size: int) -> int:
-    return _text_mask(text, size, "la")[0].width
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= _NAME_LIMIT else name[: _NAME_LIMIT - 1] + "…"
 
 
 def _scoring_values(diffs: Sequence[int], unique: bool) -> list[int]:
@@ -95,36 +88,27 @@ def _scoring_values(diffs: Sequence[int], unique: bool) -> list[int]:
     return sorted(value for value, count in counts.items() if count == 1 or not unique)
 
 
-def _fitted(text: str, size: int, max_width: int) -> tuple[str, int]:
-    """``text`` at ``size`` or a smaller size, cut with an ellipsis if it is still wider than ``max_width``."""
-    for candidate in (size, size - 2, size - 3):
-        if _width(text, candidate) <= max_width:
-            return text, candidate
-    size -= 3
-    while len(text) > 4 and _width(text + "…", size) > max_width:
-        text = text[:-1]
-    return text + "…", size
-
-
 def _header(image: Image.Image, state: DifferencesState, names: Sequence[str]) -> None:
     scores = state.scores
     rule = "unique differences" if state.unique else "distinct differences"
     title = f"Differences · {state.n} x {state.n} · {rule}"
     _text(image, (WIDTH - _MARGIN, 14), title, 13, MUTED, anchor="ra")
     outcome = state.outcome
+    short = [fit_text(name, 17, _NAME_WIDTH)[0] for name in names]
     if outcome is not None:
-        status = outcome_text([_short(name) for name in names], outcome.winner, outcome.draw, outcome.reason)
+        status = outcome_text(state.game, short, outcome)
         colour = INK if outcome.winner is None else SEAT_COLOURS[outcome.winner]
     else:
         seat = state.current_seat or 0
-        status = f"{_short(names[seat])} to move · mark {state.ply + 1} of {state.n}"
+        status = f"{short[seat]} to move · mark {state.ply + 1} of {state.n}"
         colour = SEAT_COLOURS[seat]
-    status, size = _fitted(status, 17, WIDTH - 2 * _MARGIN - _width(title, 13) - 16)
+    status, size = fit_text(status, 17, WIDTH - 2 * _MARGIN - text_width(title, 13) - 16, min_size=14)
     _text(image, (_MARGIN, 12), status, size, colour)
     for seat in (0, 1):
         role = "rows, left to right" if seat == 0 else "columns, bottom to top"
         x = _MARGIN if seat == 0 else WIDTH // 2 + 8
-        _text(image, (x, 40), f"{_short(names[seat])}: {scores[seat]}", 22, SEAT_COLOURS[seat])
+        label = fit_text(names[seat], 22, WIDTH // 2 - _MARGIN - 8, suffix=f": {scores[seat]}")[0]
+        _text(image, (x, 40), label, 22, SEAT_COLOURS[seat])
         _text(image, (x, 66), f"scores {role}", 13, MUTED)
 
 
@@ -189,7 +173,8 @@ def _lists(image: Image.Image, state: DifferencesState, names: Sequence[str], to
     kind = "occurring once" if state.unique else "distinct"
     for seat, diffs in enumerate(state.difference_lists):
         what = "row differences, left to right" if seat == 0 else "column differences, bottom to top"
-        _text(image, (_MARGIN, y), f"{_short(names[seat])} · {what}", 15, SEAT_COLOURS[seat])
+        _text(image, (_MARGIN, y), fit_text(names[seat], 15, WIDTH - 2 * _MARGIN, suffix=f" · {what}")[0], 15,
+              SEAT_COLOURS[seat])
         listed = " ".join(map(str, diffs)) if diffs else "none yet"
         _text(image, (_MARGIN + 16, y + 21), listed, 15, INK)
         scoring = _scoring_values(diffs, state.unique)

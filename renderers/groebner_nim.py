@@ -10,7 +10,7 @@ the outcome, the picked pairs, and once the game is over the reduced Gröbner ba
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +22,7 @@ from renderers._common import (
     INK,
     MUTED,
     SEAT_COLOURS,
+    fit_text,
     fixed_palette,
     font,
     new_canvas,
@@ -128,7 +129,8 @@ def _draw_board(draw: ImageDraw.ImageDraw, state: GroebnerNimState) -> None:
         _draw_number(draw, state, index, stick, at, head_r, highlighted=index in picked)
 
 
-def _draw_number(draw: ImageDraw.ImageDraw, state: GroebnerNimState, index: int, stick: Stick, at,
+def _draw_number(draw: ImageDraw.ImageDraw, state: GroebnerNimState, index: int, stick: Stick,
+                 at: Callable[[tuple[int, int]], tuple[float, float]],
                  head_r: float, highlighted: bool) -> None:
     hx, hy = at(stick.head)
     tx, ty = at(stick.tail)
@@ -138,7 +140,7 @@ def _draw_number(draw: ImageDraw.ImageDraw, state: GroebnerNimState, index: int,
     x, y = hx + dx / length * (head_r + 10), hy + dy / length * (head_r + 10)
     text = str(index + 1)
     size = 13
-    half_w = text_width(draw, text, size) / 2 + 4
+    half_w = text_width(text, size) / 2 + 4
     # keep the tag inside the board, clear of the axis labels
     x = min(max(x, BOARD_LEFT + half_w + 2), BOARD_LEFT + BOARD_SIZE + 14)
     y = min(max(y, BOARD_TOP + 2), BOARD_TOP + BOARD_SIZE - 11)
@@ -171,7 +173,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, state: GroebnerNimState, names: Seque
         else:
             lines.append((f"{names[0]} to move", INK))
     else:
-        text = None if outcome is None else outcome_text(names, outcome.winner, outcome.draw, "basis complete")
+        text = None if outcome is None else outcome_text(state.game, names, outcome)
         lines = status_lines(names, state.current_seat, state.scores, text)
     for text, colour in lines:
         for part in _wrap(draw, text, 16, WIDTH - x - 10):
@@ -185,7 +187,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, state: GroebnerNimState, names: Seque
         draw.text((x, y), f"Last pair {last}", fill=MUTED, font=font(13))
         y += 17
         result = f"added {new}: {format_stick(state.sticks[new - 1])}" if new is not None else "reduced to zero"
-        draw.text((x, y), _fit(draw, result, 14, WIDTH - x - 10), fill=INK, font=font(14))
+        draw.text((x, y), fit_text(result, 14, WIDTH - x - 10)[0], fill=INK, font=font(14))
         y += 24
 
     if state.is_over:
@@ -198,7 +200,7 @@ def _draw_basis(draw: ImageDraw.ImageDraw, state: GroebnerNimState, x: int, y: i
     y += 18
     basis = state.final_basis()
     for stick in basis[:8]:
-        draw.text((x, y), _fit(draw, format_stick(stick), 14, WIDTH - x - 10), fill=INK, font=font(14))
+        draw.text((x, y), fit_text(format_stick(stick), 14, WIDTH - x - 10)[0], fill=INK, font=font(14))
         y += 18
     if len(basis) > 8:
         draw.text((x, y), f"... and {len(basis) - 8} more", fill=MUTED, font=font(13))
@@ -209,7 +211,7 @@ def _draw_basis(draw: ImageDraw.ImageDraw, state: GroebnerNimState, x: int, y: i
 def _draw_picked(draw: ImageDraw.ImageDraw, state: GroebnerNimState, x: int, y: int) -> None:
     rows = max(0, (HEIGHT - 14 - (y + 18)) // 17)
     texts = [f"{pair} +{new}" if new is not None else f"{pair} ·" for pair, new in zip(state.picked, state.added)]
-    widest = max((text_width(draw, text, 13) for text in texts), default=0)
+    widest = max((text_width(text, 13) for text in texts), default=0)
     columns = 3 if widest <= 56 else 2
     column_width = (WIDTH - x - 6) // columns
     capacity = rows * columns
@@ -237,19 +239,10 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[s
     current = ""
     for word in text.split(" "):
         candidate = f"{current} {word}" if current else word
-        if current and text_width(draw, candidate, size) > width:
+        if current and text_width(candidate, size) > width:
             lines.append(current)
             current = word
         else:
             current = candidate
     lines.append(current)
-    return [_fit(draw, line, size, width) for line in lines]
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
-    """``text`` shortened with an ellipsis to fit ``width`` pixels at font ``size``."""
-    if text_width(draw, text, size) <= width:
-        return text
-    while text and text_width(draw, text + "…", size) > width:
-        text = text[:-1]
-    return text + "…"
+    return [fit_text(line, size, width)[0] for line in lines]

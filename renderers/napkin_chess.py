@@ -27,9 +27,11 @@ from renderers._common import (
     MUTED,
     SEAT_COLOURS,
     SEAT_LIGHT,
+    fit_text,
     new_canvas,
     outcome_text,
     status_lines,
+    text_width,
     to_png,
 )
 
@@ -44,7 +46,8 @@ _NAPKIN = (255, 255, 255)
 _GRID_MAJOR = (196, 192, 182)
 _FREE = (60, 170, 90)
 _HOLE = (20, 20, 20)
-_NAME_CHARS = 22
+_NAME_PX = 220
+"""Widest a player's name may be in the panel, pixels at 19 px (longer names end with an ellipsis)."""
 
 font = functools.lru_cache(maxsize=32)(_common.font)
 """The shared font helper, with a cache of its own so that the coin sizes never evict the other boards' fonts."""
@@ -55,19 +58,6 @@ def _layout(state: NapkinState) -> tuple[float, int, int]:
     width, height = state.variant.width / SCALE, state.variant.height / SCALE
     scale = BOARD_PX / max(width, height)
     return scale, round(width * scale), round(height * scale)
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= _NAME_CHARS else name[: _NAME_CHARS - 1] + "…"
-
-
-def _fit(draw: ImageDraw.ImageDraw, name: str, suffix: str, size: int, room: int) -> str:
-    """``name + suffix``, the name cut with an ellipsis until the whole fits in ``room`` pixels."""
-    text = name + suffix
-    while name and draw.textlength(text, font=font(size)) > room:
-        name = name[:-1]
-        text = name.rstrip() + "…" + suffix
-    return text
 
 
 def _napkin_image(state: NapkinState, free_size: int | None) -> tuple[Image.Image, list[tuple[int, int]]]:
@@ -131,7 +121,7 @@ def _napkin_image(state: NapkinState, free_size: int | None) -> tuple[Image.Imag
 
 
 def _render(state: NapkinState, names: Sequence[str], free_size: int | None) -> bytes:
-    names = [_short(n) for n in names]
+    names = [fit_text(n, 19, _NAME_PX)[0] for n in names]
     scale, w_px, h_px = _layout(state)
     panel_x = _LEFT + w_px + _PANEL_GAP
     height = max(_TOP + h_px + _BOTTOM, 420)
@@ -159,17 +149,17 @@ def _render(state: NapkinState, names: Sequence[str], free_size: int | None) -> 
     draw.text((panel_x, y), "Napkin Chess", fill=INK, font=font(24))
     y += 38
     outcome = state.outcome
-    result = outcome_text(names, outcome.winner, outcome.draw, outcome.reason) if outcome else None
+    result = outcome_text(state.game, names, outcome) if outcome else None
     room = WIDTH - panel_x - 12
     lines = status_lines(names, state.current_seat, state.scores, result)
     for seat, (name, score) in enumerate(zip(names, state.scores)):
-        draw.text((panel_x, y), _fit(draw, name, f": {score}", 19, room), fill=lines[seat][1], font=font(19))
+        draw.text((panel_x, y), fit_text(name, 19, room, suffix=f": {score}")[0], fill=lines[seat][1], font=font(19))
         y += 28
     for text, colour in lines[len(names):]:
-        head, sep, tail = text.partition(" (")
-        parts = [head, sep.strip() + tail] if sep and draw.textlength(text, font=font(19)) > room else [text]
+        head, sep, tail = text.partition(": ")
+        parts = [head + sep.strip(), tail] if sep and text_width(text, 19) > room else [text]
         for part in parts:
-            draw.text((panel_x, y), _fit(draw, part, "", 19, room), fill=colour, font=font(19))
+            draw.text((panel_x, y), fit_text(part, 19, room)[0], fill=colour, font=font(19))
             y += 28
     if state.last_move is not None:
         seat = (state.ply - 1) % 2

@@ -9,7 +9,6 @@ is still open, when the faces are provisional), with the side count written insi
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
@@ -25,10 +24,13 @@ from renderers._common import (
     MUTED,
     SEAT_COLOURS,
     SEAT_LIGHT,
+    blend,
+    fit_text,
     font,
     new_canvas,
     outcome_text,
     status_lines,
+    text_width,
     to_png,
 )
 
@@ -49,7 +51,7 @@ PALETTE_COLOURS = 96
 
 def _blend(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
     """Mix ``colour`` with the background: ``amount`` 1 keeps the colour, 0 gives the background."""
-    return tuple(round(c * amount + b * (1 - amount)) for c, b in zip(colour, BACKGROUND))  # type: ignore[return-value]
+    return blend(colour, BACKGROUND, amount)
 
 
 class _Frame:
@@ -107,7 +109,7 @@ def _draw_counts(draw: ImageDraw.ImageDraw, frame: _Frame, faces: Sequence[Face]
     polygons: list[shapely.Polygon] = []
     for face in faces:
         outline = [frame.px(float(x), float(y)) for x, y in face.outline]
-        half = max(_width(str(face.sides), COUNT_SIZE), COUNT_SIZE) / 2 + 1
+        half = max(text_width(str(face.sides), COUNT_SIZE), COUNT_SIZE) / 2 + 1
         area = abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(outline, outline[1:] + outline[:1]))) / 2
         if area < (2 * half) ** 2:
             continue
@@ -175,28 +177,13 @@ def _draw_dots(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -
                   stroke_width=3, stroke_fill=BACKGROUND)
 
 
-@functools.lru_cache(maxsize=4096)
-def _width(text: str, size: int) -> float:
-    """Advance width in pixels of ``text`` at font ``size`` (cached)."""
-    return float(font(size).getlength(text))
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> str:
-    """Shorten ``text`` with an ellipsis until it is at most ``width`` pixels wide."""
-    if _width(text, size) <= width:
-        return text
-    while text and _width(text + "…", size) > width:
-        text = text[:-1]
-    return text + "…"
-
-
 def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
     """Break ``text`` after spaces or hyphens into lines at most ``width`` pixels wide."""
     lines: list[str] = []
     line = ""
     for word in re.findall(r"[^ -]+-?|\s+", text):
         trial = line + word
-        if line.strip() and _width(trial.rstrip(), size) > width:
+        if line.strip() and text_width(trial.rstrip(), size) > width:
             lines.append(line.rstrip())
             line = word.lstrip()
         else:
@@ -213,11 +200,12 @@ def _draw_panel(draw: ImageDraw.ImageDraw, state: PolygonsState, names: Sequence
     draw.text((left, y), "Polygons & Dots", fill=INK, font=font(18))
     y += 30
     outcome = state.outcome
-    text = outcome_text(names, outcome.winner, outcome.draw, outcome.reason) if outcome else None
+    text = outcome_text(state.game, names, outcome) if outcome else None
     phase = state.phase
     scores = None if phase == "place" else state.scores
     for k, (line, colour) in enumerate(status_lines(names, state.current_seat, scores, text)):
-        for part in _wrap(draw, line, PANEL_SIZE, width) if k >= state.seats else [_fit(draw, line, PANEL_SIZE, width)]:
+        parts = _wrap(draw, line, PANEL_SIZE, width) if k >= state.seats else [fit_text(line, PANEL_SIZE, width)[0]]
+        for part in parts:
             draw.text((left, y), part, fill=colour, font=font(PANEL_SIZE))
             y += 22
     y += 8
@@ -250,7 +238,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, state: PolygonsState, names: Sequence
     if phase != "place":
         for seat, label in ((0, "odd faces"), (1, "even faces")):
             draw.rectangle([left, y + 2, left + 14, y + 16], fill=SEAT_LIGHT[seat], outline=SEAT_COLOURS[seat])
-            owner = _fit(draw, f"{label}: {names[seat]}", 14, width - 22)
+            owner = fit_text(f"{label}: {names[seat]}", 14, width - 22)[0]
             draw.text((left + 22, y), owner, fill=SEAT_COLOURS[seat], font=font(14))
             y += 22
 

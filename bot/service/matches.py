@@ -32,7 +32,8 @@ from bot.service.errors import (
     NotYourTurn,
     Outdated,
 )
-from games import GAMES, Game, Level, State
+from games import GAMES, Game, Level, Outcome, State, Termination
+from games.base import read_stored_outcome
 from storage import ChallengeRecord, Database, MatchRecord, MoveRecord, SeatRecord, SettingsRecord, repo
 from storage.database import in_thread
 
@@ -182,11 +183,7 @@ class MatchService:
         """
         if game_key not in GAMES:
             raise NotFound(f"There is no game called {game_key!r}.")
-        game = GAMES[game_key]
-        game.new_state(variant, random.Random(0))
-        full = game.variant_defaults()
-        full.update(variant)
-        return full
+        return GAMES[game_key].variant(variant)
 
     async def create_challenge(
         self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], challenger: Player,
@@ -317,7 +314,7 @@ class MatchService:
         return match
 
     async def start_computer_duel(self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any],
-                                  levels: tuple[Level, Level], seed: int = 0) -> MatchRecord:
+                                  levels: tuple[Level, ...], seed: int = 0) -> MatchRecord:
         """Start a computer-versus-computer match (the demo uses it). Unrated, no deadline."""
         full_variant = self.validate_variant(game, variant)
         seat_count = GAMES[game].seats_for(full_variant)
@@ -412,8 +409,9 @@ class MatchService:
             "reminded": False, "draw_offer_seat": None,
         }
         if after.outcome is not None:
-            fields.update(status="finished", outcome=after.outcome.to_dict(), end_reason=after.outcome.termination.value,
-                          deadline=None, finished_at=now, current_seat=None)
+            fields.update(status="finished", outcome=after.outcome.to_dict(),
+                          end_reason=after.outcome.termination.value, deadline=None, finished_at=now,
+                          current_seat=None)
         else:
             fields["deadline"] = self._deadline_for(match, after.current_seat, now)
         if not repo.update_match.sync(conn, match.id, match.version, **fields):
@@ -437,8 +435,8 @@ class MatchService:
             if seat is None:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
             winner = None if len(match.seats) == 1 else 1 - seat
-            reason = f"{match.seats[seat].display_name} resigned"
-            return await self._finish(conn, match, winner=winner, draw=False, reason=reason)
+            return await self._finish(conn, match, winner=winner, draw=False, termination=Termination.RESIGNED,
+                                      loser=seat)
 
     async def abort(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Abort a match before each human side has moved (no result, unrated).
@@ -455,7 +453,10 @@ class MatchService:
                 raise NotAllowed("Both sides have moved; the match can no longer be aborted. Resign or offer a "
                                  "draw instead.")
             now = self.clock()
-            await self._update(conn, match, status="aborted", end_reason="aborted", deadline=None, finished_at=now,
+            scores = load_state(match).scores
+            outcome = Outcome(None, False, tuple(scores) if scores is not None else None, Termination.ABORTED)
+            await self._update(conn, match, status="aborted", outcome=outcome.to_dict(),
+                               end_reason=Termination.ABORTED.value, deadline=None, finished_at=now,
                                current_seat=None, updated_at=now)
             updated = await repo.get_match(conn, match_id)
         assert updated is not None
@@ -479,7 +480,8 @@ class MatchService:
             if any(s.is_computer for s in match.seats):
                 raise NotAllowed("The computer does not accept draw offers; play on or resign.")
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
-                finished = await self._finish(conn, match, winner=None, draw=True, reason="draw agreed")
+                finished = await self._finish(conn, match, winner=None, draw=True,
+                                              termination=Termination.DRAW_AGREED)
                 return finished, True
             if match.draw_offer_seat == seat:
                 raise NotAllowed("You have already offered a draw; wait for your opponent's answer.")
@@ -526,8 +528,8 @@ class MatchService:
                 if fresh.deadline <= now:
                     seat = fresh.current_seat or 0
                     winner = None if len(fresh.seats) == 1 else 1 - seat
-                    reason = f"{fresh.seats[seat].display_name} ran out of time"
-                    work.forfeited.append(await self._finish(conn, fresh, winner=winner, draw=False, reason=reason))
+                    work.forfeited.append(await self._finish(conn, fresh, winner=winner, draw=False,
+                                                             termination=Termination.OUT_OF_TIME, loser=seat))
                 elif not fresh.reminded:
                     await repo.update_match(conn, fresh.id, fresh.version, reminded=True)
                     fresh.reminded = True
@@ -563,7 +565,8 @@ class MatchService:
         if match is None or match.guild_id != guild_id:
             raise NotFound(f"There is no match #{match_id} in this server.")
         if match.status != "active":
-            raise MatchOver(f"Match #{match_id} is over ({match.end_reason or match.status}).")
+            why = GAMES[match.game].describe_end(read_stored_outcome(match.outcome)) if match.outcome else match.status
+            raise MatchOver(f"Match #{match_id} is over ({why}).")
         return match
 
     @staticmethod
@@ -595,13 +598,15 @@ class MatchService:
             raise Outdated("The match changed meanwhile; try again.")
 
     async def _finish(self, conn: repo.Connection, match: MatchRecord, *, winner: int | None, draw: bool,
-                      reason: str) -> MatchRecord:
+                      termination: Termination, loser: int | None = None) -> MatchRecord:
+        """End ``match`` by a player's action (``termination``: resigned, out of time, draw agreed); ``loser`` is
+        the seat that resigned or ran out of time."""
         now = self.clock()
         state = load_state(match)
         scores = state.scores
-        outcome = {"winner": winner, "draw": draw, "scores": list(scores) if scores is not None else None,
-                   "reason": reason}
-        await self._update(conn, match, status="finished", outcome=outcome, end_reason=reason, deadline=None,
+        outcome = Outcome(winner, draw, tuple(scores) if scores is not None else None, termination, loser).to_dict()
+        await self._update(conn, match, status="finished", outcome=outcome, end_reason=termination.value,
+                           deadline=None,
                            finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None)
         updated = await repo.get_match(conn, match.id)
         assert updated is not None

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from games import Termination
+from games.base import read_stored_outcome
 from storage import MatchRecord, RatingRecord, repo
 
 PROVISIONAL_GAMES = 5
@@ -110,8 +112,8 @@ def _record_solitaire(conn: sqlite3.Connection, match: MatchRecord, now: float) 
     record.games += 1
     scores = match.outcome.get("scores") if match.outcome else None
     par = match.state.get("par")
-    completed = match.outcome is not None and match.outcome.get("winner") is None and "resigned" not in str(
-        match.outcome.get("reason")) and "ran out of time" not in str(match.outcome.get("reason"))
+    outcome = read_stored_outcome(match.outcome) if match.outcome else None
+    completed = outcome is not None and outcome.winner is None and outcome.termination is Termination.NATURAL
     if completed and scores and isinstance(par, int):
         relative = int(scores[0]) - par
         record.wins += 1

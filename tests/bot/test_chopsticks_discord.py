@@ -56,7 +56,7 @@ async def test_challenge_accept_thread_moves_by_button_and_command_until_a_win(s
         assert after.ply == match.ply + 1
     match = await stored(db, match_id)
     assert match.status == "finished"
-    assert match.outcome["winner"] == 0 and match.outcome["reason"] == "both hands dead"
+    assert match.outcome["winner"] == 0 and match.outcome["termination"] == "natural"
     assert by_button > 0 and by_command > 0
     final = thread.last_message
     assert "**alice** wins" in final.content
@@ -95,7 +95,7 @@ async def test_resign(simcord_env, db: Database) -> None:
     assert not result.ephemeral
     match = await stored(db, match_id)
     assert match.status == "finished" and match.outcome["winner"] == 0
-    assert "bob resigned" in match.outcome["reason"]
+    assert match.outcome["termination"] == "resigned" and match.seats[match.outcome["loser"]].display_name == "bob"
     again = await world["alice"].slash(world.thread(), "match resign")
     assert again.ephemeral and "is over" in again.response.content
 

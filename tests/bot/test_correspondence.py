@@ -42,7 +42,8 @@ async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
     await simcord_env.advance_time(DAY)
     match = await stored(db, match_id)
     assert match.status == "finished"
-    assert match.outcome["winner"] == 0 and "bob ran out of time" in match.outcome["reason"]
+    assert match.outcome["winner"] == 0 and match.outcome["termination"] == "out_of_time"
+    assert match.seats[match.outcome["loser"]].display_name == "bob"
     assert "**alice** wins: bob ran out of time." in world.thread().last_message.content
     assert sum("a third of your time" in t for t in _thread_texts(world)) == 1
 
@@ -100,7 +101,7 @@ async def test_draw_offer_accepted(simcord_env, db: Database) -> None:
     assert again.ephemeral and "already offered" in again.response.content
     await world["bob"].slash(world.thread(), "match draw")
     match = await stored(db, match_id)
-    assert match.status == "finished" and match.outcome["draw"] and match.outcome["reason"] == "draw agreed"
+    assert match.status == "finished" and match.outcome["draw"] and match.outcome["termination"] == "draw_agreed"
     rows = await repo.ratings_of_game(db._reader, world.guild.id, "chopsticks")
     assert sorted((r.display_name, r.draws) for r in rows) == [("alice", 1), ("bob", 1)]
 

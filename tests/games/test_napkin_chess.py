@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
 from games.napkin_chess import GAME, PRESETS, Move, NapkinState, format_move, parse_move
 
 VECTORS = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "napkin_chess.json").read_text())
@@ -257,7 +257,9 @@ def test_board_vectors(case: dict) -> None:
         assert outcome.winner == case["winner"]
         assert outcome.draw is case.get("draw", False)
         assert list(outcome.scores) == case["scores"]
-        assert outcome.reason == case["reason"]
+        assert outcome.termination is Termination.NATURAL
+        assert GAME.describe_end(outcome) == "no coin fits"
+        assert state.supply_exhausted is (case["reason"] == "supply exhausted")
         with pytest.raises(IllegalMove, match="over"):
             state.apply(Move(2, 1500, 1500))
         with pytest.raises(IllegalMove):
@@ -287,7 +289,7 @@ def test_supply_runs_out_and_first_coin_rule() -> None:
         state.play("3@10,25")
     state = state.play("2@25,5")
     assert state.supply == (0, 0, 0)
-    assert state.is_over and state.outcome.reason == "supply exhausted"
+    assert state.is_over and state.supply_exhausted and state.outcome.termination is Termination.NATURAL
     assert state.outcome.scores == (4, 3) and state.outcome.winner == 0
 
 
@@ -335,6 +337,29 @@ def test_defaults_and_presets() -> None:
     state = GAME.new_state({"hole": True})
     assert state.variant.hole_centre == (hole.x, hole.y)
     assert GAMES["napkin_chess"] is GAME
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_each_preset_plays_its_own_napkin_and_supply(name: str) -> None:
+    """The variant of a preset (as the start command asks for it) is the preset's napkin and supply, not the
+    classic defaults; options given alongside override the preset one by one."""
+    preset = PRESETS[name]
+    variant = GAME.variant({"preset": name})
+    assert (variant["width"], variant["height"], variant["supply"]) == (
+        preset["width"], preset["height"], preset["supply"])
+    state = GAME.new_state(variant)
+    assert (state.variant.width, state.variant.height) == (preset["width"] * 100, preset["height"] * 100)
+    assert state.supply == tuple(preset["supply"])
+    # Options left empty (None) come from the preset; coins_3 overrides one count only.
+    partial = GAME.variant({"preset": name, "width": None, "coins_3": 1, "scoring": None})
+    assert partial["width"] == preset["width"] and partial["scoring"] == preset["scoring"]
+    assert partial["supply"] == [preset["supply"][0], 1, preset["supply"][2]]
+    assert GAME.variant(partial) == partial
+
+
+def test_quick_preset_differs_from_classic() -> None:
+    assert GAME.variant({"preset": "quick"})["width"] == 20.0 != GAME.variant({})["width"]
+    assert GAME.new_state({"preset": "quick"}).supply == (10, 6, 3)
 
 
 # ---------------------------------------------------------------------------------------- serialisation
@@ -458,7 +483,7 @@ def test_computer_moves_are_legal_and_deterministic(level: str) -> None:
     first = GAME.computer_move(state, level, random.Random(42))
     assert first == GAME.computer_move(state, level, random.Random(42))
     assert state.is_legal(first) and brute_legal(state, first)
-    with pytest.raises(ValueError, match="level"):
+    with pytest.raises(ValueError, match="Unknown level 'grandmaster'"):
         GAME.computer_move(state, "grandmaster", random.Random(0))  # type: ignore[arg-type]
 
 

@@ -94,7 +94,8 @@ async def assert_consistent(db: Database, match_id: int) -> list[State]:
         assert final.outcome is None
         assert match.current_seat == final.current_seat
     elif match.status == "aborted":
-        assert match.current_seat is None and match.outcome is None
+        assert match.current_seat is None and match.outcome is not None
+        assert match.outcome["termination"] == "aborted" and match.outcome["winner"] is None
     else:
         assert match.status == "finished" and match.current_seat is None and match.outcome is not None
         if final.outcome is not None:  # ended by the rules (not by resignation, draw, forfeit or abort)

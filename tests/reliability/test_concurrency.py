@@ -262,7 +262,7 @@ async def test_burst_resign_racing_a_move_keeps_log_and_state_in_agreement(simco
         move_result, resign_result = results["move"], results["resign"]
         assert not resign_result.ephemeral
         match = await match_of(db, match_id)
-        assert match.status == "finished" and "resigned" in match.outcome["reason"]
+        assert match.status == "finished" and match.outcome["termination"] == "resigned"
         moves = await repo.get_moves(db._reader, match_id)
         if move_result.ephemeral:
             assert "is over" in ephemeral_refusal(move_result) and moves == []

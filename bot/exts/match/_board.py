@@ -21,7 +21,8 @@ import discord
 
 import renderers
 from bot.service import MoveResult, load_state
-from games import GAMES, Outcome, State, Termination
+from games import GAMES, State, Termination
+from games.base import read_stored_outcome
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def describe_outcome(match: MatchRecord) -> str:
     if match.status == "aborted" or match.outcome is None:
         return "Match aborted; it counts for nobody."
     game = GAMES[match.game]
-    outcome = Outcome.from_dict(match.outcome)
+    outcome = read_stored_outcome(match.outcome)  # rows stored before outcomes had a termination, too
     why = game.describe_end(outcome)
     if outcome.loser is not None and outcome.termination in PLAYER_ENDS:
         why = f"{escape(match.seats[outcome.loser].display_name)} {PLAYER_ENDS[outcome.termination]}"
