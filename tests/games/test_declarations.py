@@ -72,8 +72,10 @@ def test_check_options_refuses_what_is_not_a_mapping() -> None:
 
 
 def test_the_registry_finds_the_five_games_with_their_declarations() -> None:
-    assert set(KEYS) == set(TITLES)
+    assert set(TITLES) <= set(KEYS)  # the five, and the tests' own extra games
     for key, game in GAMES.items():
+        if key not in TITLES:
+            continue
         assert game.key == key == game.state_class.game
         assert game.title == TITLES[key]
         assert game.command == COMMANDS[key]

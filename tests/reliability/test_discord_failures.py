@@ -9,6 +9,7 @@ import pytest
 
 from bot.client import NapkinBot
 from bot.errors import GENERIC
+from bot.exts.match import _board
 from bot.service import MatchService
 from storage import Database, repo
 from tests.bot.helpers import move_button
@@ -32,7 +33,7 @@ async def _repost_and_continue(world: World, db: Database, match_id: int, actor:
     """``/match board`` posts the current board with live buttons, and a click on it plays the next move."""
     thread = world.thread()
     shown = await world[actor].slash(thread, "match board")
-    assert not shown.ephemeral and f"ply {ply}" in shown.response.content
+    assert not shown.ephemeral and (f"move {ply}" if ply else "new match") in shown.response.content
     board = shown.response.message
     match = await match_of(db, match_id)
     button = next(b for b in (move_button(board, m) for m in ("LL", "LR", "RL", "RR")) if b is not None)
@@ -120,7 +121,9 @@ async def test_buttons_of_a_vanished_or_finished_match_answer_clearly(simcord_en
     world = World(simcord_env, "alice", "bob")
     first = await start_discord_match(world, db, "chopsticks")
     old_board = world.thread().last_message
+    _board._last_boards.clear()  # as after a restart: the bot no longer knows this board, so its buttons stay
     await world["bob"].slash(world.thread(), "match resign")
+    assert move_button(old_board, "LL") is not None
     over = await world["alice"].click(old_board, custom_id=move_button(old_board, "LL").custom_id)
     assert "is over" in ephemeral_refusal(over)
 

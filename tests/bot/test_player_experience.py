@@ -1,0 +1,161 @@
+"""What a member meets first: /help, /rules written for players, a hint for text typed in a match thread, options
+that do not apply refused with what was typed, a declined challenge told to the challenger, a bystander's
+/match board shown only to them, and cooldowns on the costly commands."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.exts.community import EMBED_FIELD, EMBED_TOTAL, rules_embed, rules_source
+from games import GAMES
+from storage import Database
+from tests.bot.helpers import World, only_match_id, snapshot, stored
+from tests.reliability._support import GAME_KEYS, start_command
+
+REAL_GAMES = ("chopsticks", "differences", "groebner_nim", "napkin_chess", "polygons")
+
+
+@pytest.mark.parametrize("game", REAL_GAMES)
+def test_rules_are_written_for_players_and_fit_an_embed(game: str) -> None:
+    text = rules_source(game)
+    assert text, f"{game} has no players' rules text"
+    embed = rules_embed(game)
+    assert len(embed) <= EMBED_TOTAL and all(len(field.value) <= EMBED_FIELD for field in embed.fields)
+    shown = embed.description + "".join(f"{field.name}{field.value}" for field in embed.fields)
+    for section in text.split("\n## ")[1:]:  # no section is cut
+        assert section.partition("\n")[2].strip() in shown
+    assert f"/{GAMES[game].command} " in shown, "names our slash commands"
+    assert not re.search(r"seeds/|\.py\b|\.md\b|seat [01]\b|\bply\b", shown), "no file paths, seat numbers or plies"
+    names = {field.name for field in embed.fields}
+    assert {"How to move", "Notation", "Source"} <= names
+    assert GAMES[game].source in shown
+    if GAMES[game].options:
+        assert all(f"`{option.name}`" in shown for option in GAMES[game].options)
+        assert "default" in shown
+
+
+async def test_rules_command_shows_the_players_text_and_an_example_board(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    result = await world["alice"].slash(world.channel, "rules", game="differences")
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    assert embed.title.startswith("Grid Game of Differences")
+    assert any("`/differences mark" in field.value for field in embed.fields)
+    assert result.response.attachments[0].filename == "example.png"
+
+
+async def test_help_lists_every_game_and_the_match_commands(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    result = await world["alice"].slash(world.channel, "help")
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    text = embed.description + "".join(f"{field.name}{field.value}" for field in embed.fields)
+    for key in GAME_KEYS:
+        assert GAMES[key].title in text and f"/{GAMES[key].command} start" in text
+    for command in ("/match list", "/match resign", "/rules", "/leaderboard"):
+        assert command in text
+
+
+async def test_a_players_first_message_in_a_match_thread_gets_one_hint(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob", "carol")
+    start = await world["alice"].slash(world.channel, "differences start", opponent=world["bob"])
+    await world["bob"].click(start.response, label="Accept")
+    thread = world.thread()
+    before = len(thread.history())
+    await world["alice"].send(thread, "e5")
+    await world["alice"].send(thread, "e5 please")
+    await world["carol"].send(thread, "good luck")  # not a player: no hint
+    hints = [m for m in thread.history()[before:] if m.author.bot]
+    assert len(hints) == 1
+    assert "/differences mark square:" in hints[0].content and "cannot read" in hints[0].content
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"level": "hard"}, "`level:hard`"),
+    ({"seat": "second"}, "`seat:second`"),
+])
+async def test_options_that_do_not_apply_to_a_challenge_are_refused(simcord_env, db: Database, options: dict,
+                                                                      expected: str) -> None:
+    world = World(simcord_env, "alice", "bob")
+    before = await snapshot(db)
+    result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], **options)
+    assert result.ephemeral and expected in result.response.content
+    assert await snapshot(db) == before
+
+
+async def test_seat_is_refused_in_solitaire(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    before = await snapshot(db)
+    result = await world["alice"].slash(world.channel, "groebner start", mode="solitaire", seat="second")
+    assert result.ephemeral and "`seat:second`" in result.response.content and "solitaire" in result.response.content
+    assert await snapshot(db) == before
+
+
+async def test_seat_and_level_apply_against_the_computer(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="hard",
+                               seat="second")
+    match = await stored(db, await only_match_id(db))
+    assert match.seats[1].user_id == world["alice"].id and match.seats[0].level == "hard"
+
+
+async def test_a_declined_challenge_tells_the_challenger_once(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    challenge = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    declined = await world["bob"].click(challenge.response, label="Decline")
+    told = [m for m in declined.followups if f"<@{world['alice'].id}>" in m.content]
+    assert len(told) == 1 and "declined" in told[0].content
+
+
+async def test_a_bystanders_match_board_is_only_for_them(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob", "carol")
+    start = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    await world["bob"].click(start.response, label="Accept")
+    shown = await world["carol"].slash(world.thread(), "match board")
+    assert shown.ephemeral and "<@" not in shown.response.content and shown.response.attachments
+    mine = await world["alice"].slash(world.thread(), "match board")
+    assert not mine.ephemeral and f"<@{world['alice'].id}>" in mine.response.content
+
+
+async def test_match_history_has_a_cooldown(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    start = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    await world["bob"].click(start.response, label="Accept")
+    for _ in range(2):
+        shown = await world["alice"].slash(world.thread(), "match history")
+        assert not shown.ephemeral
+    rested = await world["alice"].slash(world.thread(), "match history")
+    assert rested.ephemeral and "try again in" in rested.response.content
+
+
+@pytest.mark.parametrize("game", REAL_GAMES)
+async def test_every_start_option_is_stored_as_asked(simcord_env, db: Database, game: str) -> None:
+    """Table-driven: each variant option of each game, set to a value other than its default, is what the stored
+    match's variant says (presets included: their napkin and supply)."""
+    world = World(simcord_env, "alice", "bob")
+    declared = GAMES[game]
+    for option in declared.options:
+        if option.kind == "bool":
+            value = not option.default if option.default is not None else True
+        elif option.kind == "int":
+            value = option.maximum if option.default != option.maximum else option.minimum
+        elif option.kind == "choice":
+            value = next(c for c in option.choices if c != option.default)
+        else:
+            continue  # free text (a custom start) has its own tests
+        result = await world["alice"].slash(world.channel, start_command(game), opponent=world["bob"],
+                                            **{option.name: value})
+        if result.ephemeral:  # a combination the rules refuse: it must say which option
+            assert option.name in result.response.content, (option.name, result.response.content)
+            continue
+        await world["bob"].click(result.response, label="Accept")
+        match = await stored(db, max(await world.env.bot.service.db.read(_ids)))
+        expected = declared.variant({option.name: value})
+        assert match.variant == expected, option.name
+        await world["alice"].slash(world.thread(), "match abort")
+
+
+def _ids(tx) -> list[int]:
+    return tx.all_match_ids()
