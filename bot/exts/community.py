@@ -16,7 +16,7 @@ import renderers
 from bot import play
 from bot.service import ratings
 from games import GAME_KEYS, GAME_TITLES, GAMES, State
-from storage import repo
+from storage import ReadTx
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -67,8 +67,7 @@ class Community(commands.Cog):
         """Post the ranking as an embed (rank, player, rating, W/L/D)."""
         guild_id = play.require_guild(interaction)
         solo = solitaire and game == "groebner_nim"
-        async with self.bot.db.read() as conn:
-            rows = await repo.ratings_of_game(conn, guild_id, ratings.board_key(game, solo))
+        rows = await self.bot.db.read(ReadTx.ratings_of_game, guild_id, ratings.board_key(game, solo))
         standings = ratings.leaderboard(rows, solitaire=solo)
         title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
@@ -99,8 +98,7 @@ class Community(commands.Cog):
         """Post a member's record per game."""
         guild_id = play.require_guild(interaction)
         member = user or interaction.user
-        async with self.bot.db.read() as conn:
-            rows = await repo.ratings_of_user(conn, guild_id, member.id)
+        rows = await self.bot.db.read(ReadTx.ratings_of_user, guild_id, member.id)
         embed = discord.Embed(title=f"{member.display_name} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."
