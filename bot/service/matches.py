@@ -446,8 +446,9 @@ class MatchService:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
             winner = None if len(match.seats) == 1 else 1 - seat
             reason = f"{match.seats[seat].display_name} resigned"
-            return self._finish(tx, match, winner=winner, draw=False, reason=reason)
+            return self._finish(tx, match, winner=winner, draw=False, reason=reason, now=now)
 
+        now = self.clock()
         return await self.db.write(body)
 
     async def abort(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
@@ -491,7 +492,7 @@ class MatchService:
             if any(s.is_computer for s in match.seats):
                 raise NotAllowed("The computer does not accept draw offers; play on or resign.")
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
-                finished = self._finish(tx, match, winner=None, draw=True, reason="draw agreed")
+                finished = self._finish(tx, match, winner=None, draw=True, reason="draw agreed", now=now)
                 return finished, True
             if match.draw_offer_seat == seat:
                 raise NotAllowed("You have already offered a draw; wait for your opponent's answer.")
@@ -545,7 +546,8 @@ class MatchService:
                 seat = fresh.current_seat or 0
                 winner = None if len(fresh.seats) == 1 else 1 - seat
                 reason = f"{fresh.seats[seat].display_name} ran out of time"
-                work.forfeited.append(self._finish(tx, fresh, winner=winner, draw=False, reason=reason))
+                work.forfeited.append(self._finish(tx, fresh, winner=winner, draw=False, reason=reason,
+                                                       now=now))
             elif not fresh.reminded:
                 tx.update_match(fresh.id, fresh.version, reminded=True)
                 fresh.reminded = True
@@ -616,8 +618,9 @@ class MatchService:
         if not tx.update_match(match.id, match.version, **fields):
             raise Outdated("The match changed meanwhile; try again.")
 
-    def _finish(self, tx: Tx, match: MatchRecord, *, winner: int | None, draw: bool, reason: str) -> MatchRecord:
-        now = self.clock()
+    def _finish(self, tx: Tx, match: MatchRecord, *, winner: int | None, draw: bool, reason: str,
+                now: float) -> MatchRecord:
+        """End ``match`` at ``now`` inside ``tx`` (the caller reads the clock: bodies run in the database thread)."""
         state = load_state(match)
         scores = state.scores
         outcome = {"winner": winner, "draw": draw, "scores": list(scores) if scores is not None else None,

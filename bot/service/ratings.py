@@ -70,7 +70,7 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> None:
         return
     if len({seat.user_id for seat in humans}) != len(humans) or not humans:
         return
-    records = []
+    records: list[RatingRecord | None] = []
     for seat in match.seats:
         if seat.is_computer:
             records.append(None)
@@ -90,7 +90,7 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> None:
         else:
             record.losses += 1
     if all(record is not None for record in records):
-        ranks = [0, 0] if draw else [0 if winner == seat.seat else 1 for seat in match.seats]
+        ranks: list[float] = [0, 0] if draw else [0 if winner == seat.seat else 1 for seat in match.seats]
         teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in records if r is not None]
         rated = _MODEL.rate(teams, ranks=ranks)
         for record, team in zip(records, rated):
