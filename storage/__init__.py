@@ -9,7 +9,6 @@ dicts.
 
 from storage.database import DEFAULT_PATH, Database, StorageError
 from storage.repo import (
-    MATCH_FIELDS,
     ChallengeRecord,
     MatchRecord,
     MoveRecord,
@@ -22,7 +21,6 @@ from storage.repo import (
 
 __all__ = [
     "DEFAULT_PATH",
-    "MATCH_FIELDS",
     "ChallengeRecord",
     "Database",
     "MatchRecord",
