@@ -42,7 +42,7 @@ async def _latency(db_path: Path) -> dict[str, list[float]]:
 
     from bot.client import NapkinBot
     from bot.service import load_state
-    from storage import Database, repo
+    from storage import Database, ReadTx
 
     db = await Database.open(db_path)
     samples: dict[str, list[float]] = {key: [] for key in GAMES}
@@ -56,10 +56,10 @@ async def _latency(db_path: Path) -> dict[str, list[float]]:
                         start = await world["alice"].slash(world.channel, f"{_group(key)} start",
                                                            opponent=world["bob"])
                         await world["bob"].click(start.response, label="Accept")
-                        match_id = max(await repo.all_match_ids(db._reader))
+                        match_id = max(await db.read(ReadTx.all_match_ids))
                         thread = world.thread()
                         while len(samples[key]) < LATENCY_MOVES:
-                            match = await repo.get_match(db._reader, match_id)
+                            match = await db.read(ReadTx.get_match, match_id)
                             if match is None or match.status != "active":
                                 break
                             state = load_state(match)
@@ -104,7 +104,7 @@ async def _write_moves(db_path: str, match_ids: list[int], moves: int, synchrono
     share of ``match_ids``); return (moves applied, seconds). Each writer keeps the states the service returned,
     as the bot keeps nothing but what the service hands back."""
     from bot.service import MatchService, load_state
-    from storage import Database, repo
+    from storage import Database, ReadTx
 
     db = await Database.open(db_path, synchronous=synchronous)
     service = MatchService(db)
@@ -117,7 +117,7 @@ async def _write_moves(db_path: str, match_ids: list[int], moves: int, synchrono
             match_id = ids[index % len(ids)]
             index += 1
             if match_id not in states:
-                match = await repo.get_match(db._reader, match_id)
+                match = await db.read(ReadTx.get_match, match_id)
                 assert match is not None
                 states[match_id] = load_state(match)
                 users[match_id] = [seat.user_id for seat in match.seats]

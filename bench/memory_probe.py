@@ -21,18 +21,20 @@ ACTIVE_MATCHES = 10_000
 
 async def fill(db_path: Path) -> None:
     """Insert ``ACTIVE_MATCHES`` active matches spread over the five games and 2,000 members."""
-    from storage import Database, SeatRecord, repo
+    from storage import Database, SeatRecord, Tx
 
     db = await Database.open(db_path)
     rng = random.Random(1)
     starts = {key: GAMES[key].new_state({}, rng).to_dict() for key in tuple(GAMES)}
-    async with db.write() as conn:
+    def insert_all(tx: Tx) -> None:
         for number in range(ACTIVE_MATCHES):
             key = tuple(GAMES)[number % len(tuple(GAMES))]
             a, b = 1000 + number % 2000, 1000 + (number * 7 + 1) % 2000
-            await repo.insert_match(conn, guild_id=99, channel_id=98, game=key, variant={}, state=starts[key],
-                                    current_seat=0, days_per_move=3, deadline=1e12, rated=True, now=1.0,
-                                    seats=[SeatRecord(0, a, f"m{a}"), SeatRecord(1, b, f"m{b}")])
+            tx.insert_match(guild_id=99, channel_id=98, game=key, variant={}, state=starts[key], current_seat=0,
+                            days_per_move=3, deadline=1e12, rated=True, now=1.0,
+                            seats=[SeatRecord(0, a, f"m{a}"), SeatRecord(1, b, f"m{b}")])
+
+    await db.write(insert_all)
     await db.close()
 
 
@@ -42,7 +44,7 @@ async def serve(db_path: Path) -> float:
 
     from bot.client import NapkinBot
     from bot.service import load_state
-    from storage import Database, repo
+    from storage import Database, ReadTx
 
     db = await Database.open(db_path)
     try:
@@ -55,7 +57,7 @@ async def serve(db_path: Path) -> float:
                     start = await world["alice"].slash(world.channel, f"{groups.get(key, key)} start",
                                                        opponent=world["bob"])
                     await world["bob"].click(start.response, label="Accept")
-                    match = await repo.get_match(db._reader, max(await repo.all_match_ids(db._reader)))
+                    match = await db.read(ReadTx.get_match, max(await db.read(ReadTx.all_match_ids)))
                     assert match is not None
                     state = load_state(match)
                     notation = state.format_move(GAMES[key].computer_move(state, "easy", rng))

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot import exts
 from bot.errors import reply_error
 from bot.service import MatchService
-from storage import Database, repo
+from storage import Database, ReadTx, Tx
 
 log = logging.getLogger(__name__)
 
@@ -91,14 +91,12 @@ class NapkinBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         digest = self.command_tree_hash()
-        async with self.db.read() as conn:
-            stored = await repo.get_meta(conn, TREE_HASH_KEY)
+        stored = await self.db.read(ReadTx.get_meta, TREE_HASH_KEY)
         if stored == digest and not force:
             log.info("command tree unchanged; not syncing")
             return False
         await self.tree.sync(guild=guild)
-        async with self.db.write() as conn:
-            await repo.put_meta(conn, TREE_HASH_KEY, digest)
+        await self.db.write(Tx.put_meta, TREE_HASH_KEY, digest)
         log.info("command tree synced")
         return True
 

@@ -1,10 +1,23 @@
-"""Persistence on aiosqlite: schema migrations, matches, the append-only move log, challenges, ratings, settings.
+"""Persistence on SQLite (aiosqlite's connection threads): schema migrations, matches, the append-only move log,
+challenges, ratings, settings.
 
-Nothing here imports ``games``, ``renderers`` or ``discord``; states are stored as the games' JSON dicts.
+One transaction style: ``await db.read(body, ...)`` and ``await db.write(body, ...)`` run a synchronous body
+that receives a :class:`ReadTx` or :class:`Tx` (the queries as methods) in the database thread, in one round
+trip. Nothing here imports ``games``, ``renderers``, ``bot`` or ``discord``; states are stored as the games' JSON
+dicts.
 """
 
 from storage.database import DEFAULT_PATH, Database, StorageError
-from storage.repo import ChallengeRecord, MatchRecord, MoveRecord, RatingRecord, SeatRecord, SettingsRecord
+from storage.repo import (
+    ChallengeRecord,
+    MatchRecord,
+    MoveRecord,
+    RatingRecord,
+    ReadTx,
+    SeatRecord,
+    SettingsRecord,
+    Tx,
+)
 
 __all__ = [
     "DEFAULT_PATH",
@@ -13,7 +26,9 @@ __all__ = [
     "MatchRecord",
     "MoveRecord",
     "RatingRecord",
+    "ReadTx",
     "SeatRecord",
     "SettingsRecord",
     "StorageError",
+    "Tx",
 ]

@@ -1,8 +1,30 @@
-"""The SQLite store on aiosqlite: connections, migrations and the write transaction.
+"""The SQLite store: connections, migrations and the one transaction style.
+
+Every access is a plain synchronous *body* that receives a :class:`~storage.repo.ReadTx` (reads) or a
+:class:`~storage.repo.Tx` (writes) and runs, in one round trip, in the thread that owns the connection:
+
+.. code-block:: python
+
+    match = await db.read(ReadTx.get_match, match_id)
+
+    def body(tx: Tx) -> int:
+        ...  # queries as tx's methods; raise to roll back
+    match_id = await db.write(body)
+
+A body cannot await, so it cannot hold a transaction open across a Discord call. Waking the database thread
+costs far more than a small query on an idle machine, so a whole move (load, check, append, update, ratings) is
+one call.
 
 One writer connection (guarded by an :class:`asyncio.Lock`, each write in ``BEGIN IMMEDIATE`` so that other
-processes are locked out too) and one reader connection (WAL gives it a consistent snapshot without blocking
-the writer). Foreign keys are on; ``synchronous`` is ``NORMAL`` under WAL unless told otherwise.
+processes are locked out too) and one reader connection (each read body in one ``BEGIN`` … ``ROLLBACK``, so
+under WAL it sees one consistent snapshot without blocking the writer). Foreign keys are on; ``synchronous`` is
+``NORMAL`` under WAL unless told otherwise.
+
+aiosqlite supplies the connection threads. It has no public call for "run this function with the
+:class:`sqlite3.Connection` in the connection's thread", which the body style needs; :func:`_in_thread` is the
+one place that uses its private ``_execute`` queue and ``_conn`` property, so ``pyproject.toml`` pins aiosqlite
+to the minor version the tests ran on (0.22). Raise that pin only after the test suite passes on the new
+version.
 """
 
 from __future__ import annotations
@@ -12,45 +34,47 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Concatenate, Literal, ParamSpec, TypeVar
 
 import aiosqlite
 
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from storage.repo import ReadTx, Tx
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = "napkin.db"
 """Default database file, relative to the working directory (override with ``NAPKIN_DATABASE``)."""
 
-
 T = TypeVar("T")
+P = ParamSpec("P")
 
-
-async def in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``fn(sqlite3_connection, *args, **kwargs)`` in ``conn``'s own thread, in one round trip.
-
-    Waking the database thread costs far more than a small query on an idle machine, so a whole transaction
-    body runs as one call. (aiosqlite has no public API for this; ``_execute`` is the queue its own methods use.)
-    """
-    return await conn._execute(lambda: fn(conn._conn, *args, **kwargs))
+Synchronous = Literal["NORMAL", "FULL"]
 
 
 class StorageError(RuntimeError):
     """The database is unusable (newer schema than this code, integrity failure)."""
 
 
+async def _in_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``fn(sqlite3_connection)`` in ``conn``'s own thread, in one round trip (see the module docstring for
+    why this is the only use of aiosqlite's private API)."""
+    raw: sqlite3.Connection = conn._conn
+    queue: Callable[..., Awaitable[T]] = conn._execute
+    return await queue(fn, raw)
+
+
 class Database:
     """An open Napkin Games database.
 
-    Use :meth:`open` (or ``async with Database.open(path) as db``). ``path`` may be ``":memory:"`` only for a
-    single connection test; the normal store is a file.
+    Use :meth:`open` (or ``async with await Database.open(path) as db``). ``path`` may be ``":memory:"`` only
+    for a single connection test; the normal store is a file.
     """
 
     def __init__(self, path: str | os.PathLike[str], writer: aiosqlite.Connection, reader: aiosqlite.Connection,
-                 synchronous: str) -> None:
+                 synchronous: Synchronous) -> None:
         self.path = str(path)
         self._writer = writer
         self._reader = reader
@@ -58,7 +82,8 @@ class Database:
         self.synchronous = synchronous
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, *, synchronous: str = "NORMAL") -> Database:
+    async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, *,
+                   synchronous: Synchronous = "NORMAL") -> Database:
         """Open (creating if needed) and migrate the database at ``path``.
 
         Args:
@@ -66,6 +91,7 @@ class Database:
             synchronous: ``"NORMAL"`` (default, safe under WAL against application crashes) or ``"FULL"``.
 
         Raises:
+            ValueError: ``synchronous`` is neither.
             StorageError: the file has a newer schema than this code knows.
         """
         if synchronous not in ("NORMAL", "FULL"):
@@ -74,7 +100,7 @@ class Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         writer = await _connect(path, synchronous)
         try:
-            await _migrate(writer)
+            await _in_thread(writer, _migrate)
         except BaseException:
             await writer.close()
             raise
@@ -93,50 +119,52 @@ class Database:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
-    @contextlib.asynccontextmanager
-    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Run a block in one ``BEGIN IMMEDIATE`` transaction; commit on success, roll back on any exception.
+    async def write(self, body: Callable[Concatenate[Tx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run ``body(tx, *args, **kwargs)`` as one ``BEGIN IMMEDIATE`` transaction in the writer's thread.
 
-        Never ``await`` anything but this connection inside the block (no Discord calls).
+        Commits when ``body`` returns and returns its result; rolls back and re-raises when it raises (so a
+        refused action changes nothing stored). Writes are serialised within the process by a lock and across
+        processes by SQLite's write lock (waiting up to 30 s).
+
+        Raises:
+            sqlite3.Error: from the database (e.g. ``IntegrityError``, ``OperationalError``), after rolling back.
         """
-        async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+        def transaction(conn: sqlite3.Connection) -> T:
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self._writer
+                result = body(Tx(conn), *args, **kwargs)
             except BaseException:
-                await self._writer.rollback()
+                conn.rollback()
                 raise
-            else:
-                await self._writer.commit()
+            conn.commit()
+            return result
 
-    async def run_write(self, body: Callable[..., T], *args: Any) -> T:
-        """Run ``body(sqlite3_connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction in the writer's thread.
-
-        One round trip for the whole transaction; commits when ``body`` returns, rolls back (and re-raises) when it
-        raises. ``body`` is plain synchronous code: it cannot await, so it cannot hold the transaction across a
-        Discord call.
-        """
         async with self._write_lock:
-            return await in_thread(self._writer, _transaction, body, args)
+            return await _in_thread(self._writer, transaction)
 
-    async def run_read(self, body: Callable[..., T], *args: Any) -> T:
-        """Run ``body(sqlite3_connection, *args)`` on the reader connection's thread in one round trip."""
-        return await in_thread(self._reader, body, *args)
+    async def read(self, body: Callable[Concatenate[ReadTx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run ``body(read_tx, *args, **kwargs)`` on the reader's thread over one consistent snapshot; return its
+        result. Usually ``body`` is a query itself: ``await db.read(ReadTx.get_match, match_id)``."""
+        def snapshot(conn: sqlite3.Connection) -> T:
+            conn.execute("BEGIN")
+            try:
+                return body(ReadTx(conn), *args, **kwargs)
+            finally:
+                conn.rollback()
 
-    @contextlib.asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Yield the reader connection (autocommit; each statement sees the latest committed data)."""
-        yield self._reader
+        return await _in_thread(self._reader, snapshot)
 
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
-        """Run a read query and return all rows."""
-        async with self._reader.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        """Run one read-only statement and return all rows (for diagnostics and tests; the bot uses queries)."""
+        return await _in_thread(self._reader, lambda conn: list(conn.execute(sql, params).fetchall()))
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
-        """Run a read query and return the first row or ``None``."""
-        async with self._reader.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        """Run one read-only statement and return the first row or ``None`` (for diagnostics and tests)."""
+        def first(conn: sqlite3.Connection) -> sqlite3.Row | None:
+            row: sqlite3.Row | None = conn.execute(sql, params).fetchone()
+            return row
+
+        return await _in_thread(self._reader, first)
 
     async def integrity_check(self) -> str:
         """Return the result of ``PRAGMA integrity_check`` (``"ok"`` when sound)."""
@@ -148,55 +176,63 @@ class Database:
         target_path = Path(target)
         target_path.parent.mkdir(parents=True, exist_ok=True)
 
-        def _copy(source: sqlite3.Connection) -> None:
-            destination = sqlite3.connect(target_path)
-            try:
+        def copy(source: sqlite3.Connection) -> None:
+            with contextlib.closing(sqlite3.connect(target_path)) as destination:
                 source.backup(destination)
-            finally:
-                destination.close()
 
         async with self._write_lock:
-            await self._reader._execute(_copy, self._reader._conn)
+            await _in_thread(self._reader, copy)
 
 
-def _transaction(conn: sqlite3.Connection, body: Callable[..., T], args: tuple[Any, ...]) -> T:
+async def _connect(path: str | os.PathLike[str], synchronous: Synchronous) -> aiosqlite.Connection:
+    connection = await aiosqlite.connect(os.fspath(path), isolation_level=None, timeout=30.0)
+    connection.row_factory = sqlite3.Row
+
+    def configure(conn: sqlite3.Connection) -> None:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute(f"PRAGMA synchronous={synchronous}")
+        conn.execute("PRAGMA busy_timeout=30000")
+
+    try:
+        await _in_thread(connection, configure)
+    except BaseException:
+        await connection.close()
+        raise
+    return connection
+
+
+def _user_version(conn: sqlite3.Connection) -> int:
+    row = conn.execute("PRAGMA user_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema to :data:`SCHEMA_VERSION` in one ``BEGIN IMMEDIATE`` transaction.
+
+    The version is read again inside the transaction, so of several processes opening an old database at once
+    exactly one migrates and the others find it done (SQLite's DDL and ``PRAGMA user_version`` are
+    transactional).
+
+    Raises:
+        StorageError: the database has a newer schema than this code.
+    """
+    if _user_version(conn) == SCHEMA_VERSION:  # the common case: no write lock needed
+        return
     conn.execute("BEGIN IMMEDIATE")
     try:
-        result = body(conn, *args)
+        version = _user_version(conn)
+        if version > SCHEMA_VERSION:
+            raise StorageError(f"database schema {version} is newer than this code ({SCHEMA_VERSION})")
+        for number in range(version, SCHEMA_VERSION):
+            log.info("migrating database to schema %d", number + 1)
+            for statement in _statements(MIGRATIONS[number]):
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     except BaseException:
         conn.rollback()
         raise
     conn.commit()
-    return result
-
-
-async def _connect(path: str | os.PathLike[str], synchronous: str) -> aiosqlite.Connection:
-    connection = await aiosqlite.connect(path, isolation_level=None, timeout=30.0)
-    connection.row_factory = sqlite3.Row
-    await connection.execute("PRAGMA journal_mode=WAL")
-    await connection.execute("PRAGMA foreign_keys=ON")
-    await connection.execute(f"PRAGMA synchronous={synchronous}")
-    await connection.execute("PRAGMA busy_timeout=30000")
-    return connection
-
-
-async def _migrate(connection: aiosqlite.Connection) -> None:
-    async with connection.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
-    version = int(row[0]) if row else 0
-    if version > SCHEMA_VERSION:
-        raise StorageError(f"database schema {version} is newer than this code ({SCHEMA_VERSION})")
-    for number in range(version, SCHEMA_VERSION):
-        log.info("migrating database to schema %d", number + 1)
-        await connection.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in _statements(MIGRATIONS[number]):
-                await connection.execute(statement)
-            await connection.execute(f"PRAGMA user_version={number + 1}")
-        except BaseException:
-            await connection.rollback()
-            raise
-        await connection.commit()
 
 
 def _statements(script: str) -> list[str]:

@@ -2,9 +2,36 @@
 
 ``MIGRATIONS[i]`` brings a database from version ``i`` to ``i + 1``. Never edit a released migration; append.
 Times are UNIX epoch seconds (UTC, REAL); ids of Discord objects are INTEGER snowflakes; JSON is TEXT.
+:func:`storage.database.Database.open` applies the pending ones in one ``BEGIN IMMEDIATE`` transaction.
 """
 
 from __future__ import annotations
+
+_TERMINATION = """CASE
+        WHEN status = 'aborted' THEN 'aborted'
+        WHEN end_reason LIKE '% resigned' THEN 'resigned'
+        WHEN end_reason LIKE '% ran out of time' THEN 'out_of_time'
+        WHEN end_reason LIKE '%draw agreed%' THEN 'draw_agreed'
+        WHEN end_reason LIKE '%third repetition%' THEN 'repetition'
+        WHEN end_reason LIKE '%200 plies%' THEN 'move_limit'
+        ELSE 'natural'
+    END"""
+"""The termination (``games.base.Termination`` value) of a version-1 row, read from its prose ``end_reason``:
+``"<name> resigned"``, ``"<name> ran out of time"``, ``"draw agreed"``, Chopsticks' ``"third repetition"`` and
+``"200 plies"``; every other reason was a game's own end."""
+
+_LOSER = """CASE WHEN end_reason LIKE '% resigned' OR end_reason LIKE '% ran out of time' THEN
+        (SELECT MIN(seat) FROM seats
+         WHERE seats.match_id = matches.id AND seat IS NOT json_extract(outcome, '$.winner'))
+    END"""
+"""The seat that resigned or ran out of time: the one that is not the winner (solitaire: the only seat)."""
+
+_STATE_OUTCOME_TERMINATION = """CASE
+        WHEN json_extract(state, '$.outcome.reason') LIKE '%third repetition%' THEN 'repetition'
+        WHEN json_extract(state, '$.outcome.reason') LIKE '%200 plies%' THEN 'move_limit'
+        ELSE 'natural'
+    END"""
+"""A rules-core outcome kept inside a stored state only ever records the game's own ends."""
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the whole first schema.
@@ -106,6 +133,26 @@ MIGRATIONS: tuple[str, ...] = (
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
+    """,
+    # 2: outcomes say how the match ended as a termination value instead of prose. A stored outcome becomes
+    # {"winner", "draw", "scores", "termination", "loser"} (what games.Outcome.to_dict writes) and end_reason
+    # the termination value; rules-core outcomes inside stored states get the same shape. Aborted matches get an
+    # outcome with the termination "aborted" (no winner, no scores).
+    f"""
+    UPDATE matches SET
+        outcome = CASE
+            WHEN status = 'aborted' THEN json_object('winner', NULL, 'draw', json('false'), 'scores', NULL,
+                                                     'termination', 'aborted', 'loser', NULL)
+            WHEN outcome IS NOT NULL THEN
+                json_remove(json_set(outcome, '$.termination', {_TERMINATION}, '$.loser', {_LOSER}), '$.reason')
+        END,
+        end_reason = {_TERMINATION}
+    WHERE status IN ('finished', 'aborted');
+
+    UPDATE matches SET state = json_set(state, '$.outcome', json(json_remove(
+            json_set(json_extract(state, '$.outcome'), '$.termination', {_STATE_OUTCOME_TERMINATION}, '$.loser', NULL),
+            '$.reason')))
+    WHERE json_type(state, '$.outcome') = 'object';
     """,
 )
 

@@ -1,24 +1,18 @@
-"""Queries over the schema.
+"""Queries over the schema, as methods of the object a transaction body receives.
 
-Each query is a synchronous function of a :class:`sqlite3.Connection` wrapped as a :class:`Query`: awaited
-with an aiosqlite connection it runs in one round trip to that connection's thread; ``.sync`` runs it inside a
-transaction body (see :meth:`storage.database.Database.run_write`). Write queries belong inside a write
-transaction; reads take either connection. Records are plain dataclasses with JSON already decoded; nothing here
-knows the games' rules.
+:class:`ReadTx` holds the reads and :class:`Tx` (a ``ReadTx``) adds the writes; :meth:`storage.Database.read`
+and :meth:`storage.Database.write` hand one to a synchronous body running in the database thread. These two
+classes are the whole interface the service sees: a second backend implements the same methods over its own
+connection. Records are plain dataclasses with JSON already decoded; nothing here knows the games' rules.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
-
-import aiosqlite
-
-from storage.database import in_thread
+from typing import Any
 
 
 @dataclass
@@ -137,54 +131,38 @@ class RatingRecord:
     best_vs_par: int | None
 
 
-Connection = aiosqlite.Connection
 
-P = ParamSpec("P")
-R = TypeVar("R")
+MATCH_FIELDS: frozenset[str] = frozenset({
+    "state", "status", "ply", "current_seat", "deadline", "reminded", "draw_offer_seat", "outcome", "end_reason",
+    "updated_at", "finished_at",
+})
+"""The columns :meth:`Tx.update_match` may set (the version is bumped by the update itself)."""
 
-
-class Query(Generic[P, R]):
-    """A query function usable both ways: ``await query(aiosqlite_conn, ...)`` runs it in one round trip to the
-    connection's thread, and ``query.sync(sqlite3_conn, ...)`` runs it directly (inside a transaction body that
-    :meth:`storage.Database.run_write` already runs in that thread)."""
-
-    def __init__(self, fn: Callable[Concatenate[sqlite3.Connection, P], R]) -> None:
-        self.sync = fn
-        functools.update_wrapper(self, fn)
-
-    async def __call__(self, conn: aiosqlite.Connection, *args: P.args, **kwargs: P.kwargs) -> R:
-        return await in_thread(conn, self.sync, *args, **kwargs)
-
-
-def query(fn: Callable[Concatenate[sqlite3.Connection, P], R]) -> Query[P, R]:
-    """Decorator turning a synchronous query on a :class:`sqlite3.Connection` into a :class:`Query`."""
-    return Query(fn)
+_JSON_FIELDS = frozenset({"state", "outcome"})
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, variant, initial_state, state, status, version, ply, "
     "current_seat, days_per_move, deadline, reminded, draw_offer_seat, outcome, end_reason, rated, created_at, "
     "updated_at, finished_at"
 )
-
-
 _SEATS_JSON = (
     "(SELECT json_group_array(json_array(seat, user_id, display_name, level)) FROM "
     "(SELECT seat, user_id, display_name, level FROM seats WHERE match_id = matches.id ORDER BY seat)) AS seats_json"
 )
 _MATCH_SELECT = f"SELECT {_MATCH_COLUMNS}, {_SEATS_JSON} FROM matches"
-"""A match row with its seats in one query (one round trip to the database thread)."""
+"""A match row with its seats in one query."""
+
+_CHALLENGE_COLUMNS = ("id, guild_id, channel_id, message_id, game, variant, challenger_id, challenger_name, "
+                      "opponent_id, days_per_move, status, match_id, created_at, expires_at")
+_RATING_COLUMNS = "guild_id, game, user_id, display_name, mu, sigma, games, wins, losses, draws, best_vs_par"
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _match_from_row(row: sqlite3.Row) -> MatchRecord:
-    match = _match_row(row)
-    if "seats_json" in row.keys():  # noqa: SIM118 - `in row` would search the values
-        match.seats = [SeatRecord(seat, user_id, name, level) for seat, user_id, name, level in
-                       json.loads(row["seats_json"])]
-    return match
-
-
-def _match_row(row: sqlite3.Row) -> MatchRecord:
-    return MatchRecord(
+    match = MatchRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         game=row["game"], variant=json.loads(row["variant"]), initial_state=json.loads(row["initial_state"]),
         state=json.loads(row["state"]), status=row["status"], version=row["version"], ply=row["ply"],
@@ -194,179 +172,9 @@ def _match_row(row: sqlite3.Row) -> MatchRecord:
         rated=bool(row["rated"]), created_at=row["created_at"], updated_at=row["updated_at"],
         finished_at=row["finished_at"],
     )
-
-
-def _all(conn: sqlite3.Connection, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-    return conn.execute(sql, tuple(params)).fetchall()
-
-
-def _one(conn: sqlite3.Connection, sql: str, params: Sequence[object] = ()) -> sqlite3.Row | None:
-    return conn.execute(sql, tuple(params)).fetchone()
-
-
-# ---------------------------------------------------------------- matches
-
-
-@query
-def insert_match(
-    conn: sqlite3.Connection, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any],
-    state: dict[str, Any], current_seat: int | None, days_per_move: int, deadline: float | None,
-    rated: bool, now: float, seats: Sequence[SeatRecord],
-) -> int:
-    """Insert an active match with its seats; return its id."""
-    text = json.dumps(state, separators=(",", ":"))
-    cursor = conn.execute(
-        "INSERT INTO matches (guild_id, channel_id, game, variant, initial_state, state, status, current_seat, "
-        "days_per_move, deadline, rated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)",
-        (guild_id, channel_id, game, json.dumps(variant), text, text, current_seat, days_per_move, deadline,
-         int(rated), now, now),
-    )
-    match_id = int(cursor.lastrowid or 0)
-    conn.executemany(
-        "INSERT INTO seats (match_id, seat, user_id, display_name, level) VALUES (?, ?, ?, ?, ?)",
-        [(match_id, s.seat, s.user_id, s.display_name, s.level) for s in seats],
-    )
-    return match_id
-
-
-@query
-def get_match(conn: sqlite3.Connection, match_id: int) -> MatchRecord | None:
-    """Load a match with its seats, or ``None``."""
-    row = _one(conn, f"{_MATCH_SELECT} WHERE id = ?", (match_id,))
-    return _match_from_row(row) if row is not None else None
-
-
-@query
-def get_seats(conn: sqlite3.Connection, match_id: int) -> list[SeatRecord]:
-    """Return a match's seats in seat order."""
-    rows = _all(conn, "SELECT seat, user_id, display_name, level FROM seats WHERE match_id = ? ORDER BY seat",
-                      (match_id,))
-    return [SeatRecord(r["seat"], r["user_id"], r["display_name"], r["level"]) for r in rows]
-
-
-@query
-def match_in_thread(conn: sqlite3.Connection, thread_id: int) -> MatchRecord | None:
-    """Return the match whose thread is ``thread_id`` (newest first), or ``None``."""
-    row = _one(conn, "SELECT id FROM matches WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,))
-    return get_match.sync(conn, int(row["id"])) if row else None
-
-
-@query
-def update_match(conn: sqlite3.Connection, match_id: int, expected_version: int, **fields: Any) -> bool:
-    """Update ``fields`` of a match if its version is still ``expected_version``; bump the version.
-
-    JSON fields (``state``, ``outcome``) are encoded here. Returns ``False`` when the version moved on.
-    """
-    encoded = {
-        key: (json.dumps(value, separators=(",", ":")) if key in ("state", "outcome") and value is not None
-              else int(value) if isinstance(value, bool) else value)
-        for key, value in fields.items()
-    }
-    assignments = ", ".join(f"{key} = ?" for key in encoded)
-    sql = f"UPDATE matches SET {assignments}, version = version + 1 WHERE id = ? AND version = ?"
-    cursor = conn.execute(sql, (*encoded.values(), match_id, expected_version))
-    return cursor.rowcount == 1
-
-
-@query
-def set_thread(conn: sqlite3.Connection, match_id: int, thread_id: int | None) -> None:
-    """Record the match's thread (does not bump the version: it is not part of the game)."""
-    conn.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
-
-
-@query
-def active_matches_of(conn: sqlite3.Connection, guild_id: int, user_id: int) -> list[MatchRecord]:
-    """Return ``user_id``'s active matches in ``guild_id``, newest first."""
-    rows = _all(
-        conn,
-        f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND id IN "
-        "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC",
-        (guild_id, user_id),
-    )
-    return [_match_from_row(row) for row in rows]
-
-
-@query
-def count_active(conn: sqlite3.Connection, guild_id: int, user_id: int) -> int:
-    """Number of ``user_id``'s active matches in ``guild_id``."""
-    row = _one(
-        conn,
-        "SELECT COUNT(*) FROM matches m JOIN seats s ON s.match_id = m.id "
-        "WHERE m.guild_id = ? AND m.status = 'active' AND s.user_id = ? AND s.level IS NULL",
-        (guild_id, user_id),
-    )
-    return int(row[0]) if row else 0
-
-
-@query
-def due_matches(conn: sqlite3.Connection, now: float) -> list[MatchRecord]:
-    """Active matches whose deadline passed or whose reminder (a third of the time left) is due."""
-    rows = _all(
-        conn,
-        f"{_MATCH_SELECT} WHERE status = 'active' AND deadline IS NOT NULL AND "
-        "(deadline <= ? OR (reminded = 0 AND deadline - ? <= days_per_move * 86400.0 / 3.0)) ORDER BY deadline",
-        (now, now),
-    )
-    return [_match_from_row(row) for row in rows]
-
-
-@query
-def next_deadline(conn: sqlite3.Connection) -> float | None:
-    """The earliest time at which a reminder or a forfeit falls due, or ``None``."""
-    row = _one(
-        conn,
-        "SELECT MIN(CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END) "
-        "FROM matches WHERE status = 'active' AND deadline IS NOT NULL",
-    )
-    return float(row[0]) if row and row[0] is not None else None
-
-
-@query
-def finished_matches(conn: sqlite3.Connection, guild_id: int, game: str) -> list[MatchRecord]:
-    """Finished matches of a game in a server, oldest first."""
-    rows = _all(conn, f"{_MATCH_SELECT} WHERE guild_id = ? AND game = ? AND "
-                            "status = 'finished' ORDER BY finished_at", (guild_id, game))
-    return [_match_from_row(row) for row in rows]
-
-
-@query
-def computer_to_move(conn: sqlite3.Connection) -> list[int]:
-    """Active matches whose seat to move is the computer's (after a restart nobody else would move them)."""
-    rows = _all(conn, "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "
-                            "WHERE m.status = 'active' AND s.level IS NOT NULL ORDER BY m.id")
-    return [int(r[0]) for r in rows]
-
-
-@query
-def all_match_ids(conn: sqlite3.Connection) -> list[int]:
-    """Every match id (for integrity checks and replays)."""
-    return [int(r[0]) for r in _all(conn, "SELECT id FROM matches ORDER BY id")]
-
-
-# ---------------------------------------------------------------- moves
-
-
-@query
-def append_move(conn: sqlite3.Connection, match_id: int, ply: int, seat: int, notation: str, now: float) -> None:
-    """Append a move to the log (the primary key rejects a second move for the same ply)."""
-    conn.execute(
-        "INSERT INTO moves (match_id, ply, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
-        (match_id, ply, seat, notation, now),
-    )
-
-
-@query
-def get_moves(conn: sqlite3.Connection, match_id: int) -> list[MoveRecord]:
-    """Return the match's move log in ply order."""
-    rows = _all(conn, "SELECT match_id, ply, seat, notation, created_at FROM moves WHERE match_id = ? "
-                            "ORDER BY ply", (match_id,))
-    return [MoveRecord(r["match_id"], r["ply"], r["seat"], r["notation"], r["created_at"]) for r in rows]
-
-
-# ---------------------------------------------------------------- challenges
-
-_CHALLENGE_COLUMNS = ("id, guild_id, channel_id, message_id, game, variant, challenger_id, challenger_name, "
-                      "opponent_id, days_per_move, status, match_id, created_at, expires_at")
+    match.seats = [SeatRecord(seat, user_id, name, level) for seat, user_id, name, level in
+                   json.loads(row["seats_json"])]
+    return match
 
 
 def _challenge_from_row(row: sqlite3.Row) -> ChallengeRecord:
@@ -378,143 +186,263 @@ def _challenge_from_row(row: sqlite3.Row) -> ChallengeRecord:
     )
 
 
-@query
-def insert_challenge(
-    conn: sqlite3.Connection, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], challenger_id: int,
-    challenger_name: str, opponent_id: int | None, days_per_move: int, now: float, expires_at: float,
-) -> int:
-    """Insert an open challenge; return its id."""
-    cursor = conn.execute(
-        "INSERT INTO challenges (guild_id, channel_id, game, variant, challenger_id, challenger_name, opponent_id, "
-        "days_per_move, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
-        (guild_id, channel_id, game, json.dumps(variant), challenger_id, challenger_name, opponent_id,
-         days_per_move, now, expires_at),
-    )
-    return int(cursor.lastrowid or 0)
-
-
-@query
-def get_challenge(conn: sqlite3.Connection, challenge_id: int) -> ChallengeRecord | None:
-    """Load a challenge or ``None``."""
-    row = _one(conn, f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,))
-    return _challenge_from_row(row) if row else None
-
-
-@query
-def close_challenge(conn: sqlite3.Connection, challenge_id: int, status: str, match_id: int | None = None) -> bool:
-    """Move an open challenge to ``status``; ``False`` if it was no longer open."""
-    cursor = conn.execute(
-        "UPDATE challenges SET status = ?, match_id = ? WHERE id = ? AND status = 'open'",
-        (status, match_id, challenge_id),
-    )
-    return cursor.rowcount == 1
-
-
-@query
-def set_challenge_message(conn: sqlite3.Connection, challenge_id: int, message_id: int) -> None:
-    """Remember the message that carries the challenge's buttons."""
-    conn.execute("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
-
-
-@query
-def expired_challenges(conn: sqlite3.Connection, now: float) -> list[ChallengeRecord]:
-    """Open challenges whose time ran out."""
-    rows = _all(conn, f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?",
-                      (now,))
-    return [_challenge_from_row(row) for row in rows]
-
-
-@query
-def next_challenge_expiry(conn: sqlite3.Connection) -> float | None:
-    """The earliest expiry of an open challenge, or ``None``."""
-    row = _one(conn, "SELECT MIN(expires_at) FROM challenges WHERE status = 'open'")
-    return float(row[0]) if row and row[0] is not None else None
-
-
-# ---------------------------------------------------------------- settings
-
-
-@query
-def get_settings(conn: sqlite3.Connection, guild_id: int) -> SettingsRecord:
-    """Return a server's settings (defaults if never set)."""
-    row = _one(conn, "SELECT days_per_move, use_threads, allowed_channels, max_active, rate_computer "
-                           "FROM guild_settings WHERE guild_id = ?", (guild_id,))
-    if row is None:
-        return SettingsRecord(guild_id)
-    return SettingsRecord(guild_id, row["days_per_move"], bool(row["use_threads"]),
-                          list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]))
-
-
-@query
-def put_settings(conn: sqlite3.Connection, settings: SettingsRecord, now: float) -> None:
-    """Insert or replace a server's settings."""
-    conn.execute(
-        "INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
-        "rate_computer, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-        "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
-        "allowed_channels = excluded.allowed_channels, max_active = excluded.max_active, "
-        "rate_computer = excluded.rate_computer, updated_at = excluded.updated_at",
-        (settings.guild_id, settings.days_per_move, int(settings.use_threads),
-         json.dumps(sorted(settings.allowed_channels)), settings.max_active, int(settings.rate_computer), now),
-    )
-
-
-# ---------------------------------------------------------------- ratings
-
-
 def _rating_from_row(row: sqlite3.Row) -> RatingRecord:
     return RatingRecord(row["guild_id"], row["game"], row["user_id"], row["display_name"], row["mu"], row["sigma"],
                         row["games"], row["wins"], row["losses"], row["draws"], row["best_vs_par"])
 
 
-_RATING_COLUMNS = "guild_id, game, user_id, display_name, mu, sigma, games, wins, losses, draws, best_vs_par"
+class ReadTx:
+    """The read queries, over one connection inside a read (or write) body. Never kept after the body returns.
+
+    Args:
+        conn: the SQLite connection, in the thread that owns it.
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def _all(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+        rows: list[sqlite3.Row] = self._conn.execute(sql, tuple(params)).fetchall()
+        return rows
+
+    def _one(self, sql: str, params: Sequence[object] = ()) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = self._conn.execute(sql, tuple(params)).fetchone()
+        return row
+
+    # ------------------------------------------------------------ matches
+
+    def get_match(self, match_id: int) -> MatchRecord | None:
+        """Load a match with its seats, or ``None``."""
+        row = self._one(f"{_MATCH_SELECT} WHERE id = ?", (match_id,))
+        return _match_from_row(row) if row is not None else None
+
+    def match_in_thread(self, thread_id: int) -> MatchRecord | None:
+        """Return the match whose thread is ``thread_id`` (newest first), or ``None``."""
+        row = self._one(f"{_MATCH_SELECT} WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,))
+        return _match_from_row(row) if row is not None else None
+
+    def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchRecord]:
+        """Return ``user_id``'s active matches in ``guild_id``, most recently active first."""
+        rows = self._all(
+            f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND id IN "
+            "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC",
+            (guild_id, user_id),
+        )
+        return [_match_from_row(row) for row in rows]
+
+    def count_active(self, guild_id: int, user_id: int) -> int:
+        """Number of ``user_id``'s active matches in ``guild_id``."""
+        row = self._one(
+            "SELECT COUNT(*) FROM matches m JOIN seats s ON s.match_id = m.id "
+            "WHERE m.guild_id = ? AND m.status = 'active' AND s.user_id = ? AND s.level IS NULL",
+            (guild_id, user_id),
+        )
+        return int(row[0]) if row else 0
+
+    def due_matches(self, now: float) -> list[MatchRecord]:
+        """Active matches whose deadline passed or whose reminder (a third of the time left) is due at ``now``
+        (epoch seconds), earliest deadline first."""
+        rows = self._all(
+            f"{_MATCH_SELECT} WHERE status = 'active' AND deadline IS NOT NULL AND "
+            "(deadline <= ? OR (reminded = 0 AND deadline - ? <= days_per_move * 86400.0 / 3.0)) ORDER BY deadline",
+            (now, now),
+        )
+        return [_match_from_row(row) for row in rows]
+
+    def next_deadline(self) -> float | None:
+        """The earliest time (epoch seconds) at which a reminder or a forfeit falls due, or ``None``."""
+        row = self._one(
+            "SELECT MIN(CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END) "
+            "FROM matches WHERE status = 'active' AND deadline IS NOT NULL",
+        )
+        return float(row[0]) if row and row[0] is not None else None
+
+    def computer_to_move(self) -> list[int]:
+        """Active matches whose seat to move is the computer's (after a restart nobody else would move them)."""
+        rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "
+                         "WHERE m.status = 'active' AND s.level IS NOT NULL ORDER BY m.id")
+        return [int(r[0]) for r in rows]
+
+    def all_match_ids(self) -> list[int]:
+        """Every match id, ascending (for integrity checks and replays)."""
+        return [int(r[0]) for r in self._all("SELECT id FROM matches ORDER BY id")]
+
+    def get_moves(self, match_id: int) -> list[MoveRecord]:
+        """Return the match's move log in ply order."""
+        rows = self._all("SELECT match_id, ply, seat, notation, created_at FROM moves WHERE match_id = ? "
+                         "ORDER BY ply", (match_id,))
+        return [MoveRecord(r["match_id"], r["ply"], r["seat"], r["notation"], r["created_at"]) for r in rows]
+
+    # ------------------------------------------------------------ challenges
+
+    def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        """Load a challenge or ``None``."""
+        row = self._one(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,))
+        return _challenge_from_row(row) if row else None
+
+    def expired_challenges(self, now: float) -> list[ChallengeRecord]:
+        """Open challenges whose time ran out at ``now`` (epoch seconds)."""
+        rows = self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?",
+                         (now,))
+        return [_challenge_from_row(row) for row in rows]
+
+    def next_challenge_expiry(self) -> float | None:
+        """The earliest expiry (epoch seconds) of an open challenge, or ``None``."""
+        row = self._one("SELECT MIN(expires_at) FROM challenges WHERE status = 'open'")
+        return float(row[0]) if row and row[0] is not None else None
+
+    # ------------------------------------------------------------ settings, ratings, meta
+
+    def get_settings(self, guild_id: int) -> SettingsRecord:
+        """Return a server's settings (defaults if never set)."""
+        row = self._one("SELECT days_per_move, use_threads, allowed_channels, max_active, rate_computer "
+                        "FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return SettingsRecord(guild_id)
+        return SettingsRecord(guild_id, row["days_per_move"], bool(row["use_threads"]),
+                              list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]))
+
+    def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
+        """A player's rating row, or ``None`` before their first finished match."""
+        row = self._one(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+                        (guild_id, game, user_id))
+        return _rating_from_row(row) if row else None
+
+    def ratings_of_game(self, guild_id: int, game: str) -> list[RatingRecord]:
+        """All rating rows of a server and game (unsorted)."""
+        rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+        return [_rating_from_row(row) for row in rows]
+
+    def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+        """A player's rating rows in a server, one per game played, by game key."""
+        rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
+                         (guild_id, user_id))
+        return [_rating_from_row(row) for row in rows]
+
+    def get_meta(self, key: str) -> str | None:
+        """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""
+        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(row["value"]) if row else None
 
 
-@query
-def get_rating(conn: sqlite3.Connection, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
-    """A player's rating row, or ``None`` before their first finished match."""
-    row = _one(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-                     (guild_id, game, user_id))
-    return _rating_from_row(row) if row else None
+class Tx(ReadTx):
+    """The read queries plus the writes, inside one ``BEGIN IMMEDIATE`` transaction (a write body's argument).
 
+    Raising from the body rolls every write back.
+    """
 
-@query
-def put_rating(conn: sqlite3.Connection, rating: RatingRecord, now: float) -> None:
-    """Insert or replace a rating row."""
-    conn.execute(
-        f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (rating.guild_id, rating.game, rating.user_id, rating.display_name, rating.mu, rating.sigma, rating.games,
-         rating.wins, rating.losses, rating.draws, rating.best_vs_par, now),
-    )
+    # ------------------------------------------------------------ matches
 
+    def insert_match(
+        self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], state: dict[str, Any],
+        current_seat: int | None, days_per_move: int, deadline: float | None, rated: bool, now: float,
+        seats: Sequence[SeatRecord],
+    ) -> int:
+        """Insert an active match (``state`` is also its initial state) with its seats; return its id."""
+        text = _json(state)
+        cursor = self._conn.execute(
+            "INSERT INTO matches (guild_id, channel_id, game, variant, initial_state, state, status, current_seat, "
+            "days_per_move, deadline, rated, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)",
+            (guild_id, channel_id, game, json.dumps(variant), text, text, current_seat, days_per_move, deadline,
+             int(rated), now, now),
+        )
+        match_id = int(cursor.lastrowid or 0)
+        self._conn.executemany(
+            "INSERT INTO seats (match_id, seat, user_id, display_name, level) VALUES (?, ?, ?, ?, ?)",
+            [(match_id, s.seat, s.user_id, s.display_name, s.level) for s in seats],
+        )
+        return match_id
 
-@query
-def ratings_of_game(conn: sqlite3.Connection, guild_id: int, game: str) -> list[RatingRecord]:
-    """All rating rows of a server and game (unsorted)."""
-    rows = _all(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?",
-                      (guild_id, game))
-    return [_rating_from_row(row) for row in rows]
+    def update_match(self, match_id: int, expected_version: int, **fields: Any) -> bool:
+        """Set ``fields`` of a match if its version is still ``expected_version``, and bump the version.
 
+        Keys are column names from :data:`MATCH_FIELDS`; ``state`` and ``outcome`` are JSON-encoded here,
+        booleans stored as 0/1. Returns ``False`` (and changes nothing) when the version moved on.
 
-@query
-def ratings_of_user(conn: sqlite3.Connection, guild_id: int, user_id: int) -> list[RatingRecord]:
-    """A player's rating rows in a server, one per game played."""
-    rows = _all(conn, f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
-                      (guild_id, user_id))
-    return [_rating_from_row(row) for row in rows]
+        Raises:
+            ValueError: a key is not an updatable column.
+        """
+        unknown = sorted(set(fields) - MATCH_FIELDS)
+        if unknown:
+            raise ValueError(f"not updatable match columns: {', '.join(unknown)}")
+        encoded = {
+            key: (_json(value) if key in _JSON_FIELDS and value is not None
+                  else int(value) if isinstance(value, bool) else value)
+            for key, value in fields.items()
+        }
+        assignments = "".join(f"{key} = ?, " for key in encoded)  # keys are whitelisted above
+        cursor = self._conn.execute(
+            f"UPDATE matches SET {assignments}version = version + 1 WHERE id = ? AND version = ?",
+            (*encoded.values(), match_id, expected_version),
+        )
+        return cursor.rowcount == 1
 
+    def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        """Record the match's thread (does not bump the version: it is not part of the game)."""
+        self._conn.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
 
-# ---------------------------------------------------------------- meta
+    def append_move(self, match_id: int, ply: int, seat: int, notation: str, now: float) -> None:
+        """Append a move to the log.
 
+        Raises:
+            sqlite3.IntegrityError: the ply is already logged, or there is no such match.
+        """
+        self._conn.execute(
+            "INSERT INTO moves (match_id, ply, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
+            (match_id, ply, seat, notation, now),
+        )
 
-@query
-def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
-    """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""
-    row = _one(conn, "SELECT value FROM meta WHERE key = ?", (key,))
-    return str(row["value"]) if row else None
+    # ------------------------------------------------------------ challenges
 
+    def insert_challenge(
+        self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], challenger_id: int,
+        challenger_name: str, opponent_id: int | None, days_per_move: int, now: float, expires_at: float,
+    ) -> int:
+        """Insert an open challenge; return its id."""
+        cursor = self._conn.execute(
+            "INSERT INTO challenges (guild_id, channel_id, game, variant, challenger_id, challenger_name, "
+            "opponent_id, days_per_move, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
+            (guild_id, channel_id, game, json.dumps(variant), challenger_id, challenger_name, opponent_id,
+             days_per_move, now, expires_at),
+        )
+        return int(cursor.lastrowid or 0)
 
-@query
-def put_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
-    """Write a key of the ``meta`` table."""
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+    def close_challenge(self, challenge_id: int, status: str, match_id: int | None = None) -> bool:
+        """Move an open challenge to ``status``; ``False`` if it was no longer open."""
+        cursor = self._conn.execute(
+            "UPDATE challenges SET status = ?, match_id = ? WHERE id = ? AND status = 'open'",
+            (status, match_id, challenge_id),
+        )
+        return cursor.rowcount == 1
+
+    def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that carries the challenge's buttons."""
+        self._conn.execute("UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id))
+
+    # ------------------------------------------------------------ settings, ratings, meta
+
+    def put_settings(self, settings: SettingsRecord, now: float) -> None:
+        """Insert or replace a server's settings."""
+        self._conn.execute(
+            "INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
+            "rate_computer, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
+            "allowed_channels = excluded.allowed_channels, max_active = excluded.max_active, "
+            "rate_computer = excluded.rate_computer, updated_at = excluded.updated_at",
+            (settings.guild_id, settings.days_per_move, int(settings.use_threads),
+             json.dumps(sorted(settings.allowed_channels)), settings.max_active, int(settings.rate_computer), now),
+        )
+
+    def put_rating(self, rating: RatingRecord, now: float) -> None:
+        """Insert or replace a rating row."""
+        self._conn.execute(
+            f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (rating.guild_id, rating.game, rating.user_id, rating.display_name, rating.mu, rating.sigma,
+             rating.games, rating.wins, rating.losses, rating.draws, rating.best_vs_par, now),
+        )
+
+    def put_meta(self, key: str, value: str) -> None:
+        """Write a key of the ``meta`` table."""
+        self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))

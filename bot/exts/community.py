@@ -17,7 +17,7 @@ import renderers
 from bot.exts.match import _lifecycle as lifecycle
 from bot.service import ratings
 from games import GAMES, State
-from storage import repo
+from storage import ReadTx
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -118,8 +118,7 @@ class Community(commands.Cog):
         guild_id = lifecycle.require_guild(interaction)
         declared = GAMES[game]
         solo = solitaire and any(declared.seats_for(demo.variant) == 1 for demo in declared.demo)
-        async with self.bot.db.read() as conn:
-            rows = await repo.ratings_of_game(conn, guild_id, ratings.board_key(game, solo))
+        rows = await self.bot.db.read(ReadTx.ratings_of_game, guild_id, ratings.board_key(game, solo))
         standings = ratings.leaderboard(rows, solitaire=solo)
         title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
@@ -150,8 +149,7 @@ class Community(commands.Cog):
         """Post a member's record per game."""
         guild_id = lifecycle.require_guild(interaction)
         member = user or interaction.user
-        async with self.bot.db.read() as conn:
-            rows = await repo.ratings_of_user(conn, guild_id, member.id)
+        rows = await self.bot.db.read(ReadTx.ratings_of_user, guild_id, member.id)
         embed = discord.Embed(title=f"{member.display_name} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."

@@ -1,19 +1,19 @@
 """Correspondence time: reminders when a third of the time is left, forfeits at the deadline, challenge expiry.
 
-One background task, driven by the deadlines stored in the database: it wakes when the next one falls due (at
-least once an hour), lets the service decide what is due (each change is its own versioned transaction) and
-then posts the messages. A restarted bot picks up where the stored deadlines say.
+One :func:`discord.ext.tasks.loop`, driven by the deadlines stored in the database: each pass lets the service
+decide what is due (each change is its own versioned transaction) and posts the messages, then the loop sleeps
+until the next stored deadline (at most an hour). A pass that fails (a locked or unreachable database, anything)
+is logged and retried after a growing pause (:data:`RETRY_DELAYS`), never in a busy loop, and the loop keeps
+running. A restarted bot picks up where the stored deadlines say.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.exts.match import _board as board
 from bot.exts.match import _lifecycle as lifecycle
@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 3600.0
-"""Longest sleep between checks, in seconds."""
+"""Longest sleep between passes, in seconds."""
+RETRY_DELAYS = (5.0, 15.0, 60.0, 300.0)
+"""Seconds to wait after the 1st, 2nd, 3rd and every later failed pass in a row."""
 
 
 class Deadlines(commands.Cog):
@@ -35,34 +37,47 @@ class Deadlines(commands.Cog):
 
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
-        self._task: asyncio.Task[None] | None = None
+        self.failures = 0
+        """Failed passes in a row (0 after a pass that worked)."""
 
     async def cog_load(self) -> None:
-        """Start the task."""
-        self._task = asyncio.create_task(self._run(), name="napkin-deadlines")
+        """Start the loop."""
+        self.deadline_loop.start()
 
     async def cog_unload(self) -> None:
-        """Stop the task."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        """Stop the loop."""
+        self.deadline_loop.cancel()
 
-    async def _run(self) -> None:
+    @tasks.loop(seconds=MAX_SLEEP)
+    async def deadline_loop(self) -> None:
+        """One pass, then set the sleep until the next one (the next stored deadline, or a retry delay)."""
+        self.deadline_loop.change_interval(seconds=await self.run_pass())
+
+    @deadline_loop.before_loop
+    async def _resume(self) -> None:
         await self.bot.wait_until_ready()
         try:  # a crash between a member's move and the computer's reply left these waiting; computers have no deadline
             for match_id in await self.bot.service.computer_turns():
                 await lifecycle.run_computer(self.bot, match_id)
         except Exception:
             log.exception("resuming computer turns failed")
-        while not self.bot.is_closed():
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("deadline pass failed; retrying later")
+
+    async def run_pass(self) -> float:
+        """Process what is due and find the next wake-up; return the seconds to sleep before the next pass.
+
+        Never raises (but for cancellation): a failure is logged and answered with the next retry delay.
+        """
+        started = self.bot.now()
+        try:
+            await self.tick()
             wake = await self.bot.service.next_wakeup()
-            delay = MAX_SLEEP if wake is None else min(MAX_SLEEP, max(0.0, wake - self.bot.now()) + 0.001)
-            await asyncio.sleep(delay)
+        except Exception:
+            delay = RETRY_DELAYS[min(self.failures, len(RETRY_DELAYS) - 1)]
+            self.failures += 1
+            log.exception("deadline pass failed (%d in a row); retrying in %.0f s", self.failures, delay)
+            return delay
+        self.failures = 0
+        return MAX_SLEEP if wake is None else min(MAX_SLEEP, max(0.0, wake - started) + 0.001)
 
     async def tick(self) -> DueWork:
         """Process everything due now and post the messages; return what was done."""

@@ -1,8 +1,9 @@
 """Match lifecycle: challenges, seats, turns, moves, computer replies, deadlines, draws and ratings.
 
 No ``discord`` import: the extensions translate interactions into calls here and domain errors
-(:mod:`bot.service.errors`) back into ephemeral replies. Every change to a match happens in one
-``BEGIN IMMEDIATE`` transaction that re-reads the match, checks its version, lets the rules core validate and
+(:mod:`bot.service.errors`) back into ephemeral replies. Every change to a match happens in one transaction
+body (:meth:`storage.Database.write`: plain synchronous code over a :class:`storage.Tx`, one round trip to the
+database thread, ``BEGIN IMMEDIATE``) that re-reads the match, checks its version, lets the rules core validate and
 apply the move, appends to the move log and bumps the version; so two simultaneous submissions for the same
 turn apply exactly one move, and a refused action changes nothing stored.
 
@@ -15,7 +16,6 @@ import asyncio
 import dataclasses
 import logging
 import random
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,8 +34,7 @@ from bot.service.errors import (
 )
 from games import GAMES, Game, Level, Outcome, State, Termination
 from games.base import read_stored_outcome
-from storage import ChallengeRecord, Database, MatchRecord, MoveRecord, SeatRecord, SettingsRecord, repo
-from storage.database import in_thread
+from storage import ChallengeRecord, Database, MatchRecord, MoveRecord, ReadTx, SeatRecord, SettingsRecord, Tx
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +43,8 @@ DAYS_PER_MOVE_CHOICES: tuple[int, ...] = (0, 1, 2, 3, 5, 7, 14)
 """Allowed days per move; 0 means no time limit."""
 CHALLENGE_TTL = DAY
 """How long an unanswered challenge stays open (seconds)."""
+SETTINGS = frozenset(f.name for f in dataclasses.fields(SettingsRecord)) - {"guild_id"}
+"""The settings a server may change (:class:`storage.SettingsRecord` fields but its id)."""
 
 
 @dataclass(frozen=True)
@@ -125,31 +126,26 @@ class MatchService:
         Raises:
             NotFound: no such match (or it is in another server).
         """
-        async with self.db.read() as conn:
-            match = await repo.get_match(conn, match_id)
+        match = await self.db.read(ReadTx.get_match, match_id)
         if match is None or (guild_id is not None and match.guild_id != guild_id):
             raise NotFound(f"There is no match #{match_id} in this server.")
         return match
 
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
         """The match played in thread ``thread_id``, if any."""
-        async with self.db.read() as conn:
-            return await repo.match_in_thread(conn, thread_id)
+        return await self.db.read(ReadTx.match_in_thread, thread_id)
 
     async def active_matches(self, guild_id: int, user_id: int) -> list[MatchRecord]:
         """``user_id``'s active matches in ``guild_id``, most recently active first."""
-        async with self.db.read() as conn:
-            return await repo.active_matches_of(conn, guild_id, user_id)
+        return await self.db.read(ReadTx.active_matches_of, guild_id, user_id)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log."""
-        async with self.db.read() as conn:
-            return await repo.get_moves(conn, match_id)
+        return await self.db.read(ReadTx.get_moves, match_id)
 
     async def settings(self, guild_id: int) -> SettingsRecord:
         """A server's settings."""
-        async with self.db.read() as conn:
-            return await repo.get_settings(conn, guild_id)
+        return await self.db.read(ReadTx.get_settings, guild_id)
 
     async def update_settings(self, guild_id: int, **changes: Any) -> SettingsRecord:
         """Change some of a server's settings and return them all.
@@ -164,14 +160,17 @@ class MatchService:
             raise BadOption("Days per move must be one of 1, 2, 3, 5, 7, 14 or 0 for no limit.")
         if "max_active" in changes and not 1 <= int(changes["max_active"]) <= 100:
             raise BadOption("The limit of active matches must be between 1 and 100.")
-        async with self.db.write() as conn:
-            current = await repo.get_settings(conn, guild_id)
-            for key, value in changes.items():
-                if not hasattr(current, key) or key == "guild_id":
-                    raise BadOption(f"Unknown setting {key!r}.")
-                setattr(current, key, value)
-            await repo.put_settings(conn, current, self.clock())
-        return current
+        for key in changes:
+            if key not in SETTINGS:
+                raise BadOption(f"Unknown setting {key!r}.")
+        now = self.clock()
+
+        def body(tx: Tx) -> SettingsRecord:
+            current = dataclasses.replace(tx.get_settings(guild_id), **changes)
+            tx.put_settings(current, now)
+            return current
+
+        return await self.db.write(body)
 
     # ------------------------------------------------------------ challenges
 
@@ -202,28 +201,29 @@ class MatchService:
         if opponent is not None and opponent.user_id == challenger.user_id:
             raise NotAllowed("You cannot challenge yourself. Leave `opponent` empty for an open challenge.")
         now = self.clock()
-        async with self.db.write() as conn:
-            settings = await self._check_can_start(conn, guild_id, channel_id, challenger.user_id)
+
+        def body(tx: Tx) -> ChallengeRecord:
+            settings = self._check_can_start(tx, guild_id, channel_id, challenger.user_id)
             days = self._days(days_per_move, settings)
-            challenge_id = await repo.insert_challenge(
-                conn, guild_id=guild_id, channel_id=channel_id, game=game, variant=full_variant,
+            challenge_id = tx.insert_challenge(
+                guild_id=guild_id, channel_id=channel_id, game=game, variant=full_variant,
                 challenger_id=challenger.user_id, challenger_name=challenger.name,
                 opponent_id=opponent.user_id if opponent else None, days_per_move=days, now=now,
                 expires_at=now + CHALLENGE_TTL,
             )
-            challenge = await repo.get_challenge(conn, challenge_id)
-        assert challenge is not None
-        return challenge
+            challenge = tx.get_challenge(challenge_id)
+            assert challenge is not None
+            return challenge
+
+        return await self.db.write(body)
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember which message carries the challenge's buttons."""
-        async with self.db.write() as conn:
-            await repo.set_challenge_message(conn, challenge_id, message_id)
+        await self.db.write(Tx.set_challenge_message, challenge_id, message_id)
 
     async def get_challenge(self, challenge_id: int, guild_id: int | None = None) -> ChallengeRecord:
         """Load a challenge (raises :class:`NotFound`, also for another server's challenge)."""
-        async with self.db.read() as conn:
-            challenge = await repo.get_challenge(conn, challenge_id)
+        challenge = await self.db.read(ReadTx.get_challenge, challenge_id)
         if challenge is None or (guild_id is not None and challenge.guild_id != guild_id):
             raise NotFound("That challenge no longer exists.")
         return challenge
@@ -236,8 +236,9 @@ class MatchService:
             LimitReached.
         """
         now = self.clock()
-        async with self.db.write() as conn:
-            challenge = await repo.get_challenge(conn, challenge_id)
+
+        def body(tx: Tx) -> ChallengeResult:
+            challenge = tx.get_challenge(challenge_id)
             if challenge is None or challenge.guild_id != guild_id:
                 raise NotFound("That challenge no longer exists.")
             self._check_open(challenge, now)
@@ -245,19 +246,20 @@ class MatchService:
                 raise NotAllowed("You cannot accept your own challenge; wait for an opponent or cancel it.")
             if challenge.opponent_id is not None and challenge.opponent_id != accepter.user_id:
                 raise NotAllowed("This challenge is addressed to someone else.")
-            settings = await repo.get_settings(conn, guild_id)
-            await self._check_limit(conn, settings, accepter.user_id)
+            settings = tx.get_settings(guild_id)
+            self._check_limit(tx, settings, accepter.user_id)
             seats = [SeatRecord(0, challenge.challenger_id, challenge.challenger_name),
                      SeatRecord(1, accepter.user_id, accepter.name)]
-            match_id = await self._insert_match(conn, guild_id, challenge.channel_id, challenge.game,
-                                                challenge.variant, seats, challenge.days_per_move, rated=True,
-                                                now=now, seed=challenge_id)
-            await repo.close_challenge(conn, challenge_id, "accepted", match_id)
-            challenge = await repo.get_challenge(conn, challenge_id)
-            match = await repo.get_match(conn, match_id)
-        assert challenge is not None
-        assert match is not None
-        return ChallengeResult(challenge, match)
+            match_id = self._insert_match(tx, guild_id, challenge.channel_id, challenge.game, challenge.variant,
+                                          seats, challenge.days_per_move, rated=True, now=now, seed=challenge_id)
+            tx.close_challenge(challenge_id, "accepted", match_id)
+            challenge = tx.get_challenge(challenge_id)
+            match = tx.get_match(match_id)
+            assert challenge is not None
+            assert match is not None
+            return ChallengeResult(challenge, match)
+
+        return await self.db.write(body)
 
     async def decline_challenge(self, challenge_id: int, guild_id: int, user: Player) -> ChallengeRecord:
         """Decline (invited member) or cancel (challenger) an open challenge.
@@ -266,8 +268,9 @@ class MatchService:
             NotFound, ChallengeClosed, NotAllowed (anyone else; an open challenge can only be cancelled).
         """
         now = self.clock()
-        async with self.db.write() as conn:
-            challenge = await repo.get_challenge(conn, challenge_id)
+
+        def body(tx: Tx) -> ChallengeRecord:
+            challenge = tx.get_challenge(challenge_id)
             if challenge is None or challenge.guild_id != guild_id:
                 raise NotFound("That challenge no longer exists.")
             self._check_open(challenge, now)
@@ -277,10 +280,12 @@ class MatchService:
                 status = "declined"
             else:
                 raise NotAllowed("Only the invited member can decline this challenge (or its author cancel it).")
-            await repo.close_challenge(conn, challenge_id, status)
-            challenge = await repo.get_challenge(conn, challenge_id)
-        assert challenge is not None
-        return challenge
+            tx.close_challenge(challenge_id, status)
+            challenge = tx.get_challenge(challenge_id)
+            assert challenge is not None
+            return challenge
+
+        return await self.db.write(body)
 
     async def start_solo(
         self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], player: Player,
@@ -294,8 +299,9 @@ class MatchService:
         full_variant = self.validate_variant(game, variant)
         seat_count = GAMES[game].seats_for(full_variant)
         now = self.clock()
-        async with self.db.write() as conn:
-            settings = await self._check_can_start(conn, guild_id, channel_id, player.user_id)
+
+        def body(tx: Tx) -> MatchRecord:
+            settings = self._check_can_start(tx, guild_id, channel_id, player.user_id)
             days = self._days(days_per_move, settings)
             if seat_count == 1:
                 seats = [SeatRecord(0, player.user_id, player.name)]
@@ -306,12 +312,13 @@ class MatchService:
                 computer = SeatRecord(1 - player_seat, self.computer_id, f"{self.computer_name} ({level})", level)
                 seats = sorted([human, computer], key=lambda s: s.seat)
             rated = True if seat_count == 1 else settings.rate_computer
-            match_id = await self._insert_match(conn, guild_id, channel_id, game, full_variant, seats, days,
-                                                rated=rated, now=now,
-                                                seed=int(now * 1000) ^ player.user_id)
-            match = await repo.get_match(conn, match_id)
-        assert match is not None
-        return match
+            match_id = self._insert_match(tx, guild_id, channel_id, game, full_variant, seats, days, rated=rated,
+                                          now=now, seed=int(now * 1000) ^ player.user_id)
+            match = tx.get_match(match_id)
+            assert match is not None
+            return match
+
+        return await self.db.write(body)
 
     async def start_computer_duel(self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any],
                                   levels: tuple[Level, ...], seed: int = 0) -> MatchRecord:
@@ -320,17 +327,20 @@ class MatchService:
         seat_count = GAMES[game].seats_for(full_variant)
         seats = [SeatRecord(seat, self.computer_id, f"Computer {seat + 1} ({levels[seat]})", levels[seat])
                  for seat in range(seat_count)]
-        async with self.db.write() as conn:
-            match_id = await self._insert_match(conn, guild_id, channel_id, game, full_variant, seats, 0,
-                                                rated=False, now=self.clock(), seed=seed)
-            match = await repo.get_match(conn, match_id)
-        assert match is not None
-        return match
+        now = self.clock()
+
+        def body(tx: Tx) -> MatchRecord:
+            match_id = self._insert_match(tx, guild_id, channel_id, game, full_variant, seats, 0, rated=False,
+                                          now=now, seed=seed)
+            match = tx.get_match(match_id)
+            assert match is not None
+            return match
+
+        return await self.db.write(body)
 
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         """Record the thread a match is played in."""
-        async with self.db.write() as conn:
-            await repo.set_thread(conn, match_id, thread_id)
+        await self.db.write(Tx.set_thread, match_id, thread_id)
 
     # ------------------------------------------------------------ moves
 
@@ -346,8 +356,8 @@ class MatchService:
             NotFound, NotAllowed (not seated), MatchOver, NotYourTurn, Outdated,
             games.InvalidMove / games.IllegalMove (the rules core's reason).
         """
-        def body(conn: sqlite3.Connection) -> MoveResult:
-            match = self._load_for_action_sync(conn, match_id, guild_id)
+        def body(tx: Tx) -> MoveResult:
+            match = self._load_for_action(tx, match_id, guild_id)
             seat = match.seat_of(user_id)
             if seat is None:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
@@ -358,10 +368,10 @@ class MatchService:
             if not self._seat_to_move(match, before, user_id):
                 mover = match.seats[before.current_seat].display_name if before.current_seat is not None else "?"
                 raise NotYourTurn(f"It is not your turn: {mover} is to move.")
-            return self._apply(conn, match, before, before.current_seat or 0, text, now)
+            return self._apply(tx, match, before, before.current_seat or 0, text, now)
 
         now = self.clock()
-        return await self.db.run_write(body)
+        return await self.db.write(body)
 
     async def computer_replies(self, match_id: int) -> list[MoveResult]:
         """Let the computer move while a computer seat is to move; return the moves applied.
@@ -371,8 +381,7 @@ class MatchService:
         """
         results: list[MoveResult] = []
         while True:
-            async with self.db.read() as conn:
-                match = await repo.get_match(conn, match_id)
+            match = await self.db.read(ReadTx.get_match, match_id)
             if match is None or match.status != "active" or match.current_seat is None:
                 return results
             seat = match.seats[match.current_seat]
@@ -384,26 +393,25 @@ class MatchService:
             move = await asyncio.to_thread(game.computer_move, state, seat.level, rng)  # type: ignore[arg-type]
             text = state.format_move(move)
 
-            def body(conn: sqlite3.Connection, version: int = match.version, before: State = state,
-                     seat: int = seat.seat, text: str = text, now: float = self.clock()) -> MoveResult | None:
-                fresh = repo.get_match.sync(conn, match_id)
+            def body(tx: Tx, version: int = match.version, before: State = state, seat: int = seat.seat,
+                     text: str = text, now: float = self.clock()) -> MoveResult | None:
+                fresh = tx.get_match(match_id)
                 if fresh is None or fresh.version != version or fresh.status != "active":
                     return None
-                return self._apply(conn, fresh, before, seat, text, now)
+                return self._apply(tx, fresh, before, seat, text, now)
 
-            result = await self.db.run_write(body)
+            result = await self.db.write(body)
             if result is None:
                 return results
             results.append(result)
 
-    def _apply(self, conn: sqlite3.Connection, match: MatchRecord, before: State, seat: int, text: str,
-               now: float) -> MoveResult:
+    def _apply(self, tx: Tx, match: MatchRecord, before: State, seat: int, text: str, now: float) -> MoveResult:
         """Validate and apply ``text`` and store the move at time ``now`` (inside a transaction body, which runs in
         the database thread: the clock is read by the caller). Raises RulesError."""
         move = before.parse_move(text)
         after = before.apply(move)
         notation = before.format_move(move)
-        repo.append_move.sync(conn, match.id, after.ply, seat, notation, now)
+        tx.append_move(match.id, after.ply, seat, notation, now)
         fields: dict[str, Any] = {
             "state": after.to_dict(), "ply": after.ply, "current_seat": after.current_seat, "updated_at": now,
             "reminded": False, "draw_offer_seat": None,
@@ -414,11 +422,11 @@ class MatchService:
                           current_seat=None)
         else:
             fields["deadline"] = self._deadline_for(match, after.current_seat, now)
-        if not repo.update_match.sync(conn, match.id, match.version, **fields):
+        if not tx.update_match(match.id, match.version, **fields):
             raise Outdated("Another move landed first; look at the latest board.")
         updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
         if updated.status == "finished":
-            ratings.record_result(conn, updated, now)
+            ratings.record_result(tx, updated, now)
         return MoveResult(updated, before, after, seat, notation)
 
     # ------------------------------------------------------------ ending a match early
@@ -429,14 +437,17 @@ class MatchService:
         Raises:
             NotFound, NotAllowed, MatchOver.
         """
-        async with self.db.write() as conn:
-            match = await self._load_for_action(conn, match_id, guild_id)
+        def body(tx: Tx) -> MatchRecord:
+            match = self._load_for_action(tx, match_id, guild_id)
             seat = match.seat_of(user_id)
             if seat is None:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
             winner = None if len(match.seats) == 1 else 1 - seat
-            return await self._finish(conn, match, winner=winner, draw=False, termination=Termination.RESIGNED,
-                                      loser=seat)
+            return self._finish(tx, match, winner=winner, draw=False, termination=Termination.RESIGNED, loser=seat,
+                                now=now)
+
+        now = self.clock()
+        return await self.db.write(body)
 
     async def abort(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Abort a match before each human side has moved (no result, unrated).
@@ -444,23 +455,24 @@ class MatchService:
         Raises:
             NotFound, NotAllowed (not seated, or both sides already moved), MatchOver.
         """
-        async with self.db.write() as conn:
-            match = await self._load_for_action(conn, match_id, guild_id)
+        def body(tx: Tx) -> MatchRecord:
+            match = self._load_for_action(tx, match_id, guild_id)
             if match.seat_of(user_id) is None:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
-            moved = {m.seat for m in await repo.get_moves(conn, match_id)}
+            moved = {m.seat for m in tx.get_moves(match_id)}
             if len(match.seats) > 1 and all(s.seat in moved for s in match.seats):
                 raise NotAllowed("Both sides have moved; the match can no longer be aborted. Resign or offer a "
                                  "draw instead.")
-            now = self.clock()
             scores = load_state(match).scores
             outcome = Outcome(None, False, tuple(scores) if scores is not None else None, Termination.ABORTED)
-            await self._update(conn, match, status="aborted", outcome=outcome.to_dict(),
-                               end_reason=Termination.ABORTED.value, deadline=None, finished_at=now,
-                               current_seat=None, updated_at=now)
-            updated = await repo.get_match(conn, match_id)
-        assert updated is not None
-        return updated
+            self._update(tx, match, status="aborted", outcome=outcome.to_dict(), end_reason=Termination.ABORTED.value,
+                         deadline=None, finished_at=now, current_seat=None, updated_at=now)
+            updated = tx.get_match(match_id)
+            assert updated is not None
+            return updated
+
+        now = self.clock()
+        return await self.db.write(body)
 
     async def offer_draw(self, match_id: int, guild_id: int, user_id: int) -> tuple[MatchRecord, bool]:
         """Offer a draw, or accept the opponent's standing offer.
@@ -470,8 +482,8 @@ class MatchService:
         Raises:
             NotFound, NotAllowed (not seated, game cannot be drawn, solitaire, computer opponent), MatchOver.
         """
-        async with self.db.write() as conn:
-            match = await self._load_for_action(conn, match_id, guild_id)
+        def body(tx: Tx) -> tuple[MatchRecord, bool]:
+            match = self._load_for_action(tx, match_id, guild_id)
             seat = match.seat_of(user_id)
             if seat is None:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
@@ -480,15 +492,18 @@ class MatchService:
             if any(s.is_computer for s in match.seats):
                 raise NotAllowed("The computer does not accept draw offers; play on or resign.")
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
-                finished = await self._finish(conn, match, winner=None, draw=True,
-                                              termination=Termination.DRAW_AGREED)
+                finished = self._finish(tx, match, winner=None, draw=True, termination=Termination.DRAW_AGREED,
+                                        now=now)
                 return finished, True
             if match.draw_offer_seat == seat:
                 raise NotAllowed("You have already offered a draw; wait for your opponent's answer.")
-            await self._update(conn, match, draw_offer_seat=seat, updated_at=self.clock())
-            updated = await repo.get_match(conn, match_id)
-        assert updated is not None
-        return updated, False
+            self._update(tx, match, draw_offer_seat=seat, updated_at=now)
+            updated = tx.get_match(match_id)
+            assert updated is not None
+            return updated, False
+
+        now = self.clock()
+        return await self.db.write(body)
 
     async def decline_draw(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Decline the opponent's draw offer.
@@ -496,17 +511,20 @@ class MatchService:
         Raises:
             NotFound, NotAllowed (not seated, or no offer from the opponent), MatchOver.
         """
-        async with self.db.write() as conn:
-            match = await self._load_for_action(conn, match_id, guild_id)
+        def body(tx: Tx) -> MatchRecord:
+            match = self._load_for_action(tx, match_id, guild_id)
             seat = match.seat_of(user_id)
             if seat is None:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
             if match.draw_offer_seat is None or match.draw_offer_seat == seat:
                 raise NotAllowed("There is no draw offer from your opponent to decline.")
-            await self._update(conn, match, draw_offer_seat=None, updated_at=self.clock())
-            updated = await repo.get_match(conn, match_id)
-        assert updated is not None
-        return updated
+            self._update(tx, match, draw_offer_seat=None, updated_at=now)
+            updated = tx.get_match(match_id)
+            assert updated is not None
+            return updated
+
+        now = self.clock()
+        return await self.db.write(body)
 
     # ------------------------------------------------------------ deadlines
 
@@ -517,51 +535,54 @@ class MatchService:
         """
         now = self.clock()
         work = DueWork()
-        async with self.db.read() as conn:
-            due = await repo.due_matches(conn, now)
-            expired = await repo.expired_challenges(conn, now)
-        for match in due:
-            async with self.db.write() as conn:
-                fresh = await repo.get_match(conn, match.id)
-                if fresh is None or fresh.status != "active" or fresh.deadline is None:
-                    continue
-                if fresh.deadline <= now:
-                    seat = fresh.current_seat or 0
-                    winner = None if len(fresh.seats) == 1 else 1 - seat
-                    work.forfeited.append(await self._finish(conn, fresh, winner=winner, draw=False,
-                                                             termination=Termination.OUT_OF_TIME, loser=seat))
-                elif not fresh.reminded:
-                    await repo.update_match(conn, fresh.id, fresh.version, reminded=True)
-                    fresh.reminded = True
-                    fresh.version += 1
-                    work.reminded.append(fresh)
-        for challenge in expired:
-            async with self.db.write() as conn:
-                if await repo.close_challenge(conn, challenge.id, "expired"):
-                    challenge.status = "expired"
-                    work.expired.append(challenge)
+
+        def due(tx: ReadTx) -> tuple[list[MatchRecord], list[ChallengeRecord]]:
+            return tx.due_matches(now), tx.expired_challenges(now)
+
+        def settle(tx: Tx, match_id: int) -> None:
+            fresh = tx.get_match(match_id)
+            if fresh is None or fresh.status != "active" or fresh.deadline is None:
+                return
+            if fresh.deadline <= now:
+                seat = fresh.current_seat or 0
+                winner = None if len(fresh.seats) == 1 else 1 - seat
+                work.forfeited.append(self._finish(tx, fresh, winner=winner, draw=False,
+                                                   termination=Termination.OUT_OF_TIME, loser=seat, now=now))
+            elif not fresh.reminded:
+                tx.update_match(fresh.id, fresh.version, reminded=True)
+                fresh.reminded = True
+                fresh.version += 1
+                work.reminded.append(fresh)
+
+        def expire(tx: Tx, challenge: ChallengeRecord) -> None:
+            if tx.close_challenge(challenge.id, "expired"):
+                challenge.status = "expired"
+                work.expired.append(challenge)
+
+        matches, challenges = await self.db.read(due)
+        for match in matches:
+            await self.db.write(settle, match.id)
+        for challenge in challenges:
+            await self.db.write(expire, challenge)
         return work
 
     async def computer_turns(self) -> list[int]:
         """Ids of active matches waiting for the computer (a crash between a member's move and the reply)."""
-        async with self.db.read() as conn:
-            return await repo.computer_to_move(conn)
+        return await self.db.read(ReadTx.computer_to_move)
 
     async def next_wakeup(self) -> float | None:
         """The earliest time something falls due (reminder, forfeit, challenge expiry), or ``None``."""
-        async with self.db.read() as conn:
-            times = [t for t in (await repo.next_deadline(conn), await repo.next_challenge_expiry(conn))
-                     if t is not None]
-        return min(times) if times else None
+        def earliest(tx: ReadTx) -> float | None:
+            times = [t for t in (tx.next_deadline(), tx.next_challenge_expiry()) if t is not None]
+            return min(times) if times else None
+
+        return await self.db.read(earliest)
 
     # ------------------------------------------------------------ helpers
 
-    async def _load_for_action(self, conn: repo.Connection, match_id: int, guild_id: int) -> MatchRecord:
-        return await in_thread(conn, self._load_for_action_sync, match_id, guild_id)
-
     @staticmethod
-    def _load_for_action_sync(conn: sqlite3.Connection, match_id: int, guild_id: int) -> MatchRecord:
-        match = repo.get_match.sync(conn, match_id)
+    def _load_for_action(tx: ReadTx, match_id: int, guild_id: int) -> MatchRecord:
+        match = tx.get_match(match_id)
         if match is None or match.guild_id != guild_id:
             raise NotFound(f"There is no match #{match_id} in this server.")
         if match.status != "active":
@@ -579,38 +600,38 @@ class MatchService:
             return None
         return now + match.days_per_move * DAY
 
-    async def _insert_match(self, conn: repo.Connection, guild_id: int, channel_id: int, game_key: str,
-                            variant: dict[str, Any], seats: list[SeatRecord], days: int, *, rated: bool,
-                            now: float, seed: int) -> int:
+    @staticmethod
+    def _insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant: dict[str, Any],
+                      seats: list[SeatRecord], days: int, *, rated: bool, now: float, seed: int) -> int:
         game: Game = GAMES[game_key]
         state = game.new_state(variant, random.Random(seed))
         seat = state.current_seat
         deadline = None
         if seat is not None and days and not seats[seat].is_computer:
             deadline = now + days * DAY
-        return await repo.insert_match(
-            conn, guild_id=guild_id, channel_id=channel_id, game=game_key, variant=variant, state=state.to_dict(),
+        return tx.insert_match(
+            guild_id=guild_id, channel_id=channel_id, game=game_key, variant=variant, state=state.to_dict(),
             current_seat=seat, days_per_move=days, deadline=deadline, rated=rated, now=now, seats=seats,
         )
 
-    async def _update(self, conn: repo.Connection, match: MatchRecord, **fields: Any) -> None:
-        if not await repo.update_match(conn, match.id, match.version, **fields):
+    @staticmethod
+    def _update(tx: Tx, match: MatchRecord, **fields: Any) -> None:
+        if not tx.update_match(match.id, match.version, **fields):
             raise Outdated("The match changed meanwhile; try again.")
 
-    async def _finish(self, conn: repo.Connection, match: MatchRecord, *, winner: int | None, draw: bool,
-                      termination: Termination, loser: int | None = None) -> MatchRecord:
-        """End ``match`` by a player's action (``termination``: resigned, out of time, draw agreed); ``loser`` is
-        the seat that resigned or ran out of time."""
-        now = self.clock()
+    def _finish(self, tx: Tx, match: MatchRecord, *, winner: int | None, draw: bool, termination: Termination,
+                now: float, loser: int | None = None) -> MatchRecord:
+        """End ``match`` at ``now`` inside ``tx`` by a player's action (``termination``: resigned, out of time, draw
+        agreed; ``loser`` is the seat that resigned or ran out of time). The caller reads the clock: bodies run in
+        the database thread."""
         state = load_state(match)
         scores = state.scores
         outcome = Outcome(winner, draw, tuple(scores) if scores is not None else None, termination, loser).to_dict()
-        await self._update(conn, match, status="finished", outcome=outcome, end_reason=termination.value,
-                           deadline=None,
-                           finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None)
-        updated = await repo.get_match(conn, match.id)
+        self._update(tx, match, status="finished", outcome=outcome, end_reason=termination.value, deadline=None,
+                     finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None)
+        updated = tx.get_match(match.id)
         assert updated is not None
-        await in_thread(conn, ratings.record_result, updated, now)
+        ratings.record_result(tx, updated, now)
         return updated
 
     def _check_open(self, challenge: ChallengeRecord, now: float) -> None:
@@ -619,18 +640,17 @@ class MatchService:
         if challenge.expires_at <= now:
             raise ChallengeClosed("This challenge has expired.")
 
-    async def _check_can_start(self, conn: repo.Connection, guild_id: int, channel_id: int,
-                               user_id: int) -> SettingsRecord:
-        settings = await repo.get_settings(conn, guild_id)
+    def _check_can_start(self, tx: ReadTx, guild_id: int, channel_id: int, user_id: int) -> SettingsRecord:
+        settings = tx.get_settings(guild_id)
         if settings.allowed_channels and channel_id not in settings.allowed_channels:
             channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
             raise NotAllowed(f"Matches cannot be started in this channel. Allowed here: {channels}.")
-        await self._check_limit(conn, settings, user_id)
+        self._check_limit(tx, settings, user_id)
         return settings
 
     @staticmethod
-    async def _check_limit(conn: repo.Connection, settings: SettingsRecord, user_id: int) -> None:
-        if await repo.count_active(conn, settings.guild_id, user_id) >= settings.max_active:
+    def _check_limit(tx: ReadTx, settings: SettingsRecord, user_id: int) -> None:
+        if tx.count_active(settings.guild_id, user_id) >= settings.max_active:
             raise LimitReached(f"<@{user_id}> already has {settings.max_active} active matches in this server, the "
                                "limit. Finish or resign one first.")
 

@@ -10,14 +10,13 @@ to par (turns − par; lower is better) instead of a rating.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
 from games import Termination
 from games.base import read_stored_outcome
-from storage import MatchRecord, RatingRecord, repo
+from storage import MatchRecord, RatingRecord, Tx
 
 PROVISIONAL_GAMES = 5
 _MODEL = PlackettLuce()
@@ -61,23 +60,24 @@ def _new(match: MatchRecord, user_id: int, name: str, key: str | None = None) ->
     return RatingRecord(match.guild_id, key or match.game, user_id, name, base.mu, base.sigma, 0, 0, 0, 0, None)
 
 
-def record_result(conn: sqlite3.Connection, match: MatchRecord, now: float) -> None:
-    """Update records and ratings for a finished ``match`` (no-op for unrated or aborted matches)."""
+def record_result(tx: Tx, match: MatchRecord, now: float) -> None:
+    """Update records and ratings for a finished ``match`` inside the transaction ``tx`` that finished it (no-op
+    for unrated or aborted matches)."""
     if match.status != "finished" or not match.rated or match.outcome is None:
         return
     outcome = match.outcome
     humans = [seat for seat in match.seats if not seat.is_computer]
     if len(match.seats) == 1:
-        _record_solitaire(conn, match, now)
+        _record_solitaire(tx, match, now)
         return
     if len({seat.user_id for seat in humans}) != len(humans) or not humans:
         return
-    records = []
+    records: list[RatingRecord | None] = []
     for seat in match.seats:
         if seat.is_computer:
             records.append(None)
             continue
-        record = repo.get_rating.sync(conn, match.guild_id, match.game, seat.user_id)
+        record = tx.get_rating(match.guild_id, match.game, seat.user_id)
         records.append(record or _new(match, seat.user_id, seat.display_name))
     winner, draw = outcome.get("winner"), bool(outcome.get("draw"))
     for seat, record in zip(match.seats, records):
@@ -92,7 +92,7 @@ def record_result(conn: sqlite3.Connection, match: MatchRecord, now: float) -> N
         else:
             record.losses += 1
     if all(record is not None for record in records):
-        ranks = [0, 0] if draw else [0 if winner == seat.seat else 1 for seat in match.seats]
+        ranks: list[float] = [0, 0] if draw else [0 if winner == seat.seat else 1 for seat in match.seats]
         teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in records if r is not None]
         rated = _MODEL.rate(teams, ranks=ranks)
         for record, team in zip(records, rated):
@@ -100,13 +100,13 @@ def record_result(conn: sqlite3.Connection, match: MatchRecord, now: float) -> N
             record.mu, record.sigma = team[0].mu, team[0].sigma
     for record in records:
         if record is not None:
-            repo.put_rating.sync(conn, record, now)
+            tx.put_rating(record, now)
 
 
-def _record_solitaire(conn: sqlite3.Connection, match: MatchRecord, now: float) -> None:
+def _record_solitaire(tx: Tx, match: MatchRecord, now: float) -> None:
     seat = match.seats[0]
     key = board_key(match.game, solitaire=True)
-    record = repo.get_rating.sync(conn, match.guild_id, key, seat.user_id) or _new(
+    record = tx.get_rating(match.guild_id, key, seat.user_id) or _new(
         match, seat.user_id, seat.display_name, key)
     record.display_name = seat.display_name
     record.games += 1
@@ -120,7 +120,7 @@ def _record_solitaire(conn: sqlite3.Connection, match: MatchRecord, now: float) 
         record.best_vs_par = relative if record.best_vs_par is None else min(record.best_vs_par, relative)
     else:
         record.losses += 1
-    repo.put_rating.sync(conn, record, now)
+    tx.put_rating(record, now)
 
 
 def leaderboard(rows: list[RatingRecord], solitaire: bool = False) -> list[Standing]:

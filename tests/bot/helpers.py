@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bench._harness import World, command_for
-from storage import Database, MatchRecord, repo
+from storage import Database, MatchRecord, ReadTx
 
 __all__ = ["World", "buttons", "command_for", "move_button", "only_match_id", "snapshot", "stored"]
 
@@ -32,15 +32,14 @@ def move_button(message: discord.Message, move: str) -> Any | None:
 
 async def stored(db: Database, match_id: int) -> MatchRecord:
     """The stored match (fails the test if missing)."""
-    async with db.read() as conn:
-        match = await repo.get_match(conn, match_id)
+    match = await db.read(ReadTx.get_match, match_id)
     assert match is not None
     return match
 
 
 async def only_match_id(db: Database) -> int:
     """The id of the only match in the database."""
-    ids = await repo.all_match_ids(db._reader)
+    ids = await db.read(ReadTx.all_match_ids)
     assert len(ids) == 1, ids
     return ids[0]
 

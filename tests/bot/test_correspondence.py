@@ -12,7 +12,7 @@ from PIL import Image
 from bot.client import NapkinBot
 from bot.service import replay
 from games import GAMES
-from storage import Database, repo
+from storage import Database, ReadTx
 from tests.bot.helpers import World, only_match_id, snapshot, stored
 
 DAY = 86400
@@ -74,7 +74,7 @@ async def test_challenge_expires_and_its_buttons_are_disabled(simcord_env, db: D
     assert all(b["disabled"] for row in challenge.components for b in row["components"])
     rows = await db.fetchall("SELECT status FROM challenges")
     assert [r[0] for r in rows] == ["expired"]
-    assert await repo.all_match_ids(db._reader) == []
+    assert await db.read(ReadTx.all_match_ids) == []
 
 
 async def test_directed_challenge_rights(simcord_env, db: Database) -> None:
@@ -102,7 +102,7 @@ async def test_draw_offer_accepted(simcord_env, db: Database) -> None:
     await world["bob"].slash(world.thread(), "match draw")
     match = await stored(db, match_id)
     assert match.status == "finished" and match.outcome["draw"] and match.outcome["termination"] == "draw_agreed"
-    rows = await repo.ratings_of_game(db._reader, world.guild.id, "chopsticks")
+    rows = await db.read(ReadTx.ratings_of_game, world.guild.id, "chopsticks")
     assert sorted((r.display_name, r.draws) for r in rows) == [("alice", 1), ("bob", 1)]
 
 
@@ -116,7 +116,7 @@ async def test_abort_only_before_both_sides_moved(simcord_env, db: Database) -> 
 
     result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
     await world["bob"].click(result.response, label="Accept")
-    second = max(await repo.all_match_ids(db._reader))
+    second = max(await db.read(ReadTx.all_match_ids))
     thread = world.thread()
     await world["alice"].slash(thread, "chopsticks move", notation="LL")
     await world["bob"].slash(thread, "chopsticks move", notation="LL")
@@ -143,7 +143,7 @@ async def test_history_gif_has_one_frame_per_ply_and_json_replays(simcord_env, d
         state = state.play(move["move"])
     assert state.to_dict() == export["final_state"]
     match = await stored(db, match_id)
-    assert replay(match, await repo.get_moves(db._reader, match_id))[-1].to_dict() == match.state
+    assert replay(match, await db.read(ReadTx.get_moves, match_id))[-1].to_dict() == match.state
 
 
 async def test_leaderboard_order_after_a_series(simcord_env, db: Database) -> None:
@@ -173,10 +173,10 @@ async def test_settings_need_manage_server(simcord_env, db: Database) -> None:
     world.guild.set_command_permissions(int(command["id"]), {world["alice"]: True})
     refused = await world["alice"].slash(world.channel, "settings", days=7)
     assert refused.ephemeral and "Manage Server" in refused.response.content
-    assert (await repo.get_settings(db._reader, world.guild.id)).days_per_move == 3
+    assert (await db.read(ReadTx.get_settings, world.guild.id)).days_per_move == 3
     done = await boss.slash(world.channel, "settings", days=7, threads=False, allow_channel=world.channel)
     assert done.ephemeral and "Settings updated" in done.response.content
-    settings = await repo.get_settings(db._reader, world.guild.id)
+    settings = await db.read(ReadTx.get_settings, world.guild.id)
     assert (settings.days_per_move, settings.use_threads, settings.allowed_channels) == (7, False, [world.channel.id])
     other = world.guild.create_text_channel("elsewhere")
     refused = await world["alice"].slash(other, "chopsticks start")
@@ -203,7 +203,7 @@ async def test_active_match_limit_per_member(simcord_env, db: Database) -> None:
                                          level="easy")
     assert refused.ephemeral
     assert "already has 2 active matches" in refused.response.content
-    assert len(await repo.all_match_ids(db._reader)) == 2
+    assert len(await db.read(ReadTx.all_match_ids)) == 2
     listing = await world["alice"].slash(world.channel, "match list")
     assert listing.ephemeral
     assert listing.response.content.count("Chopsticks vs") == 2

@@ -6,7 +6,7 @@ import random
 
 from bot.service import load_state
 from games import GAMES
-from storage import Database, repo
+from storage import Database, ReadTx
 from tests.bot.helpers import World, only_match_id, snapshot, stored
 
 
@@ -59,7 +59,7 @@ async def test_bad_pairs_and_starts_are_refused(simcord_env, db: Database) -> No
     for bad in ("x", "x^-1+1", "x^999+1", "x*z+1", ",".join(["x+1"] * 7), "garbage"):
         result = await world["alice"].slash(world.channel, "groebner start", mode="solitaire", start=bad)
         assert result.ephemeral, bad
-    assert await repo.all_match_ids(db._reader) == []
+    assert await db.read(ReadTx.all_match_ids) == []
     await world["alice"].slash(world.channel, "groebner start", mode="solitaire", sticks=4)
     thread = world.thread()
     before = await snapshot(db)

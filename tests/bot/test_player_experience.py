@@ -10,7 +10,7 @@ import pytest
 
 from bot.exts.community import EMBED_FIELD, EMBED_TOTAL, rules_embed, rules_source
 from games import GAMES
-from storage import Database
+from storage import Database, ReadTx
 from tests.bot.helpers import World, only_match_id, snapshot, stored
 from tests.reliability._support import GAME_KEYS, start_command
 
@@ -151,11 +151,7 @@ async def test_every_start_option_is_stored_as_asked(simcord_env, db: Database, 
             assert option.name in result.response.content, (option.name, result.response.content)
             continue
         await world["bob"].click(result.response, label="Accept")
-        match = await stored(db, max(await world.env.bot.service.db.read(_ids)))
+        match = await stored(db, max(await db.read(ReadTx.all_match_ids)))
         expected = declared.variant({option.name: value})
         assert match.variant == expected, option.name
         await world["alice"].slash(world.thread(), "match abort")
-
-
-def _ids(tx) -> list[int]:
-    return tx.all_match_ids()

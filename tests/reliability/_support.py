@@ -18,7 +18,7 @@ from bench._harness import World, command_for
 from bot.errors import GENERIC
 from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
 from games import GAMES, RulesError, State
-from storage import Database, MatchRecord, repo
+from storage import Database, MatchRecord, ReadTx
 
 GAME_KEYS: tuple[str, ...] = tuple(GAMES)
 """Every registered game (the tests' extra games included: see tests/conftest.py)."""
@@ -68,8 +68,7 @@ async def full_snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
 
 async def match_of(db: Database, match_id: int) -> MatchRecord:
     """The stored match (fails if missing)."""
-    async with db.read() as conn:
-        match = await repo.get_match(conn, match_id)
+    match = await db.read(ReadTx.get_match, match_id)
     assert match is not None, match_id
     return match
 
@@ -79,8 +78,7 @@ async def assert_consistent(db: Database, match_id: int) -> list[State]:
     made by the seat whose turn it was, the replay reproducing the stored state, whose turn and the scores,
     and a finished-by-the-rules outcome equal to the replay's. Returns the replayed states."""
     match = await match_of(db, match_id)
-    async with db.read() as conn:
-        moves = await repo.get_moves(conn, match_id)
+    moves = await db.read(ReadTx.get_moves, match_id)
     assert [m.ply for m in moves] == list(range(1, len(moves) + 1)), f"match {match_id}: gaps or duplicate plies"
     assert match.ply == len(moves), f"match {match_id}: ply {match.ply} but {len(moves)} logged moves"
     assert match.version >= match.ply
@@ -154,7 +152,7 @@ async def start_discord_match(world: World, db: Database, game: str, challenger:
     assert not result.ephemeral, result.response.content
     accepted = await world[accepter].click(result.response, label="Accept")
     assert "Accepted by" in accepted.response.content
-    return max(await repo.all_match_ids(db._reader))
+    return max(await db.read(ReadTx.all_match_ids))
 
 
 def start_command(game: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.service import MatchOver, MatchService, NotAllowed, NotYourTurn, Outdated, Player, load_state
-from storage import Database, repo
+from storage import Database, ReadTx
 from tests.bot.helpers import move_button
 from tests.reliability._support import (
     GAME_KEYS,
@@ -125,7 +125,7 @@ async def test_twenty_simultaneous_accepts_seat_one_opponent(db: Database) -> No
     assert match.seats[0].user_id == ALICE.user_id and match.seats[1].user_id != ALICE.user_id
     names = {type(o).__name__ for o in outcomes if isinstance(o, BaseException)}
     assert names <= {"ChallengeClosed", "NotAllowed"}
-    assert await repo.all_match_ids(db._reader) == [match.id]
+    assert await db.read(ReadTx.all_match_ids) == [match.id]
     stored = await service.get_challenge(challenge.id)
     assert (stored.status, stored.match_id) == ("accepted", match.id)
 
@@ -234,7 +234,7 @@ async def test_burst_of_twenty_accepts_seats_one_opponent(simcord_env, db: Datab
     refusals = [ephemeral_refusal(r) for r in results if r.ephemeral]
     assert len(refusals) == N - 1
     assert all("no longer open" in t or "your own challenge" in t for t in refusals), refusals
-    (match_id,) = await repo.all_match_ids(db._reader)
+    (match_id,) = await db.read(ReadTx.all_match_ids)
     match = await match_of(db, match_id)
     assert match.seats[0].display_name == "alice" and match.seats[1].display_name in names
     assert f"Accepted by **{match.seats[1].display_name}**" in challenge.content
@@ -263,7 +263,7 @@ async def test_burst_resign_racing_a_move_keeps_log_and_state_in_agreement(simco
         assert not resign_result.ephemeral
         match = await match_of(db, match_id)
         assert match.status == "finished" and match.outcome["termination"] == "resigned"
-        moves = await repo.get_moves(db._reader, match_id)
+        moves = await db.read(ReadTx.get_moves, match_id)
         if move_result.ephemeral:
             assert "is over" in ephemeral_refusal(move_result) and moves == []
             outcomes.add("resign first")
@@ -278,7 +278,7 @@ async def test_burst_resign_racing_a_move_keeps_log_and_state_in_agreement(simco
 async def test_resign_while_the_computer_thinks_drops_its_move(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="hard")
-    (match_id,) = await repo.all_match_ids(db._reader)
+    (match_id,) = await db.read(ReadTx.all_match_ids)
     thread = world.thread()
     async with burst(simcord_env):
         await world["alice"].slash(thread, "chopsticks move", notation="LL")

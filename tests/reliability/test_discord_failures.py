@@ -4,6 +4,9 @@ computer's reply. The move is stored first, the member is told the truth, and ``
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+
 import discord
 import pytest
 
@@ -11,7 +14,7 @@ from bot.client import NapkinBot
 from bot.errors import GENERIC
 from bot.exts.match import _board
 from bot.service import MatchService
-from storage import Database, repo
+from storage import Database, ReadTx
 from tests.bot.helpers import move_button
 from tests.reliability._support import (
     World,
@@ -101,7 +104,7 @@ async def test_an_accept_on_a_challenge_deleted_meanwhile_still_starts_the_match
     challenge = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
     simcord_env.inject_error("POST", "/interactions/*/*/callback", status=404, code=10008, message="Unknown Message")
     result = await world["bob"].click(challenge.response, label="Accept")
-    (match_id,) = await repo.all_match_ids(db._reader)
+    (match_id,) = await db.read(ReadTx.all_match_ids)
     text = ephemeral_refusal(result)
     assert f"#{match_id}" in text and GENERIC not in text
     assert "new match" in world.thread().last_message.content  # the first board is there
@@ -129,9 +132,11 @@ async def test_buttons_of_a_vanished_or_finished_match_answer_clearly(simcord_en
 
     second = await start_discord_match(world, db, "chopsticks")
     board = world.thread().last_message
-    async with db.write() as conn:  # e.g. the database was restored from a backup older than this match
-        await conn.execute("DELETE FROM challenges WHERE match_id = ?", (second,))
-        await conn.execute("DELETE FROM matches WHERE id = ?", (second,))
+    # e.g. the database was restored from a backup older than this match
+    with contextlib.closing(sqlite3.connect(db.path)) as conn, conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("DELETE FROM challenges WHERE match_id = ?", (second,))
+        conn.execute("DELETE FROM matches WHERE id = ?", (second,))
     before = await full_snapshot(db)
     gone = await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
     assert f"no match #{second}" in ephemeral_refusal(gone)
@@ -144,7 +149,7 @@ async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_
     let the computer move instead of leaving the match waiting for ever (computer seats have no deadline)."""
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
-    (match_id,) = await repo.all_match_ids(db._reader)
+    (match_id,) = await db.read(ReadTx.all_match_ids)
     crashed = MatchService(db, computer_id=simcord_env.bot.user.id)
     await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")  # committed; no computer reply
     assert (await match_of(db, match_id)).current_seat == 1

@@ -17,7 +17,7 @@ from simcord import Env
 
 from bot.client import NapkinBot
 from bot.service import load_state
-from storage import Database, repo
+from storage import Database, ReadTx
 from tests.bot.helpers import buttons
 from tests.reliability._support import (
     GAME_KEYS,
@@ -82,7 +82,7 @@ class Fuzz:
         if kind == "people":
             accepted = await world["bob"].click(result.response, label="Accept")
             assert not accepted.ephemeral
-        return max(await repo.all_match_ids(self.db._reader))
+        return max(await self.db.read(ReadTx.all_match_ids))
 
     async def example(self, data: Any, games: list[str]) -> None:
         world = World(self.env, "alice", "bob", "carol")
@@ -163,7 +163,7 @@ class Fuzz:
         assert actor.id in seats, f"{action} by a non-player changed the database"
         if expect_move is not None or (action == "garbage" and after.ply > match.ply):
             assert actor.id == mover.id and after.ply > match.ply, action
-            moves = await repo.get_moves(self.db._reader, match_id)
+            moves = await self.db.read(ReadTx.get_moves, match_id)
             assert moves[match.ply].seat == state.current_seat
             if expect_move is not None:
                 assert moves[match.ply].notation == state.format_move(state.parse_move(expect_move))

@@ -13,7 +13,7 @@ import pytest
 from simcord import SetupError
 
 from bot.service import load_state
-from storage import Database, repo
+from storage import Database, ReadTx
 from tests.bot.helpers import move_button
 from tests.reliability._support import (
     GAME_KEYS,
@@ -92,7 +92,7 @@ async def test_only_the_invited_member_accepts_and_nobody_their_own(simcord_env,
     stranger = await world["carol"].click(open_challenge, label="Decline")
     assert "only the invited member" in ephemeral_refusal(stranger).lower()
     await world["carol"].click(open_challenge, label="Accept")
-    (match_id,) = await repo.all_match_ids(db._reader)
+    (match_id,) = await db.read(ReadTx.all_match_ids)
     assert [s.display_name for s in (await match_of(db, match_id)).seats] == ["alice", "carol"]
 
     nobody_to_play = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["alice"])
@@ -118,7 +118,7 @@ async def test_settings_need_manage_server_at_both_layers(simcord_env, db: Datab
     assert await full_snapshot(db) == before
     done = await boss.slash(world.channel, "settings", max_active=2)
     assert done.ephemeral and "Settings updated" in done.response.content
-    assert (await repo.get_settings(db._reader, world.guild.id)).max_active == 2
+    assert (await db.read(ReadTx.get_settings, world.guild.id)).max_active == 2
 
 
 def _bot_denied(world: World, name: str, **denied: bool) -> object:
@@ -136,7 +136,7 @@ async def test_without_thread_permission_the_match_is_played_in_the_channel(simc
     channel = _bot_denied(world, "no-threads", create_public_threads=True)
     accepted = await _accept_in(world, channel)
     assert not accepted.followups  # nothing to apologise for
-    (match_id,) = await repo.all_match_ids(db._reader)
+    (match_id,) = await db.read(ReadTx.all_match_ids)
     assert (await match_of(db, match_id)).thread_id is None and channel.threads == []
     board = channel.last_message
     assert "new match" in board.content and board.attachments
@@ -151,7 +151,7 @@ async def test_without_permission_to_post_in_threads_the_bot_says_so(simcord_env
     world = World(simcord_env, "alice", "bob")
     channel = _bot_denied(world, "no-thread-posts", send_messages_in_threads=True)
     accepted = await _accept_in(world, channel)
-    (match_id,) = await repo.all_match_ids(db._reader)
+    (match_id,) = await db.read(ReadTx.all_match_ids)
     notes = [m.content for m in accepted.followups if m.ephemeral]
     assert any(f"#{match_id}" in n and "could not post its board" in n for n in notes), notes
     thread = channel.threads[-1]
@@ -174,7 +174,7 @@ async def test_without_permission_to_attach_or_send_the_bot_says_so(simcord_env,
     simcord_env.inject_error("POST", "/channels/*/messages", status=403, code=50013, message="Missing Permissions",
                              times=None)
     accepted = await _accept_in(world, world.channel)
-    (match_id,) = await repo.all_match_ids(db._reader)
+    (match_id,) = await db.read(ReadTx.all_match_ids)
     assert any("could not post its board" in m.content for m in accepted.followups if m.ephemeral)
     where = world.thread() if threads else world.channel
     board = (await world["alice"].slash(where, "match board")).response.message

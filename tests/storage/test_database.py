@@ -1,23 +1,29 @@
-"""Storage: migrations, pragmas, the append-only log, versioned updates, backups."""
+"""Storage: migrations (and the upgrade of stored outcomes), pragmas, the append-only log, versioned updates,
+the column whitelist, backups."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from storage import Database, SeatRecord, StorageError, repo
-from storage.migrations import SCHEMA_VERSION
+from storage import Database, ReadTx, SeatRecord, StorageError, Tx
+from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
 
 async def _insert(db: Database, now: float = 100.0) -> int:
-    async with db.write() as conn:
-        return await repo.insert_match(
-            conn, guild_id=1, channel_id=2, game="chopsticks", variant={"rollover": False}, state={"ply": 0},
+    def body(tx: Tx) -> int:
+        return tx.insert_match(
+            guild_id=1, channel_id=2, game="chopsticks", variant={"rollover": False}, state={"ply": 0},
             current_seat=0, days_per_move=3, deadline=now + 3 * 86400, rated=True, now=now,
             seats=[SeatRecord(0, 10, "alice"), SeatRecord(1, 11, "bob")],
         )
+
+    return await db.write(body)
 
 
 async def test_migrations_pragmas_and_reopen(db_path: Path) -> None:
@@ -31,7 +37,7 @@ async def test_migrations_pragmas_and_reopen(db_path: Path) -> None:
         await db.close()
     again = await Database.open(db_path)  # reopening runs no migration twice and keeps the data
     try:
-        match = await repo.get_match(again._reader, match_id)
+        match = await again.read(ReadTx.get_match, match_id)
         assert match is not None
         assert [s.display_name for s in match.seats] == ["alice", "bob"]
         assert await again.integrity_check() == "ok"
@@ -49,45 +55,46 @@ async def test_newer_schema_is_refused(db_path: Path) -> None:
 
 async def test_moves_are_append_only_and_unique_per_ply(db: Database) -> None:
     match_id = await _insert(db)
-    async with db.write() as conn:
-        await repo.append_move(conn, match_id, 1, 0, "LR", 101.0)
+    await db.write(Tx.append_move, match_id, 1, 0, "LR", 101.0)
     with pytest.raises(sqlite3.IntegrityError):
-        async with db.write() as conn:
-            await repo.append_move(conn, match_id, 1, 1, "RR", 102.0)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        async with db.write() as conn:
-            await conn.execute("UPDATE moves SET notation = 'RR' WHERE match_id = ?", (match_id,))
-    moves = await repo.get_moves(db._reader, match_id)
+        await db.write(Tx.append_move, match_id, 1, 1, "RR", 102.0)
+    # no query rewrites a move; the schema itself refuses it
+    with (contextlib.closing(sqlite3.connect(db.path)) as raw,
+          pytest.raises(sqlite3.IntegrityError, match="append-only")):
+        raw.execute("UPDATE moves SET notation = 'RR' WHERE match_id = ?", (match_id,))
+    moves = await db.read(ReadTx.get_moves, match_id)
     assert [(m.ply, m.notation) for m in moves] == [(1, "LR")]
 
 
 async def test_versioned_update_and_rollback(db: Database) -> None:
     match_id = await _insert(db)
-    async with db.write() as conn:
-        assert await repo.update_match(conn, match_id, 0, ply=1, state={"ply": 1})
-        assert not await repo.update_match(conn, match_id, 0, ply=2)  # stale version: no change
+    def first(tx: Tx) -> None:
+        assert tx.update_match(match_id, 0, ply=1, state={"ply": 1})
+        assert not tx.update_match(match_id, 0, ply=2)  # stale version: no change
+
+    def failing(tx: Tx) -> None:
+        tx.update_match(match_id, 1, ply=5)
+        raise RuntimeError("abort the transaction")
+
+    await db.write(first)
     with pytest.raises(RuntimeError):
-        async with db.write() as conn:
-            await repo.update_match(conn, match_id, 1, ply=5)
-            raise RuntimeError("abort the transaction")
-    match = await repo.get_match(db._reader, match_id)
+        await db.write(failing)
+    match = await db.read(ReadTx.get_match, match_id)
     assert match is not None
     assert (match.version, match.ply, match.state) == (1, 1, {"ply": 1})
 
 
 async def test_foreign_keys_enforced(db: Database) -> None:
     with pytest.raises(sqlite3.IntegrityError):
-        async with db.write() as conn:
-            await repo.append_move(conn, 999, 1, 0, "LR", 1.0)
+        await db.write(Tx.append_move, 999, 1, 0, "LR", 1.0)
 
 
 async def test_settings_defaults_and_round_trip(db: Database) -> None:
-    settings = await repo.get_settings(db._reader, 5)
+    settings = await db.read(ReadTx.get_settings, 5)
     assert (settings.days_per_move, settings.use_threads, settings.max_active) == (3, True, 25)
     settings.days_per_move, settings.allowed_channels = 7, [42, 7]
-    async with db.write() as conn:
-        await repo.put_settings(conn, settings, 1.0)
-    again = await repo.get_settings(db._reader, 5)
+    await db.write(Tx.put_settings, settings, 1.0)
+    again = await db.read(ReadTx.get_settings, 5)
     assert (again.days_per_move, again.allowed_channels) == (7, [7, 42])
 
 
@@ -101,3 +108,104 @@ async def test_online_backup(db: Database, tmp_path: Path) -> None:
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finally:
         copy.close()
+
+
+async def test_update_match_sets_only_whitelisted_columns(db: Database) -> None:
+    match_id = await _insert(db)
+    for fields in ({"version": 7}, {"game": "differences"}, {"ply = 9, status": "finished"}):
+        with pytest.raises(ValueError, match="not updatable"):
+            await db.write(lambda tx, fields=fields: tx.update_match(match_id, 0, **fields))
+    match = await db.read(ReadTx.get_match, match_id)
+    assert match is not None
+    assert (match.version, match.game, match.ply, match.status) == (0, "chopsticks", 0, "active")
+
+
+FIXTURE = Path(__file__).parent / "data" / "schema1_matches.sql"
+
+# match id -> (status, end_reason after the upgrade, winner, draw, loser, termination of the state's own outcome)
+UPGRADED = {
+    1: ("finished", "natural", 1, False, None, "natural"),  # both hands dead
+    2: ("finished", "resigned", 1, False, 0, None),  # "Alice resigned"
+    3: ("finished", "resigned", 0, False, 1, None),  # "Bob resigned resigned": the name ends like a reason
+    4: ("finished", "out_of_time", 0, False, 1, None),  # "Bob resigned ran out of time"
+    5: ("finished", "draw_agreed", None, True, None, None),
+    6: ("finished", "repetition", None, True, None, "repetition"),
+    7: ("finished", "move_limit", None, True, None, "move_limit"),  # 200 plies
+    9: ("finished", "natural", None, False, None, "natural"),  # Gröbner Nim solitaire completed
+    10: ("finished", "resigned", None, False, 0, None),  # solitaire: the only seat gave up
+    11: ("finished", "out_of_time", None, False, 0, None),
+    12: ("finished", "natural", None, True, None, None),  # Differences drawn on points
+}
+
+
+def _schema1_database(path: Path) -> None:
+    """A database at schema 1 holding the fixture's real matches, as the code of that schema stored them."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.executescript(MIGRATIONS[0])
+        conn.executescript(FIXTURE.read_text(encoding="utf-8"))
+        conn.execute("PRAGMA user_version=1")
+        conn.commit()
+
+
+def _table_rows(path: Path, sql: str) -> list[tuple[object, ...]]:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return [tuple(row) for row in conn.execute(sql)]
+
+
+async def test_upgrade_turns_prose_reasons_into_terminations(db_path: Path) -> None:
+    _schema1_database(db_path)
+    before = _table_rows(db_path, "SELECT id, status, version, ply, json(outcome), state FROM matches ORDER BY id")
+    others = _table_rows(db_path, "SELECT * FROM moves ORDER BY match_id, ply") + _table_rows(
+        db_path, "SELECT * FROM ratings ORDER BY user_id, game") + _table_rows(db_path, "SELECT * FROM challenges")
+    assert len(others) > 200  # the fixture's moves, ratings and challenges
+    assert SCHEMA_VERSION == 2
+    db = await Database.open(db_path)
+    try:
+        assert (await db.fetchone("PRAGMA user_version"))[0] == 2
+        matches = {m.id: m for m in [await db.read(ReadTx.get_match, i) for i in range(1, 14)] if m is not None}
+    finally:
+        await db.close()
+    assert len(matches) == 13
+    old = {row[0]: row for row in before}
+    for match_id, (status, termination, winner, draw, loser, state_termination) in UPGRADED.items():
+        match = matches[match_id]
+        old_outcome = json.loads(old[match_id][4])
+        assert (match.status, match.end_reason) == (status, termination), match_id
+        assert match.outcome == {"winner": winner, "draw": draw, "scores": old_outcome["scores"],
+                                 "termination": termination, "loser": loser}, match_id
+        assert type(match.outcome["draw"]) is bool
+        state_outcome = match.state.get("outcome")
+        if state_termination is None:
+            assert state_outcome is None, match_id
+        else:  # the rules core's own outcome inside the state gets the same shape
+            assert state_outcome == {"winner": winner, "draw": draw, "scores": old_outcome["scores"],
+                                     "termination": state_termination, "loser": None}, match_id
+        # nothing else of the match changed
+        old_state = json.loads(old[match_id][5])
+        old_state.pop("outcome", None)
+        new_state = dict(match.state)
+        new_state.pop("outcome", None)
+        assert new_state == old_state
+        assert (match.version, match.ply) == old[match_id][2:4]
+    aborted, active = matches[8], matches[13]
+    assert (aborted.status, aborted.end_reason) == ("aborted", "aborted")
+    assert aborted.outcome == {"winner": None, "draw": False, "scores": None, "termination": "aborted", "loser": None}
+    assert (active.status, active.end_reason, active.outcome) == ("active", None, None)
+    assert active.state == json.loads(old[13][5])
+    assert others == _table_rows(db_path, "SELECT * FROM moves ORDER BY match_id, ply") + _table_rows(
+        db_path, "SELECT * FROM ratings ORDER BY user_id, game") + _table_rows(db_path, "SELECT * FROM challenges")
+
+
+async def test_concurrent_openers_migrate_exactly_once(db_path: Path) -> None:
+    # A second run of migration 2 would turn "resigned" into "natural" (it no longer ends in " resigned"), so
+    # a double migration would show in the data.
+    _schema1_database(db_path)
+    opened = await asyncio.gather(*(Database.open(db_path) for _ in range(4)))
+    try:
+        reasons = [tuple(row) for row in await opened[0].fetchall("SELECT id, end_reason FROM matches ORDER BY id")]
+        versions = [(await db.fetchone("PRAGMA user_version"))[0] for db in opened]
+    finally:
+        for db in opened:
+            await db.close()
+    assert versions == [SCHEMA_VERSION] * 4
+    assert reasons[:4] == [(1, "natural"), (2, "resigned"), (3, "resigned"), (4, "out_of_time")]
