@@ -19,6 +19,8 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy games renderers storage bot
+	$(VENV)/bin/lint-imports
 
 test: lint
 	$(PY) -m pytest -q

@@ -46,11 +46,11 @@ def _end_test_rows() -> list[Row]:
     picked = [[pair.indices for pair in state.picked] for state in positions]
 
     def ours() -> None:
-        for state, done in zip(positions, picked):
+        for state, done in zip(positions, picked, strict=True):
             is_groebner_basis(state.sticks, state.variant.order, done)
 
     def theirs() -> None:
-        for state, generators in zip(positions, polys):
+        for state, generators in zip(positions, polys, strict=True):
             sympy.groebner(generators, x, y, modulus=2, order=state.variant.order)
 
     finished = sum(state.is_over for state in positions)

@@ -639,7 +639,7 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
             node.children.append(child)
             path.append(child)
         rng.shuffle(rows)
-        for col, row in zip(cols, rows):
+        for col, row in zip(cols, rows, strict=True):
             p[col] = row
         seat0 = reward(score(p))
         for depth, visited in enumerate(path):

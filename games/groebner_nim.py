@@ -233,7 +233,7 @@ def _parse_polynomial(text: str, number: int) -> list[Point]:
             if not seen_factor:
                 found = tokens[pos][1] if pos < len(tokens) else "the end"
                 raise fail(f"expected a term (like x^2*y or 1) but found `{found}`.")
-        for name, exponent in zip("xy", exps):
+        for name, exponent in zip("xy", exps, strict=True):
             if exponent > MAX_EXPONENT:
                 raise fail(f"the exponent of {name} is {exponent}; exponents may be at most {MAX_EXPONENT}.")
         terms.append((exps[0], exps[1]))
@@ -430,7 +430,7 @@ class BuchbergerRun:
     @property
     def productive(self) -> tuple[tuple[int, int], ...]:
         """The considered pairs that added a stick, in order."""
-        return tuple(pair for pair, new in zip(self.considered, self.added) if new is not None)
+        return tuple(pair for pair, new in zip(self.considered, self.added, strict=True) if new is not None)
 
 
 def buchberger(sticks: Sequence[Stick], order: str, done: Iterable[tuple[int, int]] = ()) -> BuchbergerRun:
@@ -695,7 +695,7 @@ class GroebnerNimState(State[Pair]):
         if self.variant.mode == "solitaire":
             return (len(self.picked),)
         points = [0, 0]
-        for seat, new in zip(self.movers, self.added):
+        for seat, new in zip(self.movers, self.added, strict=True):
             if new is not None:
                 points[seat] += POINTS_PER_STICK
         return tuple(points)
@@ -1230,7 +1230,7 @@ def hard_move(state: GroebnerNimState) -> Pair:
     if state.variant.mode == "duel":
         return duel_search(state)
     order = state.variant.order
-    played = tuple(pair.indices for pair, new in zip(state.picked, state.added) if new is not None)
+    played = tuple(pair.indices for pair, new in zip(state.picked, state.added, strict=True) if new is not None)
     plan = _start_plan(state.sticks[: state.start_count], order)
     if plan[: len(played)] == played and len(plan) > len(played):
         return Pair.from_indices(*plan[len(played)])

@@ -568,7 +568,7 @@ class NapkinState(State[Move]):
         if self.variant.first_coin_two and not self.coins and move.size != 2:
             return "The first coin of the match must be size 2 (variant first_coin_two)."
         if supply[move.size - 2] <= 0:
-            left = ", ".join(f"{n} of size {s}" for s, n in zip(SIZES, supply) if n)
+            left = ", ".join(f"{n} of size {s}" for s, n in zip(SIZES, supply, strict=True) if n)
             return f"No size-{move.size} coins are left in the supply; left: {left}."
         return self._geometry_problem(move.size, move.x, move.y)
 
@@ -644,7 +644,7 @@ class NapkinState(State[Move]):
                 xs = np.array([rng.randint(x0, x1) for _ in range(n)], dtype=float)
                 ys = np.array([rng.randint(y0, y1) for _ in range(n)], dtype=float)
                 inside = shapely.contains_xy(outer, xs, ys)
-                for px, py, ok in zip(xs.tolist(), ys.tolist(), inside.tolist()):
+                for px, py, ok in zip(xs.tolist(), ys.tolist(), inside.tolist(), strict=True):
                     point = (int(px), int(py))
                     if ok and point not in found and self._point_free(r, obstacles, *point):
                         found[point] = None

@@ -219,7 +219,7 @@ class Face:
         """The exact area in square lattice units (holes excluded)."""
         total = Fraction(0)
         pts = self.outline
-        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]):
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1], strict=True):
             total += x1 * y2 - x2 * y1
         return total / 2
 
@@ -305,7 +305,7 @@ class _Arrangement:
                 splits[i].append((Fraction(o3, o3 - o4), vertex))
                 splits[j].append((Fraction(o1, o1 - o2), vertex))
         nbrs: list[list[int]] = [[] for _ in coords]
-        for (a, b), cuts in zip(segs, splits):
+        for (a, b), cuts in zip(segs, splits, strict=True):
             cuts.sort()  # a crossing point shared by several segments appears once per other segment
             chain = [a, *(v for k, (_, v) in enumerate(cuts) if k == 0 or cuts[k - 1][1] != v), b]
             for u, v in itertools.pairwise(chain):
@@ -957,7 +957,7 @@ def _exact_draw(state: PolygonsState, rng: random.Random) -> Move:
     rest = [i for i in range(len(points)) if i not in set(state.path)]
     values = [margin([*state.path, m.end], [r for r in rest if r != m.end], 1 - seat) for m in moves]
     best = max(values)
-    return rng.choice([m for m, v in zip(moves, values) if v == best])
+    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
 
 
 def _greedy_draw(state: PolygonsState, rng: random.Random) -> Move:
@@ -972,7 +972,7 @@ def _greedy_draw(state: PolygonsState, rng: random.Random) -> Move:
         odd, even = state.apply(move).scores
         values.append((odd - even) if seat == 0 else (even - odd))
     best = max(values)
-    return rng.choice([m for m, v in zip(moves, values) if v == best])
+    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
 
 
 def _dot_to_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> list[str]:

@@ -210,14 +210,15 @@ def _draw_basis(draw: ImageDraw.ImageDraw, state: GroebnerNimState, x: int, y: i
 
 def _draw_picked(draw: ImageDraw.ImageDraw, state: GroebnerNimState, x: int, y: int) -> None:
     rows = max(0, (HEIGHT - 14 - (y + 18)) // 17)
-    texts = [f"{pair} +{new}" if new is not None else f"{pair} ·" for pair, new in zip(state.picked, state.added)]
+    texts = [f"{pair} +{new}" if new is not None else f"{pair} ·"
+             for pair, new in zip(state.picked, state.added, strict=True)]
     widest = max((text_width(text, 13) for text in texts), default=0)
     columns = 3 if widest <= 56 else 2
     column_width = (WIDTH - x - 6) // columns
     capacity = rows * columns
     draw.text((x, y), f"Picked pairs ({state.ply})", fill=MUTED, font=font(13))
     y += 18
-    entries = list(zip(texts, state.added, state.movers))
+    entries = list(zip(texts, state.added, state.movers, strict=True))
     if capacity <= 0:
         return
     if len(entries) > capacity:

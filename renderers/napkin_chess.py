@@ -152,7 +152,7 @@ def _render(state: NapkinState, names: Sequence[str], free_size: int | None) -> 
     result = outcome_text(state.game, names, outcome) if outcome else None
     room = WIDTH - panel_x - 12
     lines = status_lines(names, state.current_seat, state.scores, result)
-    for seat, (name, score) in enumerate(zip(names, state.scores)):
+    for seat, (name, score) in enumerate(zip(names, state.scores, strict=True)):
         draw.text((panel_x, y), fit_text(name, 19, room, suffix=f": {score}")[0], fill=lines[seat][1], font=font(19))
         y += 28
     for text, colour in lines[len(names):]:
@@ -170,7 +170,7 @@ def _render(state: NapkinState, names: Sequence[str], free_size: int | None) -> 
 
     draw.text((panel_x, y), "Supply", fill=INK, font=font(18))
     y += 30
-    for size, count in zip(SIZES, state.supply):
+    for size, count in zip(SIZES, state.supply, strict=True):
         rad = size * 4
         cy = y + 14
         draw.ellipse([panel_x + 18 - rad, cy - rad, panel_x + 18 + rad, cy + rad], fill=(236, 233, 224),

@@ -110,7 +110,8 @@ def _draw_counts(draw: ImageDraw.ImageDraw, frame: _Frame, faces: Sequence[Face]
     for face in faces:
         outline = [frame.px(float(x), float(y)) for x, y in face.outline]
         half = max(text_width(str(face.sides), COUNT_SIZE), COUNT_SIZE) / 2 + 1
-        area = abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(outline, outline[1:] + outline[:1]))) / 2
+        edges = zip(outline, outline[1:] + outline[:1], strict=True)
+        area = abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in edges)) / 2
         if area < (2 * half) ** 2:
             continue
         polygon = shapely.Polygon(outline)
@@ -124,7 +125,8 @@ def _draw_counts(draw: ImageDraw.ImageDraw, frame: _Frame, faces: Sequence[Face]
     if not polygons:
         return
     circles = shapely.maximum_inscribed_circle(polygons, tolerance=1.0)
-    for (face, half), radius, centre in zip(labelled, shapely.length(circles), shapely.get_point(circles, 0)):
+    for (face, half), radius, centre in zip(labelled, shapely.length(circles), shapely.get_point(circles, 0),
+                                            strict=True):
         if radius < half * 1.2:
             continue
         colour = SEAT_COLOURS[0] if face.odd else SEAT_COLOURS[1]

@@ -153,7 +153,7 @@ MIGRATIONS: tuple[str, ...] = (
             json_set(json_extract(state, '$.outcome'), '$.termination', {_STATE_OUTCOME_TERMINATION}, '$.loser', NULL),
             '$.reason')))
     WHERE json_type(state, '$.outcome') = 'object';
-    """,
+    """,  # noqa: S608 - fixed migration text built from module constants
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -149,7 +149,7 @@ _SEATS_JSON = (
     "(SELECT json_group_array(json_array(seat, user_id, display_name, level)) FROM "
     "(SELECT seat, user_id, display_name, level FROM seats WHERE match_id = matches.id ORDER BY seat)) AS seats_json"
 )
-_MATCH_SELECT = f"SELECT {_MATCH_COLUMNS}, {_SEATS_JSON} FROM matches"
+_MATCH_SELECT = f"SELECT {_MATCH_COLUMNS}, {_SEATS_JSON} FROM matches"  # noqa: S608 - column lists are module constants; values are bound parameters
 """A match row with its seats in one query."""
 
 _CHALLENGE_COLUMNS = ("id, guild_id, channel_id, message_id, game, variant, challenger_id, challenger_name, "
@@ -224,7 +224,7 @@ class ReadTx:
     def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchRecord]:
         """Return ``user_id``'s active matches in ``guild_id``, most recently active first."""
         rows = self._all(
-            f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND id IN "
+            f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND id IN "  # noqa: S608 - column lists are module constants; values are bound parameters
             "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC",
             (guild_id, user_id),
         )
@@ -277,12 +277,12 @@ class ReadTx:
 
     def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
         """Load a challenge or ``None``."""
-        row = self._one(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,))
+        row = self._one(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,))  # noqa: S608 - column lists are module constants; values are bound parameters
         return _challenge_from_row(row) if row else None
 
     def expired_challenges(self, now: float) -> list[ChallengeRecord]:
         """Open challenges whose time ran out at ``now`` (epoch seconds)."""
-        rows = self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?",
+        rows = self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?",  # noqa: S608 - column lists are module constants; values are bound parameters
                          (now,))
         return [_challenge_from_row(row) for row in rows]
 
@@ -304,18 +304,18 @@ class ReadTx:
 
     def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
         """A player's rating row, or ``None`` before their first finished match."""
-        row = self._one(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+        row = self._one(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",  # noqa: S608 - column lists are module constants; values are bound parameters
                         (guild_id, game, user_id))
         return _rating_from_row(row) if row else None
 
     def ratings_of_game(self, guild_id: int, game: str) -> list[RatingRecord]:
         """All rating rows of a server and game (unsorted)."""
-        rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+        rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))  # noqa: S608 - column lists are module constants; values are bound parameters
         return [_rating_from_row(row) for row in rows]
 
     def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRecord]:
         """A player's rating rows in a server, one per game played, by game key."""
-        rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
+        rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",  # noqa: S608 - column lists are module constants; values are bound parameters
                          (guild_id, user_id))
         return [_rating_from_row(row) for row in rows]
 
@@ -373,7 +373,7 @@ class Tx(ReadTx):
         }
         assignments = "".join(f"{key} = ?, " for key in encoded)  # keys are whitelisted above
         cursor = self._conn.execute(
-            f"UPDATE matches SET {assignments}version = version + 1 WHERE id = ? AND version = ?",
+            f"UPDATE matches SET {assignments}version = version + 1 WHERE id = ? AND version = ?",  # noqa: S608 - column lists are module constants; values are bound parameters
             (*encoded.values(), match_id, expected_version),
         )
         return cursor.rowcount == 1
@@ -437,7 +437,7 @@ class Tx(ReadTx):
     def put_rating(self, rating: RatingRecord, now: float) -> None:
         """Insert or replace a rating row."""
         self._conn.execute(
-            f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at) "
+            f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at) "  # noqa: S608 - column lists are module constants; values are bound parameters
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rating.guild_id, rating.game, rating.user_id, rating.display_name, rating.mu, rating.sigma,
              rating.games, rating.wins, rating.losses, rating.draws, rating.best_vs_par, now),

@@ -92,7 +92,7 @@ def rules_embed(game: str) -> discord.Embed:
 def example_state(game: str, plies: int = 4) -> State[Any]:
     """A deterministic example position: the default start after a few ``easy`` computer moves."""
     rng = random.Random(7)
-    state = GAMES[game].new_state({}, rng)
+    state: State[Any] = GAMES[game].new_state({}, rng)
     for _ in range(plies):
         if state.is_over:
             break

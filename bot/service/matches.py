@@ -60,8 +60,8 @@ class MoveResult:
     """A move that was applied: the stored match after it, the state before and after, and its notation."""
 
     match: MatchRecord
-    before: State
-    after: State
+    before: State[Any]
+    after: State[Any]
     seat: int
     notation: str
 
@@ -88,12 +88,13 @@ class DueWork:
     expired: list[ChallengeRecord] = field(default_factory=list)
 
 
-def load_state(match: MatchRecord) -> State:
+def load_state(match: MatchRecord) -> State[Any]:
     """Rebuild the rules-core state of a stored match (raises ``InvalidState`` for corrupt data)."""
-    return GAMES[match.game].load(match.state)
+    state: State[Any] = GAMES[match.game].load(match.state)
+    return state
 
 
-def replay(match: MatchRecord, moves: Sequence[MoveRecord]) -> list[State]:
+def replay(match: MatchRecord, moves: Sequence[MoveRecord]) -> list[State[Any]]:
     """Return the states of a match from its initial state through every logged move (``len(moves) + 1``)."""
     game = GAMES[match.game]
     states = [game.load(match.initial_state)]
@@ -393,7 +394,7 @@ class MatchService:
             move = await asyncio.to_thread(game.computer_move, state, seat.level, rng)  # type: ignore[arg-type]
             text = state.format_move(move)
 
-            def body(tx: Tx, version: int = match.version, before: State = state, seat: int = seat.seat,
+            def body(tx: Tx, version: int = match.version, before: State[Any] = state, seat: int = seat.seat,
                      text: str = text, now: float = self.clock()) -> MoveResult | None:
                 fresh = tx.get_match(match_id)
                 if fresh is None or fresh.version != version or fresh.status != "active":
@@ -405,7 +406,7 @@ class MatchService:
                 return results
             results.append(result)
 
-    def _apply(self, tx: Tx, match: MatchRecord, before: State, seat: int, text: str, now: float) -> MoveResult:
+    def _apply(self, tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: str, now: float) -> MoveResult:
         """Validate and apply ``text`` and store the move at time ``now`` (inside a transaction body, which runs in
         the database thread: the clock is read by the caller). Raises RulesError."""
         move = before.parse_move(text)
@@ -591,7 +592,7 @@ class MatchService:
         return match
 
     @staticmethod
-    def _seat_to_move(match: MatchRecord, state: State, user_id: int) -> bool:
+    def _seat_to_move(match: MatchRecord, state: State[Any], user_id: int) -> bool:
         seat = state.current_seat
         return seat is not None and match.seats[seat].user_id == user_id and not match.seats[seat].is_computer
 
@@ -603,7 +604,7 @@ class MatchService:
     @staticmethod
     def _insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant: dict[str, Any],
                       seats: list[SeatRecord], days: int, *, rated: bool, now: float, seed: int) -> int:
-        game: Game = GAMES[game_key]
+        game: Game[Any, Any] = GAMES[game_key]
         state = game.new_state(variant, random.Random(seed))
         seat = state.current_seat
         deadline = None

@@ -80,7 +80,7 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> None:
         record = tx.get_rating(match.guild_id, match.game, seat.user_id)
         records.append(record or _new(match, seat.user_id, seat.display_name))
     winner, draw = outcome.get("winner"), bool(outcome.get("draw"))
-    for seat, record in zip(match.seats, records):
+    for seat, record in zip(match.seats, records, strict=True):
         if record is None:
             continue
         record.display_name = seat.display_name
@@ -95,7 +95,7 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> None:
         ranks: list[float] = [0, 0] if draw else [0 if winner == seat.seat else 1 for seat in match.seats]
         teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in records if r is not None]
         rated = _MODEL.rate(teams, ranks=ranks)
-        for record, team in zip(records, rated):
+        for record, team in zip(records, rated, strict=True):
             assert record is not None
             record.mu, record.sigma = team[0].mu, team[0].sigma
     for record in records:

@@ -55,7 +55,7 @@ def brute_free(state: NapkinState, size: int) -> tuple[np.ndarray, np.ndarray, n
 def brute_points(state: NapkinState, size: int) -> set[tuple[int, int]]:
     xs, ys, mask = brute_free(state, size)
     rows, cols = np.nonzero(mask)
-    return {(int(xs[i]), int(ys[j])) for j, i in zip(rows.tolist(), cols.tolist())}
+    return {(int(xs[i]), int(ys[j])) for j, i in zip(rows.tolist(), cols.tolist(), strict=True)}
 
 
 def brute_any(state: NapkinState, size: int) -> bool:

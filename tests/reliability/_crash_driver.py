@@ -95,7 +95,7 @@ def _child(seed: int, db_path: str, out_path: str) -> None:
     fd = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
         asyncio.run(drive(db_path, seed, fd))
-    except BaseException:
+    except BaseException:  # noqa: BLE001 - the driver reports whatever ended it, then exits
         _say(fd, "error " + traceback.format_exc())
     finally:
         os._exit(3)

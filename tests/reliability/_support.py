@@ -63,7 +63,7 @@ async def full_snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         tables = [r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
         assert {"matches", "moves", "seats", "challenges", "ratings", "guild_settings", "meta"} <= set(tables)
-        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall() for table in tables}
+        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall() for table in tables}  # noqa: S608 - table names read from sqlite_master
 
 
 async def match_of(db: Database, match_id: int) -> MatchRecord:
@@ -83,7 +83,7 @@ async def assert_consistent(db: Database, match_id: int) -> list[State]:
     assert match.ply == len(moves), f"match {match_id}: ply {match.ply} but {len(moves)} logged moves"
     assert match.version >= match.ply
     states = replay(match, moves)
-    for move, before in zip(moves, states):
+    for move, before in zip(moves, states[:-1], strict=True):
         assert move.seat == before.current_seat, f"match {match_id} ply {move.ply}: played out of turn"
     final = states[-1]
     assert final.to_dict() == match.state, f"match {match_id}: stored state differs from the replay of its log"

@@ -75,11 +75,11 @@ async def test_twenty_simultaneous_submissions_apply_exactly_one_move(db: Databa
         outcomes = await asyncio.gather(
             *(service.play(match.id, GUILD, who.user_id, text, expected_version=version)
               for _kind, who, text, version in plan), return_exceptions=True)
-        applied = [(p, o) for p, o in zip(plan, outcomes) if not isinstance(o, BaseException)]
+        applied = [(p, o) for p, o in zip(plan, outcomes, strict=True) if not isinstance(o, BaseException)]
         assert len(applied) == 1, f"round {round_}: {len(applied)} moves applied"
         (_kind, who, text, _), result = applied[0]
         assert who == mover and result.notation == text
-        for (_, who_refused, _, _), outcome in zip(plan, outcomes):
+        for (_, who_refused, _, _), outcome in zip(plan, outcomes, strict=True):
             if isinstance(outcome, BaseException):
                 allowed = (NotAllowed, MatchOver) if who_refused == CAROL else (Outdated, NotYourTurn, MatchOver)
                 assert isinstance(outcome, allowed), repr(outcome)

@@ -40,7 +40,7 @@ def colours_in(image: Image.Image, box: tuple[int, int, int, int]) -> set[tuple[
 
 
 def near(colour: tuple[int, int, int], target: tuple[int, int, int], tolerance: int = 12) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(colour, target))
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, target, strict=True))
 
 
 def has_colour(image: Image.Image, box: tuple[int, int, int, int], target: tuple[int, int, int]) -> bool:

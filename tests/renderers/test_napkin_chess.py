@@ -31,7 +31,7 @@ def _pixel(state: NapkinState, image: Image.Image, x: float, y: float) -> tuple[
 
 
 def _near(a: tuple[int, int, int], b: tuple[int, int, int], tolerance: int = 40) -> bool:
-    return sum(abs(p - q) for p, q in zip(a, b)) <= tolerance
+    return sum(abs(p - q) for p, q in zip(a, b, strict=True)) <= tolerance
 
 
 def _board() -> NapkinState:

@@ -38,7 +38,7 @@ def _count(image: Image.Image, colour: tuple[int, int, int], box: tuple[int, int
     """Pixels within ``tolerance`` (per channel) of ``colour``, optionally inside ``box``."""
     region = image.crop(box) if box else image
     return sum(
-        n for n, c in region.getcolors(1 << 20) if all(abs(a - b) <= tolerance for a, b in zip(c, colour))
+        n for n, c in region.getcolors(1 << 20) if all(abs(a - b) <= tolerance for a, b in zip(c, colour, strict=True))
     )
 
 

@@ -18,8 +18,8 @@ import discord
 from discord import app_commands
 
 from bot.exts.match import _lifecycle as lifecycle
-from bot.service import BadOption, load_state
-from games import GAMES, Game, MoveCommand, MoveParam, Option
+from bot.service import BadOption, ServiceError, load_state
+from games import GAMES, Game, MoveCommand, MoveParam, Option, RulesError
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -193,7 +193,7 @@ def _suggester(game: Game[Any, Any], spec: MoveCommand, param: MoveParam) -> Cal
             record = await (MatchTransformer(game.key).transform(interaction, raw) if raw else
                             lifecycle.implied_match(interaction, game.key))
             state = load_state(record)
-        except Exception:
+        except (ServiceError, RulesError):  # no match to suggest from: no suggestions
             return []
         if state.is_over or param.suggest is None:
             return []

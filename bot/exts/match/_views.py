@@ -66,7 +66,7 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:mv:(?P<match>
         """Play the move for the member who clicked."""
         try:
             await _handler(interaction).play_button(interaction, self.match_id, self.version, self.move)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
             await reply_error(interaction, error)
 
 
@@ -95,7 +95,7 @@ class ChallengeButton(ui.DynamicItem[ui.Button[Any]],
         """Accept or decline for the member who clicked."""
         try:
             await _handler(interaction).challenge_button(interaction, self.challenge_id, self.action)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
             await reply_error(interaction, error)
 
 
