@@ -154,6 +154,12 @@ MIGRATIONS: tuple[str, ...] = (
             '$.reason')))
     WHERE json_type(state, '$.outcome') = 'object';
     """,  # noqa: S608 - fixed migration text built from module constants
+    # 3: each rated human's rating before and after a finished match (shown on its final board); the seat a
+    # challenger takes (a rematch swaps the seats).
+    """
+    ALTER TABLE matches ADD COLUMN rating_changes TEXT;
+    ALTER TABLE challenges ADD COLUMN challenger_seat INTEGER NOT NULL DEFAULT 0 CHECK (challenger_seat IN (0, 1));
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -57,6 +57,9 @@ class MatchRecord:
     updated_at: float
     finished_at: float | None
     seats: list[SeatRecord] = field(default_factory=list)
+    rating_changes: dict[str, list[int]] | None = None
+    """Each rated human's displayed rating before and after this match (``{"<user id>": [before, after]}``),
+    written in the transaction that finished it; ``None`` for unrated or unfinished matches."""
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat ``user_id`` holds (the first, if the same member holds two), else ``None``."""
@@ -89,6 +92,8 @@ class ChallengeRecord:
     match_id: int | None
     created_at: float
     expires_at: float
+    challenger_seat: int = 0
+    """The seat the challenger takes when the challenge is accepted (0 moves first)."""
 
 
 @dataclass
@@ -134,16 +139,16 @@ class RatingRecord:
 
 MATCH_FIELDS: frozenset[str] = frozenset({
     "state", "status", "ply", "current_seat", "deadline", "reminded", "draw_offer_seat", "outcome", "end_reason",
-    "updated_at", "finished_at",
+    "updated_at", "finished_at", "rating_changes",
 })
 """The columns :meth:`Tx.update_match` may set (the version is bumped by the update itself)."""
 
-_JSON_FIELDS = frozenset({"state", "outcome"})
+_JSON_FIELDS = frozenset({"state", "outcome", "rating_changes"})
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, variant, initial_state, state, status, version, ply, "
     "current_seat, days_per_move, deadline, reminded, draw_offer_seat, outcome, end_reason, rated, created_at, "
-    "updated_at, finished_at"
+    "updated_at, finished_at, rating_changes"
 )
 _SEATS_JSON = (
     "(SELECT json_group_array(json_array(seat, user_id, display_name, level)) FROM "
@@ -153,7 +158,7 @@ _MATCH_SELECT = f"SELECT {_MATCH_COLUMNS}, {_SEATS_JSON} FROM matches"  # noqa: 
 """A match row with its seats in one query."""
 
 _CHALLENGE_COLUMNS = ("id, guild_id, channel_id, message_id, game, variant, challenger_id, challenger_name, "
-                      "opponent_id, days_per_move, status, match_id, created_at, expires_at")
+                      "opponent_id, days_per_move, status, match_id, created_at, expires_at, challenger_seat")
 _RATING_COLUMNS = "guild_id, game, user_id, display_name, mu, sigma, games, wins, losses, draws, best_vs_par"
 
 
@@ -171,6 +176,7 @@ def _match_from_row(row: sqlite3.Row) -> MatchRecord:
         outcome=json.loads(row["outcome"]) if row["outcome"] else None, end_reason=row["end_reason"],
         rated=bool(row["rated"]), created_at=row["created_at"], updated_at=row["updated_at"],
         finished_at=row["finished_at"],
+        rating_changes=json.loads(row["rating_changes"]) if row["rating_changes"] else None,
     )
     match.seats = [SeatRecord(seat, user_id, name, level) for seat, user_id, name, level in
                    json.loads(row["seats_json"])]
@@ -183,6 +189,7 @@ def _challenge_from_row(row: sqlite3.Row) -> ChallengeRecord:
         game=row["game"], variant=json.loads(row["variant"]), challenger_id=row["challenger_id"],
         challenger_name=row["challenger_name"], opponent_id=row["opponent_id"], days_per_move=row["days_per_move"],
         status=row["status"], match_id=row["match_id"], created_at=row["created_at"], expires_at=row["expires_at"],
+        challenger_seat=row["challenger_seat"],
     )
 
 
@@ -398,13 +405,15 @@ class Tx(ReadTx):
     def insert_challenge(
         self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], challenger_id: int,
         challenger_name: str, opponent_id: int | None, days_per_move: int, now: float, expires_at: float,
+        challenger_seat: int = 0,
     ) -> int:
         """Insert an open challenge; return its id."""
         cursor = self._conn.execute(
             "INSERT INTO challenges (guild_id, channel_id, game, variant, challenger_id, challenger_name, "
-            "opponent_id, days_per_move, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
+            "opponent_id, days_per_move, status, created_at, expires_at, challenger_seat) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)",
             (guild_id, channel_id, game, json.dumps(variant), challenger_id, challenger_name, opponent_id,
-             days_per_move, now, expires_at),
+             days_per_move, now, expires_at, challenger_seat),
         )
         return int(cursor.lastrowid or 0)
 

@@ -19,6 +19,7 @@ from bot.exts.match import _board as board
 from bot.exts.match import _lifecycle as lifecycle
 from bot.exts.match._views import challenge_view
 from bot.service import DueWork
+from games import GAMES
 from storage import ChallengeRecord, MatchRecord
 
 if TYPE_CHECKING:
@@ -112,6 +113,10 @@ class Deadlines(commands.Cog):
             await message.edit(content=message.content + "\nThis challenge expired unanswered.",
                                view=challenge_view(challenge.id, disabled=True),
                                allowed_mentions=discord.AllowedMentions.none())
+            await message.reply(f"<@{challenge.challenger_id}>, nobody accepted your "
+                                f"{GAMES[challenge.game].title} challenge in time; it has expired.",
+                                mention_author=False,
+                                allowed_mentions=discord.AllowedMentions(users=[discord.Object(challenge.challenger_id)]))
         except discord.HTTPException as error:
             log.info("could not close expired challenge %s: %s", challenge.id, error)
 

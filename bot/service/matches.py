@@ -187,9 +187,10 @@ class MatchService:
 
     async def create_challenge(
         self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], challenger: Player,
-        opponent: Player | None, days_per_move: int | None = None,
+        opponent: Player | None, days_per_move: int | None = None, challenger_seat: int = 0,
     ) -> ChallengeRecord:
-        """Open a challenge (``opponent=None``: anyone may accept).
+        """Open a challenge (``opponent=None``: anyone may accept); the challenger takes ``challenger_seat``
+        (0 moves first) when it is accepted.
 
         Raises:
             NotAllowed: challenging yourself, or a channel where the server does not allow matches.
@@ -201,6 +202,8 @@ class MatchService:
             raise NotAllowed("That is a solitaire game: start it without an opponent to play it alone.")
         if opponent is not None and opponent.user_id == challenger.user_id:
             raise NotAllowed("You cannot challenge yourself. Leave `opponent` empty for an open challenge.")
+        if challenger_seat not in (0, 1):
+            raise BadOption("The challenger's seat is the first or the second.")
         now = self.clock()
 
         def body(tx: Tx) -> ChallengeRecord:
@@ -210,7 +213,7 @@ class MatchService:
                 guild_id=guild_id, channel_id=channel_id, game=game, variant=full_variant,
                 challenger_id=challenger.user_id, challenger_name=challenger.name,
                 opponent_id=opponent.user_id if opponent else None, days_per_move=days, now=now,
-                expires_at=now + CHALLENGE_TTL,
+                expires_at=now + CHALLENGE_TTL, challenger_seat=challenger_seat,
             )
             challenge = tx.get_challenge(challenge_id)
             assert challenge is not None
@@ -249,8 +252,9 @@ class MatchService:
                 raise NotAllowed("This challenge is addressed to someone else.")
             settings = tx.get_settings(guild_id)
             self._check_limit(tx, settings, accepter.user_id)
-            seats = [SeatRecord(0, challenge.challenger_id, challenge.challenger_name),
-                     SeatRecord(1, accepter.user_id, accepter.name)]
+            seat = challenge.challenger_seat
+            seats = sorted([SeatRecord(seat, challenge.challenger_id, challenge.challenger_name),
+                            SeatRecord(1 - seat, accepter.user_id, accepter.name)], key=lambda s: s.seat)
             match_id = self._insert_match(tx, guild_id, challenge.channel_id, challenge.game, challenge.variant,
                                           seats, challenge.days_per_move, rated=True, now=now, seed=challenge_id)
             tx.close_challenge(challenge_id, "accepted", match_id)
@@ -421,13 +425,12 @@ class MatchService:
             fields.update(status="finished", outcome=after.outcome.to_dict(),
                           end_reason=after.outcome.termination.value, deadline=None, finished_at=now,
                           current_seat=None)
+            fields["rating_changes"] = ratings.record_result(tx, dataclasses.replace(match, **fields), now)
         else:
             fields["deadline"] = self._deadline_for(match, after.current_seat, now)
-        if not tx.update_match(match.id, match.version, **fields):
+        if not tx.update_match(match.id, match.version, **fields):  # (a refusal rolls the ratings back too)
             raise Outdated("Another move landed first; look at the latest board.")
         updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
-        if updated.status == "finished":
-            ratings.record_result(tx, updated, now)
         return MoveResult(updated, before, after, seat, notation)
 
     # ------------------------------------------------------------ ending a match early
@@ -628,11 +631,12 @@ class MatchService:
         state = load_state(match)
         scores = state.scores
         outcome = Outcome(winner, draw, tuple(scores) if scores is not None else None, termination, loser).to_dict()
+        changes = ratings.record_result(tx, dataclasses.replace(match, status="finished", outcome=outcome), now)
         self._update(tx, match, status="finished", outcome=outcome, end_reason=termination.value, deadline=None,
-                     finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None)
+                     finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None,
+                     rating_changes=changes)
         updated = tx.get_match(match.id)
         assert updated is not None
-        ratings.record_result(tx, updated, now)
         return updated
 
     def _check_open(self, challenge: ChallengeRecord, now: float) -> None:

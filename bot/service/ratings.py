@@ -60,18 +60,23 @@ def _new(match: MatchRecord, user_id: int, name: str, key: str | None = None) ->
     return RatingRecord(match.guild_id, key or match.game, user_id, name, base.mu, base.sigma, 0, 0, 0, 0, None)
 
 
-def record_result(tx: Tx, match: MatchRecord, now: float) -> None:
-    """Update records and ratings for a finished ``match`` inside the transaction ``tx`` that finished it (no-op
-    for unrated or aborted matches)."""
+def record_result(tx: Tx, match: MatchRecord, now: float) -> dict[str, list[int]] | None:
+    """Update records and ratings for a finished ``match`` inside the transaction ``tx`` that finishes it (no-op
+    for unrated or aborted matches).
+
+    Returns:
+        each rated human's displayed rating before and after (``{"<user id>": [before, after]}``) when ratings
+        changed (a duel between members), else ``None``.
+    """
     if match.status != "finished" or not match.rated or match.outcome is None:
-        return
+        return None
     outcome = match.outcome
     humans = [seat for seat in match.seats if not seat.is_computer]
     if len(match.seats) == 1:
         _record_solitaire(tx, match, now)
-        return
+        return None
     if len({seat.user_id for seat in humans}) != len(humans) or not humans:
-        return
+        return None
     records: list[RatingRecord | None] = []
     for seat in match.seats:
         if seat.is_computer:
@@ -91,16 +96,21 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> None:
             record.wins += 1
         else:
             record.losses += 1
+    changes: dict[str, list[int]] | None = None
     if all(record is not None for record in records):
         ranks: list[float] = [0, 0] if draw else [0 if winner == seat.seat else 1 for seat in match.seats]
         teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in records if r is not None]
         rated = _MODEL.rate(teams, ranks=ranks)
+        changes = {}
         for record, team in zip(records, rated, strict=True):
             assert record is not None
+            before = display_rating(record.mu, record.sigma)
             record.mu, record.sigma = team[0].mu, team[0].sigma
+            changes[str(record.user_id)] = [before, display_rating(record.mu, record.sigma)]
     for record in records:
         if record is not None:
             tx.put_rating(record, now)
+    return changes
 
 
 def _record_solitaire(tx: Tx, match: MatchRecord, now: float) -> None:

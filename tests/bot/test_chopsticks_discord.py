@@ -60,7 +60,7 @@ async def test_challenge_accept_thread_moves_by_button_and_command_until_a_win(s
     assert by_button > 0 and by_command > 0
     final = thread.last_message
     assert "**alice** wins" in final.content
-    assert not final.components  # no buttons under a finished board
+    assert [b.label for row in final.components for b in row.children] == ["Rematch"]  # no move buttons at the end
 
 
 async def test_computer_match_answers_at_once(simcord_env, db: Database) -> None:

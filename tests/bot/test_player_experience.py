@@ -72,17 +72,22 @@ async def test_a_players_first_message_in_a_match_thread_gets_one_hint(simcord_e
     assert "/differences mark square:" in hints[0].content and "cannot read" in hints[0].content
 
 
-@pytest.mark.parametrize(("options", "expected"), [
-    ({"level": "hard"}, "`level:hard`"),
-    ({"seat": "second"}, "`seat:second`"),
-])
-async def test_options_that_do_not_apply_to_a_challenge_are_refused(simcord_env, db: Database, options: dict,
-                                                                      expected: str) -> None:
+async def test_level_without_the_computer_is_refused(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     before = await snapshot(db)
-    result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], **options)
-    assert result.ephemeral and expected in result.response.content
+    result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], level="hard")
+    assert result.ephemeral and "`level:hard`" in result.response.content
     assert await snapshot(db) == before
+
+
+async def test_seat_in_a_challenge_is_the_challengers_side(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], seat="second")
+    assert "they move first" in result.response.content
+    await world["bob"].click(result.response, label="Accept")
+    match = await stored(db, await only_match_id(db))
+    assert [seat.user_id for seat in match.seats] == [world["bob"].id, world["alice"].id]
+    assert f"<@{world['bob'].id}>, your move" in world.thread().last_message.content
 
 
 async def test_seat_is_refused_in_solitaire(simcord_env, db: Database) -> None:
@@ -157,3 +162,52 @@ async def test_every_start_option_is_stored_as_asked(simcord_env, db: Database, 
         expected = declared.variant({option.name: value})
         assert match.variant == expected, option.name
         await world["alice"].slash(world.thread(), "match abort")
+
+
+async def _finished_duel(world: World, db: Database) -> int:
+    start = await world["alice"].slash(world.channel, "differences start", opponent=world["bob"], n=5, unique=True)
+    await world["bob"].click(start.response, label="Accept")
+    match_id = await only_match_id(db)
+    await world["alice"].slash(world.thread(), "differences mark", square="a1")
+    await world["bob"].slash(world.thread(), "match resign")
+    return match_id
+
+
+async def test_the_final_board_shows_rating_changes_and_offers_a_rematch(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await _finished_duel(world, db)
+    final = world.thread().last_message
+    assert "**alice** wins: bob resigned." in final.content
+    assert re.search(r"Ratings: alice \d+ → \d+ \(\+\d+\), bob \d+ → \d+ \(−\d+\)", final.content), final.content
+    stored_match = await stored(db, match_id)
+    assert set(stored_match.rating_changes) == {str(world["alice"].id), str(world["bob"].id)}
+    offered = await world["bob"].click(final, label="Rematch")
+    assert offered.ephemeral and "Rematch offered to alice" in offered.response.content
+    challenge = world.channel.last_message
+    assert f"a rematch of match #{match_id}" in challenge.content and "unique" in challenge.content
+    await world["alice"].click(challenge, label="Accept")
+    rematch = await stored(db, max(await db.read(ReadTx.all_match_ids)))
+    old = await stored(db, match_id)
+    assert rematch.variant == old.variant and rematch.days_per_move == old.days_per_move
+    assert [s.user_id for s in rematch.seats] == [s.user_id for s in reversed(old.seats)]  # seats swapped
+
+
+async def test_a_rematch_against_the_computer_starts_at_once_with_the_seats_swapped(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    match_id = await only_match_id(db)
+    await world["alice"].slash(world.thread(), "match resign")
+    final = world.thread().last_message
+    await world["alice"].click(final, label="Rematch")
+    rematch = await stored(db, max(await db.read(ReadTx.all_match_ids)))
+    assert rematch.id != match_id
+    assert rematch.seats[1].user_id == world["alice"].id and rematch.seats[0].level == "easy"
+
+
+async def test_a_bystander_cannot_ask_for_a_rematch(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob", "carol")
+    await _finished_duel(world, db)
+    before = await snapshot(db)
+    refused = await world["carol"].click(world.thread().last_message, label="Rematch")
+    assert refused.ephemeral and "Only the players" in refused.response.content
+    assert await snapshot(db) == before

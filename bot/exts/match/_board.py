@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import renderers
+from bot.exts.match._views import RematchButton
 from bot.service import MoveResult, load_state
 from games import GAMES, State, Termination
 from games.base import read_stored_outcome
@@ -135,6 +136,10 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
         lines.append(f"Turns so far: {scores[0]}")
     if match.status != "active":
         lines.append(describe_outcome(match))
+        if match.rating_changes:
+            changes = match.rating_changes
+            lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])
+                                                 for seat in match.seats if str(seat.user_id) in changes))
         humans = sorted({seat.user_id for seat in match.seats if not seat.is_computer})
         if board.ping and len(match.seats) > 1 and humans:
             lines.append(" ".join(f"<@{user}>" for user in humans) + " — thanks for the match!")
@@ -157,6 +162,11 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
     return "\n".join(lines)
 
 
+def rating_change(name: str, before: int, after: int) -> str:
+    """``"alice 1000 → 1012 (+12)"``."""
+    return f"{escape(name)} {before} → {after} ({after - before:+d})".replace("-", "−")
+
+
 def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.AllowedMentions:
     """Who the board may ping: the human player to move in a running duel, both human players at the end; nobody
     in solitaire or when the board was not made by a player's action."""
@@ -174,21 +184,24 @@ def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.Al
 
 async def board_payload(match: MatchRecord, state: State[Any] | None = None,
                         board: Board | None = None) -> dict[str, Any]:
-    """Keyword arguments for ``send``: content, the PNG board, the move buttons and the allowed mentions."""
+    """Keyword arguments for ``send``: content, the PNG board, the buttons (moves, or Rematch on a final board
+    that a player's action made) and the allowed mentions."""
     state = state or load_state(match)
+    board = board or Board()
     png = await asyncio.to_thread(renderers.render, state, names_of(match))
     payload: dict[str, Any] = {
         "content": headline(match, state, board),
         "file": discord.File(io.BytesIO(png), filename=f"{match.game}-{match.id}-{state.ply}.png"),
         "allowed_mentions": board_mentions(match, board),
     }
-    if match.status == "active":
-        items = board_items(match, state)
-        if items:
-            view: discord.ui.View = discord.ui.View(timeout=None)
-            for item in items:
-                view.add_item(item)
-            payload["view"] = view
+    items: Sequence[discord.ui.Item[Any]] = board_items(match, state) if match.status == "active" else ()
+    if match.status != "active" and board.ping:
+        items = (RematchButton(match.id),)  # the final board, posted when the match ended
+    if items:
+        view: discord.ui.View = discord.ui.View(timeout=None)
+        for item in items:
+            view.add_item(item)
+        payload["view"] = view
     return payload
 
 

@@ -47,6 +47,10 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         else:
             await lifecycle.decline_challenge(interaction, challenge_id)
 
+    async def rematch_button(self, interaction: discord.Interaction[NapkinBot], match_id: int) -> None:
+        """Rematch on a final board."""
+        await lifecycle.rematch(interaction, match_id)
+
     # ------------------------------------------------------------ commands
 
     @app_commands.command(name="list", description="Your active matches in this server and whose turn it is")

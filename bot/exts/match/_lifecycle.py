@@ -9,7 +9,7 @@ to move next, its move is computed off the event loop and posted the same way.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import discord
 
@@ -26,7 +26,7 @@ from bot.exts.match._board import (
 from bot.exts.match._views import challenge_view
 from bot.service import BadOption, MoveResult, NotAllowed, Player
 from games import GAMES, Level, Option
-from storage import MatchRecord
+from storage import ChallengeRecord, MatchRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -241,7 +241,8 @@ def days_words(days: int) -> str:
 
 
 def check_start_options(*, solitaire: bool, against_computer: bool, level: Level | None, seat: str | None) -> None:
-    """Refuse the start options that do not apply to the match asked for.
+    """Refuse the start options that do not apply to the match asked for (``seat`` applies against the computer
+    and in a challenge, where the challenger picks their side).
 
     Raises:
         BadOption: ``level`` without the computer as opponent; ``seat`` in solitaire.
@@ -286,21 +287,68 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
             log.warning("could not announce match %s: %s", match.id, error)
         await begin_match(bot, match, _origin(interaction), interaction)
         return
-    if seat is not None:
-        raise BadOption(f"`seat:{seat}` chooses your side against the computer; in a challenge the challenger "
-                        "moves first. Leave `seat` out.")
     challenge = await bot.service.create_challenge(
         guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, challenger=me,
-        opponent=player_of(opponent) if opponent else None, days_per_move=days)
-    who = f"<@{opponent.id}>" if opponent else "anyone"
-    text = (f"**{escape(me.name)}** challenges {who} to **{variant_words(game, challenge.variant)}** "
-            f"({days_words(challenge.days_per_move)}).\n"
-            f"The challenge expires <t:{int(challenge.expires_at)}:R>.")
-    mentions = discord.AllowedMentions(users=[discord.Object(opponent.id)] if opponent else False,
-                                       everyone=False, roles=False)
-    await interaction.response.send_message(text, view=challenge_view(challenge.id), allowed_mentions=mentions)
+        opponent=player_of(opponent) if opponent else None, days_per_move=days,
+        challenger_seat=1 if seat == "second" else 0)
+    await interaction.response.send_message(**challenge_payload(challenge, opponent.id if opponent else None))
     message = await interaction.original_response()
     await bot.service.set_challenge_message(challenge.id, message.id)
+
+
+def challenge_payload(challenge: ChallengeRecord, opponent_id: int | None, *, rematch_of: int | None = None
+                      ) -> dict[str, Any]:
+    """The message of an open challenge: who challenges whom to what, the time control, who moves first, when it
+    expires, and the Accept / Decline buttons; it pings only the invited member."""
+    who = f"<@{opponent_id}>" if opponent_id else "anyone"
+    first = "they move first" if challenge.challenger_seat == 1 else "the challenger moves first"
+    again = f" (a rematch of match #{rematch_of})" if rematch_of else ""
+    text = (f"**{escape(challenge.challenger_name)}** challenges {who} to "
+            f"**{variant_words(challenge.game, challenge.variant)}**{again} "
+            f"({days_words(challenge.days_per_move)}; {first}).\n"
+            f"The challenge expires <t:{int(challenge.expires_at)}:R>.")
+    mentions = discord.AllowedMentions(users=[discord.Object(opponent_id)] if opponent_id else False,
+                                       everyone=False, roles=False)
+    return {"content": text, "view": challenge_view(challenge.id), "allowed_mentions": mentions}
+
+
+async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) -> None:
+    """The Rematch button of a final board: against the computer or alone, a new match starts at once; against a
+    member, a challenge to them with the same options and the seats swapped is posted in the match's channel.
+
+    Raises:
+        NotFound, NotAllowed (not a player of that match), BadOption (the match is still running), LimitReached.
+    """
+    bot = interaction.client
+    guild_id = require_guild(interaction)
+    match = await bot.service.get_match(match_id, guild_id)
+    seat = match.seat_of(interaction.user.id)
+    if seat is None:
+        raise NotAllowed(f"Only the players of match #{match_id} can ask for a rematch.")
+    if match.status == "active":
+        raise BadOption(f"Match #{match_id} is still running.")
+    me = player_of(interaction.user)
+    origin = bot.get_channel(match.channel_id)
+    messageable = origin if isinstance(origin, discord.abc.Messageable) else None
+    others = [s for s in match.seats if s.seat != seat]
+    if not others or others[0].is_computer:
+        level = cast(Level, others[0].level) if others else None
+        started = await bot.service.start_solo(
+            guild_id=guild_id, channel_id=match.channel_id, game=match.game, variant=dict(match.variant), player=me,
+            level=level, days_per_move=match.days_per_move, player_seat=1 - seat if others else 0)
+        await notify(interaction, f"Rematch: match #{started.id} starts in <#{match.channel_id}>.")
+        await begin_match(bot, started, messageable)
+        return
+    opponent = others[0]
+    challenge = await bot.service.create_challenge(
+        guild_id=guild_id, channel_id=match.channel_id, game=match.game, variant=dict(match.variant), challenger=me,
+        opponent=Player(opponent.user_id, opponent.display_name), days_per_move=match.days_per_move,
+        challenger_seat=1 - seat)
+    if messageable is None:
+        raise NotAllowed("I cannot post in the match's channel any more.")
+    message = await messageable.send(**challenge_payload(challenge, opponent.user_id, rematch_of=match.id))
+    await bot.service.set_challenge_message(challenge.id, message.id)
+    await notify(interaction, f"Rematch offered to {escape(opponent.display_name)} in <#{match.channel_id}>.")
 
 
 async def accept_challenge(interaction: discord.Interaction[NapkinBot], challenge_id: int) -> None:

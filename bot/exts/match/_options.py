@@ -38,7 +38,7 @@ START_DESCRIPTIONS: dict[str, str] = {
     "opponent": "Who to challenge; leave empty for an open challenge, or pick me to play the computer",
     "level": "Computer strength when you play me",
     "days": "Days per move (default: the server's setting)",
-    "seat": "Against the computer: move first or second (default first)",
+    "seat": "Move first or second, against me or in your challenge (default first)",
 }
 
 

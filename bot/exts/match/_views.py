@@ -32,6 +32,9 @@ class ButtonHandler(Protocol):
     async def challenge_button(self, interaction: discord.Interaction[Any], challenge_id: int, action: str) -> None:
         """Accept or decline challenge ``challenge_id``."""
 
+    async def rematch_button(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """Offer (or start) a rematch of finished match ``match_id`` with the seats swapped."""
+
 
 def _handler(interaction: discord.Interaction[Any]) -> ButtonHandler:
     cog = interaction.client.get_cog(HANDLER_COG)
@@ -99,7 +102,29 @@ class ChallengeButton(ui.DynamicItem[ui.Button[Any]],
             await reply_error(interaction, error)
 
 
-DYNAMIC_ITEMS = (MoveButton, ChallengeButton)
+class RematchButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:rm:(?P<match>\d+)"):
+    """On a finished match's final board: a new match with the same options and the seats swapped."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                   custom_id=f"napkin:rm:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> RematchButton:
+        """Rebuild the button from its ``custom_id``."""
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Offer the rematch for the member who clicked."""
+        try:
+            await _handler(interaction).rematch_button(interaction, self.match_id)
+        except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
+            await reply_error(interaction, error)
+
+
+DYNAMIC_ITEMS = (MoveButton, ChallengeButton, RematchButton)
 """Every persistent button class (registered when the match feature loads)."""
 
 
