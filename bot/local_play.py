@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import tzlocal
-from simcord import MemberActor
+from simcord import MemberActor, SetupError
 from simcord.env import Env
 
 from bot.client import NapkinBot
@@ -200,11 +200,14 @@ class PageFollower:
             if self._lock.locked():
                 continue  # a page's action is running
             async with self._lock:
-                if time.monotonic() - settled >= TIMER_SECONDS:
-                    await self.env.settle()
-                    settled = time.monotonic()
-                if len(self.env.http_requests) != self._seen:
-                    await self._refresh()
+                try:
+                    if time.monotonic() - settled >= TIMER_SECONDS:
+                        await self.env.settle()
+                        settled = time.monotonic()
+                    if len(self.env.http_requests) != self._seen:
+                        await self._refresh()
+                except SetupError as error:  # another SimCord operation is running (not a page's): next pass
+                    log.debug("page follower waits: %s", error)
 
 
 def local_timezone() -> str:
@@ -215,23 +218,38 @@ def local_timezone() -> str:
         return "UTC"
 
 
-@contextlib.asynccontextmanager
-async def preview_page(server: LocalServer, *, port: int = 0) -> AsyncIterator[Any]:
-    """Serve the ``#games`` channel of ``server`` on 127.0.0.1 (``port`` 0: any free port), viewers its players.
+@dataclass
+class LocalPage:
+    """The served page of a :class:`LocalServer` and the follower keeping its tabs current."""
 
-    Yields: the entered SimCord ``Preview`` (its ``url`` carries the page's access key); a :class:`PageFollower`
-    runs alongside it.
+    preview: Any
+    follower: PageFollower
+
+    @property
+    def url(self) -> str:
+        """The page's address on 127.0.0.1; the part after ``#`` is its access key."""
+        return str(self.preview.url)
+
+
+@contextlib.asynccontextmanager
+async def preview_page(server: LocalServer, *, port: int = 0) -> AsyncIterator[LocalPage]:
+    """Serve the ``#games`` channel of ``server`` on 127.0.0.1 (``port`` 0: any free port), viewers its players,
+    in this machine's time zone, with a :class:`PageFollower` running alongside.
+
+    Raises:
+        simcord.SetupError: the port is taken (or the preview's files are missing).
     """
     preview = server.env.preview(server.channel, viewers=list(server.players.values()), layout="channel",
                                  timezone=local_timezone(), port=port)
     async with preview:
-        follower = asyncio.create_task(PageFollower(server.env, preview).run(), name="napkin-page-follower")
+        follower = PageFollower(server.env, preview)
+        task = asyncio.create_task(follower.run(), name="napkin-page-follower")
         try:
-            yield preview
+            yield LocalPage(preview, follower)
         finally:
-            follower.cancel()
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await follower
+                await task
 
 
 async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, port: int = 0,
@@ -239,16 +257,16 @@ async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, 
     """Open ``database``, start the local server and serve the page until it is closed or the task cancelled."""
     db = await Database.open(database)
     try:
-        async with local_server(db, names) as server, preview_page(server, port=port) as preview:
+        async with local_server(db, names) as server, preview_page(server, port=port) as page:
             async with db.read() as conn:
                 count = len({match.id for member in server.players.values()
                              for match in await repo.active_matches_of(conn, GUILD_ID, member.id)})
-            announce(f"Napkin Games is running on this machine (no Discord): open {preview.url}")
+            announce(f"Napkin Games is running on this machine (no Discord): open {page.url}")
             announce(f"Players: {', '.join(server.players)} (switch with 'Viewing as' at the top of the page; "
                      f"open a second tab to play each other). Matches are kept in {database}. Ctrl-C stops it.")
             if count:
                 announce(f"{count} match{'es' if count != 1 else ''} in progress: /match list shows "
                          f"{'them' if count != 1 else 'it'}, /match board posts a board again.")
-            await preview.wait_closed()
+            await page.preview.wait_closed()
     finally:
         await db.close()

@@ -3,6 +3,7 @@ would show comes from the same simulated server (tests/browser drives the page i
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -11,8 +12,21 @@ from simcord import MemberActor
 from simcord.builders import UserHandle
 
 from bot.client import TREE_HASH_KEY
-from bot.local_play import BOT_NAME, GUILD_ID, LocalServer, local_server, parse_players
+from bot.local_play import (
+    BOT_NAME,
+    FOLLOW_SECONDS,
+    GUILD_ID,
+    LocalServer,
+    catch_up_clock,
+    local_server,
+    parse_players,
+    preview_page,
+)
+from games import GAMES
 from storage import Database, repo
+
+SIMCORD_DEFAULT_SETTLE = 5.0
+"""SimCord's own settle time-out (seconds), past which an action's outcome is called uncertain."""
 
 
 def test_player_names_are_parsed_and_bad_ones_quoted() -> None:
@@ -87,3 +101,50 @@ async def test_matches_go_on_across_runs_with_the_same_players_and_commands(db_p
             assert server.channel.last_message.content.startswith(f"**Chopsticks** · match #{match_id} · ply 3")
     finally:
         await db.close()
+
+
+async def test_a_computer_move_slower_than_simcords_default_settle_time_still_completes(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    chopsticks = GAMES["chopsticks"]
+    think = chopsticks.computer_move
+
+    def slow(state, level, rng):  # type: ignore[no-untyped-def]  # in the service's worker thread
+        time.sleep(SIMCORD_DEFAULT_SETTLE + 0.5)
+        return think(state, level, rng)
+
+    monkeypatch.setattr(chopsticks, "computer_move", slow)
+    async with local_server(db, ["alice"]) as server:
+        match_id = await _start_against_computer(server, "alice")  # would raise TimeoutError at 5 s
+        assert server.channel.last_message.content.startswith(f"**Chopsticks** · match #{match_id} · ply 1")
+
+
+async def test_the_follower_republishes_after_bot_activity_outside_page_actions(db: Database) -> None:
+    async with local_server(db, ["alice"]) as server, preview_page(server) as page:
+        assert page.url.startswith("http://127.0.0.1:")
+        await asyncio.sleep(FOLLOW_SECONDS * 4)
+        assert page.follower.refreshes == 0  # nothing happened, nothing republished
+        await _start_against_computer(server, "alice")  # driven from here, not from a page
+        for _ in range(100):
+            await asyncio.sleep(FOLLOW_SECONDS)
+            if page.follower.refreshes:
+                break
+        assert page.follower.refreshes == 1
+        await asyncio.sleep(FOLLOW_SECONDS * 4)
+        assert page.follower.refreshes == 1
+
+
+async def test_deadlines_fall_due_on_the_real_clock(db: Database) -> None:
+    async with local_server(db, ["alice", "bob"]) as server:
+        alice, bob = server.players["alice"], server.players["bob"]
+        challenge = await alice.slash(server.channel, "chopsticks start", opponent=bob, days=1)
+        await bob.click(challenge.response, label="Accept")
+        async with db.read() as conn:
+            (match,) = await repo.active_matches_of(conn, GUILD_ID, alice.id)
+        assert match.deadline is not None and abs(match.deadline - (time.time() + 86400)) < 60
+        moved = catch_up_clock(server.env, lambda: time.time() + 86400 + 60)  # a day and a minute later
+        assert moved > 86400
+        await server.env.settle()  # what the follower does every TIMER_SECONDS
+        async with db.read() as conn:
+            match = await repo.get_match(conn, match.id)
+        assert match is not None and match.status == "finished"
+        assert "alice ran out of time" in server.channel.last_message.content
