@@ -2,14 +2,20 @@
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+PLAYERS ?= alice,bob
+# Playwright drives Debian's chromium; it must never fetch a browser of its own.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: demo run test lint bench clean
+.PHONY: play demo run test lint bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[play,test,bench]'
 	touch $(STAMP)
+
+play: $(STAMP)
+	$(VENV)/bin/napkin play --players $(PLAYERS)
 
 demo: $(STAMP)
 	$(VENV)/bin/napkin demo
@@ -29,4 +35,4 @@ bench: $(STAMP)
 	$(VENV)/bin/napkin bench
 
 clean:
-	rm -rf $(VENV) demo-out bench/results.json
+	rm -rf $(VENV) demo-out bench/results.json browser-shots

@@ -1,5 +1,5 @@
-"""The ``napkin`` command: ``run`` the bot, force a command ``sync``, play the offline ``demo``, ``bench``, and
-``backup`` the database.
+"""The ``napkin`` command: ``run`` the bot, ``play`` it locally without Discord, force a command ``sync``, play
+the offline ``demo``, ``bench``, and ``backup`` the database.
 
 Every subcommand answers a failure with one line on standard error and a non-zero exit code, never a traceback;
 none deletes or overwrites a file it did not create.
@@ -62,6 +62,31 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
         return _fail(command, f"Discord answered {error.status}: {error.text or error}.")
     except StorageError as error:
         return _fail(command, f"the database {settings.database} cannot be used: {error}")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    try:
+        from bot.local_play import parse_players, play
+    except ModuleNotFoundError as error:
+        print(f"napkin play needs the 'play' extra ({error.name} is missing): pip install -e '.[play]', "
+              "or run make play, which installs it.", file=sys.stderr)
+        return 2
+    try:
+        names = parse_players(args.players)
+    except ValueError as error:
+        print(f"napkin play: --players: {error}", file=sys.stderr)
+        return 2
+    from simcord import SetupError
+
+    logging.basicConfig(level=logging.WARNING)
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(play(args.database, names, port=args.port, announce=lambda line: print(line, flush=True)))
+    except SetupError as error:  # the port is taken, or the page's files are missing
+        print(f"napkin play: {error}", file=sys.stderr)
+        return 2
+    print("napkin play: stopped.", flush=True)
     return 0
 
 
@@ -140,6 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN)").set_defaults(func=_run)
     sub.add_parser("sync", help="register the slash commands with Discord now (needs DISCORD_TOKEN)").set_defaults(
         func=_sync)
+    play = sub.add_parser("play", help="play the real bot in a local page on 127.0.0.1 (no Discord, no token)")
+    play.add_argument("--players", default="alice,bob", help="comma-separated player names (default: alice,bob)")
+    play.add_argument("--database", default="play.db", help="SQLite file; matches go on across runs (default: play.db)")
+    play.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
+    play.set_defaults(func=_play)
     demo = sub.add_parser("demo", help="play computer-vs-computer matches offline and write the boards")
     demo.add_argument("--out", default="demo-out",
                       help="output folder, new or from an earlier demo (default: ./demo-out)")
