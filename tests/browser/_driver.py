@@ -13,12 +13,12 @@ TIMEOUT_MS = 30_000
 expect.set_options(timeout=TIMEOUT_MS)
 
 
-@dataclass(frozen=True)
-
 def headline(match_id: int, move: int) -> re.Pattern[str]:
     """The headline of a board of ``match_id`` after ``move`` moves (the first board says "new match")."""
     return re.compile(rf"match #{match_id} · " + ("new match" if move == 0 else rf"move {move}(?!\d)"))
 
+
+@dataclass(frozen=True)
 class Typed:
     """An option value typed as text (a number, a notation), not picked from a list."""
 
