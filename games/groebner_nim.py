@@ -934,7 +934,15 @@ def _second_suggestions(state: GroebnerNimState, filled: Mapping[str, str]) -> l
 
 
 def _assemble_pair(options: Mapping[str, str]) -> str:
-    """``/groebner pair first second`` → ``"first-second"`` (each as typed, at most 10 characters)."""
+    """``/groebner pair first second`` → ``"first-second"`` (each as typed, at most 10 characters).
+
+    Raises:
+        InvalidMove: a stick number is not a whole number (the message quotes what was typed).
+    """
+    for name in ("first", "second"):
+        typed = options[name].strip()
+        if not typed.isdecimal():
+            raise InvalidMove(f"`{typed[:10]}` is not a stick number; `/groebner sticks` lists them (1, 2, …).")
     return f"{options['first'].strip()[:10]}-{options['second'].strip()[:10]}"
 
 

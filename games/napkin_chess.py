@@ -1061,11 +1061,18 @@ def _assemble_place(options: Mapping[str, str]) -> str:
     """``/napkin place size x y`` → ``"size@x,y"`` (coordinates as typed, at most 20 characters each).
 
     Raises:
-        InvalidMove: ``size`` is not 2, 3 or 4 (the message quotes it).
+        InvalidMove: ``size`` is not 2, 3 or 4, or a coordinate is empty or holds a comma (the message quotes
+            what was typed).
     """
     size = options["size"].strip()
     if size not in ("2", "3", "4"):
         raise InvalidMove(f"`{size[:20]}` is not a coin size; sizes are 2, 3 and 4.")
+    for axis in ("x", "y"):
+        typed = options[axis].strip()
+        if not typed:
+            raise InvalidMove(f"The {axis} coordinate is missing; for example `x:12.5 y:7`.")
+        if "," in typed or "@" in typed:
+            raise InvalidMove(f"`{typed[:20]}` is not a number for {axis}: write decimals with a point, like 12.5.")
     return f"{size}@{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
 
 

@@ -991,7 +991,16 @@ def _dot_from_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> li
 
 
 def _assemble_dot(options: Mapping[str, str]) -> str:
-    """``/polygons dot x y`` → ``"x,y"`` (each coordinate as typed, at most 20 characters)."""
+    """``/polygons dot x y`` → ``"x,y"`` (each coordinate as typed, at most 20 characters).
+
+    Raises:
+        InvalidMove: a coordinate is not a whole number (the message quotes what was typed).
+    """
+    for axis in ("x", "y"):
+        typed = options[axis].strip()
+        if not typed.lstrip("-").isdecimal():
+            raise InvalidMove(f"`{typed[:20]}` is not a whole number for {axis}; dots go on lattice points such as "
+                              "x:3 y:9.")
     return f"{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
 
 

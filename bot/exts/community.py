@@ -15,6 +15,7 @@ from discord.ext import commands
 
 import renderers
 from bot.exts.match import _lifecycle as lifecycle
+from bot.exts.match._lifecycle import plural
 from bot.service import ratings
 from games import GAMES, State
 from storage import ReadTx
@@ -132,7 +133,7 @@ class Community(commands.Cog):
                 if solo:
                     par = f"{s.best_vs_par:+d}" if s.best_vs_par is not None else "–"
                     lines.append(f"`{s.rank:>2}.` **{discord.utils.escape_markdown(s.name)}** · par {par} · "
-                                 f"{s.games} games")
+                                 f"{plural(s.games, 'game')}")
                 else:
                     mark = "?" if s.provisional else ""
                     lines.append(f"`{s.rank:>2}.` **{discord.utils.escape_markdown(s.name)}** · {s.rating}{mark} · "
@@ -157,12 +158,12 @@ class Community(commands.Cog):
             game, solo = ratings.split_key(row.game)
             if solo:
                 best = f"{row.best_vs_par:+d}" if row.best_vs_par is not None else "none yet"
-                value = f"best {best} against par · {row.wins} completed of {row.games} games"
+                value = f"best {best} against par · {row.wins} completed of {plural(row.games, 'game')}"
                 embed.add_field(name=f"{GAMES[game].title} (solitaire)", value=value, inline=False)
                 continue
             rating = ratings.display_rating(row.mu, row.sigma)
             provisional = "?" if row.games < ratings.PROVISIONAL_GAMES else ""
-            value = f"rating {rating}{provisional} · W/L/D {row.wins}/{row.losses}/{row.draws} · {row.games} games"
+            value = f"rating {rating}{provisional} · W/L/D {row.wins}/{row.losses}/{row.draws} · {plural(row.games, 'game')}"
             embed.add_field(name=GAMES[game].title, value=value, inline=False)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
@@ -187,7 +188,7 @@ class Community(commands.Cog):
                            allow_channel="Allow starting matches in this channel (adds to the list)",
                            disallow_channel="Remove a channel from the allowed list",
                            all_channels="Clear the list: matches may start in any channel")
-    @app_commands.choices(days=[app_commands.Choice(name=f"{d} days", value=d) for d in (1, 2, 3, 5, 7, 14)] +
+    @app_commands.choices(days=[app_commands.Choice(name=plural(d, "day"), value=d) for d in (1, 2, 3, 5, 7, 14)] +
                           [app_commands.Choice(name="no limit", value=0)])
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -222,7 +223,7 @@ class Community(commands.Cog):
         if changes:
             current = await service.update_settings(guild_id, **changes)
         where = ", ".join(f"<#{c}>" for c in current.allowed_channels) or "any channel"
-        days_text = f"{current.days_per_move} days" if current.days_per_move else "no limit"
+        days_text = plural(current.days_per_move, "day") if current.days_per_move else "no limit"
         text = (f"{'Settings updated.' if changes else 'Current settings.'}\n"
                 f"• Days per move: {days_text}\n• Threads per match: {'on' if current.use_threads else 'off'}\n"
                 f"• Matches may start in: {where}\n• Active matches per member: at most {current.max_active}\n"
