@@ -163,7 +163,8 @@ class Community(commands.Cog):
                 continue
             rating = ratings.display_rating(row.mu, row.sigma)
             provisional = "?" if row.games < ratings.PROVISIONAL_GAMES else ""
-            value = f"rating {rating}{provisional} · W/L/D {row.wins}/{row.losses}/{row.draws} · {plural(row.games, 'game')}"
+            record = f"W/L/D {row.wins}/{row.losses}/{row.draws}"
+            value = f"rating {rating}{provisional} · {record} · {plural(row.games, 'game')}"
             embed.add_field(name=GAMES[game].title, value=value, inline=False)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
