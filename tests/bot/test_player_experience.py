@@ -17,7 +17,7 @@ from tests.reliability._support import GAME_KEYS, start_command
 REAL_GAMES = ("chopsticks", "differences", "groebner_nim", "napkin_chess", "polygons")
 
 
-@pytest.mark.parametrize("game", REAL_GAMES)
+@pytest.mark.parametrize("game", GAME_KEYS)
 def test_rules_are_written_for_players_and_fit_an_embed(game: str) -> None:
     text = rules_source(game)
     assert text, f"{game} has no players' rules text"
