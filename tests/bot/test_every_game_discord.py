@@ -128,3 +128,15 @@ async def test_autocomplete_offers_legal_moves_where_the_game_suggests(simcord_e
             assert [c["value"] for c in choices] == expected
             checked += 1
     assert checked or not any(p.suggest for c in declared.moves for p in c.params)
+
+
+async def test_the_demo_plays_the_tests_own_game_too(tmp_path, capsys) -> None:
+    """The demo iterates the registry: the sixth game (tic-tac-toe, registered from tests/extra_games) plays its
+    declared demo matches like the real five, and its log replays to its stored state."""
+    from bot.demo import run_demo
+
+    await run_demo(tmp_path / "out", games=["tictactoe"], seed=2)
+    printed = capsys.readouterr().out
+    assert printed.count("== Tic-tac-toe") == len(GAMES["tictactoe"].demo)
+    assert "log replays to the stored state: yes" in printed and "NO" not in printed
+    assert (tmp_path / "out" / "tictactoe" / "match1-final.png").read_bytes().startswith(b"\x89PNG")
