@@ -244,6 +244,134 @@ def _ccw_cmp(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
 _CCW_KEY = functools.cmp_to_key(_ccw_cmp)
 
 
+def _crossings(
+    xy: Sequence[Point], segs: Sequence[tuple[int, int]], coords: list[_Vertex], index: dict[_Vertex, int]
+) -> list[list[tuple[Fraction, int]]]:
+    """Find where the segments cross and register each crossing point as a vertex.
+
+    Args:
+        xy: the dots, by vertex number (vertex ``i`` is ``xy[i]``).
+        segs: the segments as ``(a, b)`` vertex pairs, in path order; segments sharing a dot never cross.
+        coords: the vertices as normalised homogeneous triples ``(X, Y, D)`` (the point ``(X / D, Y / D)``, with
+            ``D > 0`` and ``gcd(X, Y, D) == 1``); a new crossing point is appended. Modified in place.
+        index: ``coords`` inverted (triple -> vertex number), kept in step with it. Modified in place.
+
+    Returns:
+        One list per segment of ``(t, vertex)`` for every crossing on it, ``t`` being the exact parameter along
+        the segment from ``a`` (0) to ``b`` (1), unsorted; a point where several segments cross is one vertex and
+        appears once per other segment.
+
+    Raises:
+        ValueError: three dots of the drawing are collinear (a dot lies on the line of a segment it is not on).
+    """
+    splits: list[list[tuple[Fraction, int]]] = [[] for _ in segs]
+    for i, (a, b) in enumerate(segs):
+        ax, ay = xy[a]
+        bx, by = xy[b]
+        rx, ry = bx - ax, by - ay
+        for j in range(i + 1, len(segs)):
+            c, d = segs[j]
+            if c in (a, b) or d in (a, b):
+                continue
+            cx, cy = xy[c]
+            dx, dy = xy[d]
+            o1 = rx * (cy - ay) - ry * (cx - ax)
+            o2 = rx * (dy - ay) - ry * (dx - ax)
+            if o1 == 0 or o2 == 0:
+                raise ValueError("three dots of the drawing are collinear")
+            if (o1 > 0) == (o2 > 0):
+                continue
+            sx, sy = dx - cx, dy - cy
+            o3 = sx * (ay - cy) - sy * (ax - cx)
+            o4 = sx * (by - cy) - sy * (bx - cx)
+            if o3 == 0 or o4 == 0:
+                raise ValueError("three dots of the drawing are collinear")
+            if (o3 > 0) == (o4 > 0):
+                continue
+            # The crossing is a + t (b - a) with t = o3 / (o3 - o4), and c + u (d - c) with u = o1 / (o1 - o2).
+            den = o3 - o4
+            big_x, big_y = ax * den + o3 * rx, ay * den + o3 * ry
+            if den < 0:
+                big_x, big_y, den = -big_x, -big_y, -den
+            g = math.gcd(big_x, big_y, den)
+            key = (big_x // g, big_y // g, den // g)
+            vertex = index.get(key)
+            if vertex is None:
+                vertex = index[key] = len(coords)
+                coords.append(key)
+            splits[i].append((Fraction(o3, o3 - o4), vertex))
+            splits[j].append((Fraction(o1, o1 - o2), vertex))
+    return splits
+
+
+def _neighbours(
+    segs: Sequence[tuple[int, int]], splits: list[list[tuple[Fraction, int]]], count: int
+) -> list[list[int]]:
+    """Cut every segment at its crossings into pieces and return each vertex's neighbours along the pieces.
+
+    Args:
+        segs: the segments as ``(a, b)`` vertex pairs.
+        splits: per segment, its crossings as from :func:`_crossings`; each list is sorted in place.
+        count: the number of vertices (dots and crossing points).
+
+    Returns:
+        ``count`` lists of neighbouring vertex numbers, unordered: a dot has one per segment at it, a crossing
+        point two per segment through it.
+    """
+    nbrs: list[list[int]] = [[] for _ in range(count)]
+    for (a, b), cuts in zip(segs, splits, strict=True):
+        cuts.sort()  # a crossing point shared by several segments appears once per other segment
+        chain = [a, *(v for k, (_, v) in enumerate(cuts) if k == 0 or cuts[k - 1][1] != v), b]
+        for u, v in itertools.pairwise(chain):
+            nbrs[u].append(v)
+            nbrs[v].append(u)
+    return nbrs
+
+
+def _rotation(coords: Sequence[_Vertex], nbrs: list[list[int]]) -> list[list[int]]:
+    """Return each vertex's neighbours in counter-clockwise order, starting from the positive x axis.
+
+    Args:
+        coords: the vertices as homogeneous triples ``(X, Y, D)`` with ``D > 0``.
+        nbrs: each vertex's neighbours, as from :func:`_neighbours`; a list of two or fewer is returned as is
+            (any order is a rotation), so the result may share those lists.
+
+    Returns:
+        One list of neighbouring vertex numbers per vertex.
+    """
+    order: list[list[int]] = []
+    for v, around in enumerate(nbrs):
+        if len(around) <= 2:
+            order.append(around)
+            continue
+        x1, y1, d1 = coords[v]
+        dirs = []
+        for w in around:
+            x2, y2, d2 = coords[w]
+            dx, dy = x2 * d1 - x1 * d2, y2 * d1 - y1 * d2
+            dirs.append((0 if dy > 0 or (dy == 0 and dx > 0) else 1, dx, dy, w))
+        dirs.sort(key=_CCW_KEY)
+        order.append([w for *_, w in dirs])
+    return order
+
+
+def _outer_half_edge(coords: Sequence[_Vertex], order: Sequence[list[int]], dots: int) -> tuple[int, int]:
+    """Return a half-edge ``(u, v)`` with the unbounded face on its left.
+
+    The lowest (then leftmost) vertex is a dot, so only the first ``dots`` vertices are searched; the outer face
+    lies left of its steepest edge. ``order`` is the rotation from :func:`_rotation`, with at least one edge.
+    """
+    low = min(range(dots), key=lambda v: (coords[v][1], coords[v][0]))
+    around = order[low]
+    if len(around) == 2:
+        (x0, y0, _), (x1, y1, d1), (x2, y2, d2) = coords[low], coords[around[0]], coords[around[1]]
+        cross = (x1 - x0 * d1) * (y2 - y0 * d2) - (y1 - y0 * d1) * (x2 - x0 * d2)
+        steep = around[1] if cross > 0 else around[0]
+    else:
+        steep = around[-1]
+    return low, steep
+
+
 class _Arrangement:
     """The planar graph of a path drawing: vertices are dots and crossing points, edges are segment pieces.
 
@@ -265,65 +393,10 @@ class _Arrangement:
             index[(x, y, 1)] = len(coords)
             coords.append((x, y, 1))
         local = {dot: i for i, dot in enumerate(path)}
-        splits: list[list[tuple[Fraction, int]]] = [[] for _ in ends]
         xy = [points[dot] for dot in path]
         segs = [(local[a], local[b]) for a, b in ends]
-        for i, (a, b) in enumerate(segs):
-            ax, ay = xy[a]
-            bx, by = xy[b]
-            rx, ry = bx - ax, by - ay
-            for j in range(i + 1, len(segs)):
-                c, d = segs[j]
-                if c in (a, b) or d in (a, b):
-                    continue
-                cx, cy = xy[c]
-                dx, dy = xy[d]
-                o1 = rx * (cy - ay) - ry * (cx - ax)
-                o2 = rx * (dy - ay) - ry * (dx - ax)
-                if o1 == 0 or o2 == 0:
-                    raise ValueError("three dots of the drawing are collinear")
-                if (o1 > 0) == (o2 > 0):
-                    continue
-                sx, sy = dx - cx, dy - cy
-                o3 = sx * (ay - cy) - sy * (ax - cx)
-                o4 = sx * (by - cy) - sy * (bx - cx)
-                if o3 == 0 or o4 == 0:
-                    raise ValueError("three dots of the drawing are collinear")
-                if (o3 > 0) == (o4 > 0):
-                    continue
-                # The crossing is a + t (b - a) with t = o3 / (o3 - o4), and c + u (d - c) with u = o1 / (o1 - o2).
-                den = o3 - o4
-                big_x, big_y = ax * den + o3 * rx, ay * den + o3 * ry
-                if den < 0:
-                    big_x, big_y, den = -big_x, -big_y, -den
-                g = math.gcd(big_x, big_y, den)
-                key = (big_x // g, big_y // g, den // g)
-                vertex = index.get(key)
-                if vertex is None:
-                    vertex = index[key] = len(coords)
-                    coords.append(key)
-                splits[i].append((Fraction(o3, o3 - o4), vertex))
-                splits[j].append((Fraction(o1, o1 - o2), vertex))
-        nbrs: list[list[int]] = [[] for _ in coords]
-        for (a, b), cuts in zip(segs, splits, strict=True):
-            cuts.sort()  # a crossing point shared by several segments appears once per other segment
-            chain = [a, *(v for k, (_, v) in enumerate(cuts) if k == 0 or cuts[k - 1][1] != v), b]
-            for u, v in itertools.pairwise(chain):
-                nbrs[u].append(v)
-                nbrs[v].append(u)
-        order: list[list[int]] = []
-        for v, around in enumerate(nbrs):
-            if len(around) <= 2:
-                order.append(around)
-                continue
-            x1, y1, d1 = coords[v]
-            dirs = []
-            for w in around:
-                x2, y2, d2 = coords[w]
-                dx, dy = x2 * d1 - x1 * d2, y2 * d1 - y1 * d2
-                dirs.append((0 if dy > 0 or (dy == 0 and dx > 0) else 1, dx, dy, w))
-            dirs.sort(key=_CCW_KEY)
-            order.append([w for *_, w in dirs])
+        splits = _crossings(xy, segs, coords, index)
+        order = _rotation(coords, _neighbours(segs, splits, len(coords)))
         self.coords = coords
         self.order = order
         self.pos = [{w: i for i, w in enumerate(around)} for around in order]
@@ -331,16 +404,7 @@ class _Arrangement:
         self.walks: list[list[tuple[int, int]]] = []
         if not segs:
             return
-        # The lowest (then leftmost) vertex is a dot; the outer face lies left of its steepest edge.
-        low = min(range(n), key=lambda v: (coords[v][1], coords[v][0]))
-        around = order[low]
-        if len(around) == 2:
-            (x0, y0, _), (x1, y1, d1), (x2, y2, d2) = coords[low], coords[around[0]], coords[around[1]]
-            cross = (x1 - x0 * d1) * (y2 - y0 * d2) - (y1 - y0 * d1) * (x2 - x0 * d2)
-            steep = around[1] if cross > 0 else around[0]
-        else:
-            steep = around[-1]
-        walks = [self._walk((low, steep), 0)]
+        walks = [self._walk(_outer_half_edge(coords, order, n), 0)]
         for u, around in enumerate(order):
             for v in around:
                 if (u, v) not in self.face_of:
@@ -785,35 +849,12 @@ class PolygonsState(State[Move]):
             size, per_seat = _check_variant(data["variant"])
         except InvalidVariant as error:
             raise InvalidState(f"Bad variant: {error}") from error
-        raw_dots = data["dots"]
-        if not isinstance(raw_dots, list) or len(raw_dots) > 2 * per_seat:
-            raise InvalidState(f"'dots' must be a list of at most {2 * per_seat} lattice points.")
-        points: list[Point] = []
-        for item in raw_dots:
-            if not (isinstance(item, list | tuple) and len(item) == 2 and all(_is_int(v) for v in item)):
-                raise InvalidState(f"Dot {item!r} is not a lattice point [x, y].")
-            x, y = item
-            if not (0 <= x <= size and 0 <= y <= size):
-                raise InvalidState(f"Dot {x},{y} is off the 0..{size} lattice.")
-            points.append((x, y))
-        if len(set(points)) != len(points):
-            raise InvalidState("Two dots share a lattice point.")
-        for i, j, k in itertools.combinations(range(len(points)), 3):
-            if collinear(points[i], points[j], points[k]):
-                raise InvalidState(f"Dots {_names((i, j, k))} are collinear.")
-        raw_path = data["path"]
-        if not isinstance(raw_path, list) or not all(isinstance(v, str) for v in raw_path):
-            raise InvalidState("'path' must be a list of dot names.")
-        try:
-            path = tuple(_ALPHABET.index(name) for name in raw_path)
-        except ValueError:
-            raise InvalidState(f"'path' {raw_path!r} holds something that is not a dot name.") from None
-        if any(i >= len(points) for i in path) or len(set(path)) != len(path) or len(path) == 1:
-            raise InvalidState(f"'path' {raw_path!r} must list two or more distinct placed dots, or none.")
-        state = cls(size, per_seat, tuple(points), ())
+        points = _dots_from_data(data["dots"], size, per_seat)
+        path = _path_from_data(data["path"], len(points))
+        state = cls(size, per_seat, points, ())
         if path and state.phase == "place":
             raise InvalidState("Segments are drawn while dots can still be placed.")
-        state = cls(size, per_seat, tuple(points), path)
+        state = cls(size, per_seat, points, path)
         if data["ply"] != state.ply or not _is_int(data["ply"]):
             raise InvalidState(f"'ply' is {data['ply']!r} but the dots and path make {state.ply}.")
         last = state.last_move
@@ -825,6 +866,49 @@ class PolygonsState(State[Move]):
         if "scores" in data and data["scores"] != list(state.scores):
             raise InvalidState(f"'scores' are {data['scores']!r} but the drawing scores {list(state.scores)}.")
         return state
+
+
+def _dots_from_data(raw: Any, size: int, per_seat: int) -> tuple[Point, ...]:
+    """Read the stored ``dots`` (a list of ``[x, y]``) as lattice points, in placement order.
+
+    Raises:
+        InvalidState: ``raw`` is not a list of at most ``2 * per_seat`` items, an item is not a pair of whole
+            numbers, a dot is off the ``0..size`` lattice, two dots coincide, or three dots are collinear.
+    """
+    if not isinstance(raw, list) or len(raw) > 2 * per_seat:
+        raise InvalidState(f"'dots' must be a list of at most {2 * per_seat} lattice points.")
+    points: list[Point] = []
+    for item in raw:
+        if not (isinstance(item, list | tuple) and len(item) == 2 and all(_is_int(v) for v in item)):
+            raise InvalidState(f"Dot {item!r} is not a lattice point [x, y].")
+        x, y = item
+        if not (0 <= x <= size and 0 <= y <= size):
+            raise InvalidState(f"Dot {x},{y} is off the 0..{size} lattice.")
+        points.append((x, y))
+    if len(set(points)) != len(points):
+        raise InvalidState("Two dots share a lattice point.")
+    for i, j, k in itertools.combinations(range(len(points)), 3):
+        if collinear(points[i], points[j], points[k]):
+            raise InvalidState(f"Dots {_names((i, j, k))} are collinear.")
+    return tuple(points)
+
+
+def _path_from_data(raw: Any, dots: int) -> tuple[int, ...]:
+    """Read the stored ``path`` (a list of dot names such as ``"C"``) as dot indices, in drawing order.
+
+    Raises:
+        InvalidState: ``raw`` is not a list of strings, holds something that is not a dot name, names a dot
+            beyond the ``dots`` placed, repeats a dot, or lists exactly one dot.
+    """
+    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+        raise InvalidState("'path' must be a list of dot names.")
+    try:
+        path = tuple(_ALPHABET.index(name) for name in raw)
+    except ValueError:
+        raise InvalidState(f"'path' {raw!r} holds something that is not a dot name.") from None
+    if any(i >= dots for i in path) or len(set(path)) != len(path) or len(path) == 1:
+        raise InvalidState(f"'path' {raw!r} must list two or more distinct placed dots, or none.")
+    return path
 
 
 def _is_int(value: object) -> bool:
