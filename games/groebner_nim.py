@@ -168,9 +168,19 @@ def _snippet(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _parse_polynomial(text: str, number: int) -> list[Point]:
-    """Parse one polynomial into its terms (points), in the order written."""
-    tokens: list[tuple[str, str]] = []
+_Token = tuple[str, str]
+"""A polynomial token ``(kind, text)``: kind ``"num"``, ``"var"``, ``"pow"`` (``^`` or ``**``), or the sign or
+separator itself (``+``, ``-``, ``*``, ``,``, ``;``)."""
+
+
+def _polynomial_tokens(text: str, number: int) -> list[_Token]:
+    """Split polynomial ``number`` (counted from 1, for messages) into tokens, e.g. ``x^2`` into
+    ``[("var", "x"), ("pow", "^"), ("num", "2")]``.
+
+    Raises:
+        StartError: ``text`` holds a character that is not part of a polynomial, or no token at all.
+    """
+    tokens: list[_Token] = []
     for match in _TOKEN.finditer(text):
         digits, letter, power, sign, other = match.groups()
         if digits is not None:
@@ -188,55 +198,28 @@ def _parse_polynomial(text: str, number: int) -> list[Point]:
             )
     if not tokens:
         raise StartError(f"Polynomial {number} is empty; each stick needs exactly two different terms.")
-    terms: list[Point] = []
-    pos = 0
+    return tokens
+
+
+def _parse_polynomial(text: str, number: int) -> list[Point]:
+    """Parse one polynomial into its terms (points), in the order written.
+
+    ``number`` counts the polynomials of the start from 1 and is quoted in messages.
+
+    Raises:
+        StartError: a character, variable, coefficient or sign is out of place, or an exponent is negative, missing
+            or above :data:`MAX_EXPONENT`; the message quotes ``text``.
+    """
+    tokens = _polynomial_tokens(text, number)
 
     def fail(reason: str) -> StartError:
         return StartError(f"Polynomial {number} (`{_snippet(text)}`): {reason}")
 
+    terms: list[Point] = []
+    pos = 0
     while True:
-        # one term: "1" or a product of powers of x and y
-        exps = [0, 0]
-        if pos < len(tokens) and tokens[pos][0] == "num":
-            value = tokens[pos][1]
-            if value.lstrip("0") != "1" or (pos + 1 < len(tokens) and tokens[pos + 1][0] in ("var", "*")):
-                raise fail(
-                    f"`{value}` is not allowed here; over GF(2) every coefficient is 1, so write a term like "
-                    "x^2*y or the constant 1."
-                )
-            pos += 1
-        else:
-            seen_factor = False
-            while pos < len(tokens) and tokens[pos][0] == "var":
-                name = tokens[pos][1]
-                if name not in ("x", "y"):
-                    raise fail(f"uses the variable `{name}`; only x and y are allowed.")
-                pos += 1
-                exponent = 1
-                if pos < len(tokens) and tokens[pos][0] == "pow":
-                    pos += 1
-                    if pos < len(tokens) and tokens[pos][0] == "-":
-                        raise fail(f"{name} has a negative exponent; exponents are whole numbers from 0 to "
-                                   f"{MAX_EXPONENT}.")
-                    if pos >= len(tokens) or tokens[pos][0] != "num":
-                        raise fail(f"`{name}^` must be followed by a whole-number exponent.")
-                    digits = tokens[pos][1].lstrip("0") or "0"
-                    if len(digits) > 3:
-                        raise fail(f"the exponent {digits[:6]}{'...' if len(digits) > 6 else ''} of {name} is too "
-                                   f"large; exponents may be at most {MAX_EXPONENT}.")
-                    exponent = int(digits)
-                    pos += 1
-                exps[0 if name == "x" else 1] += exponent
-                seen_factor = True
-                if tokens[pos : pos + 1] == [("*", "*")] and pos + 1 < len(tokens) and tokens[pos + 1][0] == "var":
-                    pos += 1
-            if not seen_factor:
-                found = tokens[pos][1] if pos < len(tokens) else "the end"
-                raise fail(f"expected a term (like x^2*y or 1) but found `{found}`.")
-        for name, exponent in zip("xy", exps, strict=True):
-            if exponent > MAX_EXPONENT:
-                raise fail(f"the exponent of {name} is {exponent}; exponents may be at most {MAX_EXPONENT}.")
-        terms.append((exps[0], exps[1]))
+        term, pos = _parse_term(tokens, pos, fail)
+        terms.append(term)
         if pos == len(tokens):
             break
         if tokens[pos][0] not in ("+", "-"):
@@ -245,6 +228,70 @@ def _parse_polynomial(text: str, number: int) -> list[Point]:
         if pos == len(tokens):
             raise fail("ends with a sign; a term must follow it.")
     return terms
+
+
+def _parse_term(tokens: list[_Token], pos: int, fail: Callable[[str], StartError]) -> tuple[Point, int]:
+    """Read one term, ``1`` or a product of powers of x and y, starting at ``tokens[pos]``.
+
+    Returns:
+        The term as a point ``(a, b)`` (``x^a*y^b``) and the position of the token after it.
+
+    Raises:
+        StartError: made by ``fail`` when a coefficient other than 1 is written, no term starts at ``pos``, a
+            variable or exponent is wrong (:func:`_parse_exponent`), or an exponent sums above
+            :data:`MAX_EXPONENT`.
+    """
+    exps = [0, 0]
+    if pos < len(tokens) and tokens[pos][0] == "num":
+        value = tokens[pos][1]
+        if value.lstrip("0") != "1" or (pos + 1 < len(tokens) and tokens[pos + 1][0] in ("var", "*")):
+            raise fail(
+                f"`{value}` is not allowed here; over GF(2) every coefficient is 1, so write a term like "
+                "x^2*y or the constant 1."
+            )
+        pos += 1
+    else:
+        seen_factor = False
+        while pos < len(tokens) and tokens[pos][0] == "var":
+            name = tokens[pos][1]
+            if name not in ("x", "y"):
+                raise fail(f"uses the variable `{name}`; only x and y are allowed.")
+            exponent, pos = _parse_exponent(tokens, pos + 1, name, fail)
+            exps[0 if name == "x" else 1] += exponent
+            seen_factor = True
+            if tokens[pos : pos + 1] == [("*", "*")] and pos + 1 < len(tokens) and tokens[pos + 1][0] == "var":
+                pos += 1
+        if not seen_factor:
+            found = tokens[pos][1] if pos < len(tokens) else "the end"
+            raise fail(f"expected a term (like x^2*y or 1) but found `{found}`.")
+    for name, exponent in zip("xy", exps, strict=True):
+        if exponent > MAX_EXPONENT:
+            raise fail(f"the exponent of {name} is {exponent}; exponents may be at most {MAX_EXPONENT}.")
+    return (exps[0], exps[1]), pos
+
+
+def _parse_exponent(tokens: list[_Token], pos: int, name: str, fail: Callable[[str], StartError]) -> tuple[int, int]:
+    """Read the optional ``^n`` (or ``**n``) after variable ``name``, starting at ``tokens[pos]``.
+
+    Returns:
+        The exponent (1 when none is written) and the position of the token after it.
+
+    Raises:
+        StartError: made by ``fail`` when the exponent is negative, missing after ``^`` or longer than three
+            digits.
+    """
+    if pos >= len(tokens) or tokens[pos][0] != "pow":
+        return 1, pos
+    pos += 1
+    if pos < len(tokens) and tokens[pos][0] == "-":
+        raise fail(f"{name} has a negative exponent; exponents are whole numbers from 0 to {MAX_EXPONENT}.")
+    if pos >= len(tokens) or tokens[pos][0] != "num":
+        raise fail(f"`{name}^` must be followed by a whole-number exponent.")
+    digits = tokens[pos][1].lstrip("0") or "0"
+    if len(digits) > 3:
+        raise fail(f"the exponent {digits[:6]}{'...' if len(digits) > 6 else ''} of {name} is too "
+                   f"large; exponents may be at most {MAX_EXPONENT}.")
+    return int(digits), pos + 1
 
 
 def parse_start(text: str, order: str) -> tuple[Stick, ...]:
@@ -831,37 +878,10 @@ class GroebnerNimState(State[Pair]):
                 coordinates 0–9 and must not already be a Gröbner basis), a pair is illegal, or a stored field
                 (sticks, added, movers, ply, last move, seat, scores, par, outcome) differs from the replay.
         """
-        variant_data = data["variant"]
-        if not isinstance(variant_data, Mapping) or set(variant_data) != set(_OPTIONS):
-            raise InvalidState(f"The variant must give exactly the options {', '.join(_OPTIONS)}.")
-        try:
-            variant, custom = _check_options(variant_data)
-        except InvalidVariant as error:
-            raise InvalidState(f"Invalid variant: {error}") from None
-        if variant.to_dict() != dict(variant_data):
-            raise InvalidState("The variant is not in canonical form.")
+        variant, custom = _variant_from_data(data["variant"])
         start = _sticks_from_data(data["start_sticks"], variant.order)
-        if custom is not None:
-            if start != custom:
-                raise InvalidState("The start sticks differ from the custom start of the variant.")
-        else:
-            if len(start) != variant.sticks:
-                raise InvalidState(f"The variant has {variant.sticks} start sticks but the state has {len(start)}.")
-            if any(max(*stick.head, *stick.tail) > RANDOM_MAX_COORD for stick in start):
-                raise InvalidState(f"A random start has coordinates 0 to {RANDOM_MAX_COORD}.")
-            if len(set(start)) != len(start):
-                raise InvalidState("Two start sticks are the same.")
-            if is_groebner_basis(start, variant.order):
-                raise InvalidState("The start sticks already form a Gröbner basis; no game starts there.")
-        state = _initial_state(variant, start)
-        picked = data["picked"]
-        if not isinstance(picked, list):
-            raise InvalidState("`picked` must be a list of pairs such as \"1-3\".")
-        for text in picked:
-            try:
-                state = state.apply(parse_pair(text))
-            except (InvalidMove, IllegalMove) as error:
-                raise InvalidState(f"Picked pair {text!r} cannot be replayed: {error}") from None
+        _check_start(start, variant, custom)
+        state = _replay(_initial_state(variant, start), data["picked"])
         expected = state.to_dict()
         for key in cls.required_keys:
             if key == "outcome":
@@ -870,6 +890,63 @@ class GroebnerNimState(State[Pair]):
             elif data[key] != expected[key]:
                 raise InvalidState(f"The stored `{key}` does not match the replayed game.")
         return state
+
+
+def _variant_from_data(raw: Any) -> tuple[Variant, tuple[Stick, ...] | None]:
+    """Read a stored variant (a mapping of every option) and return it with its custom start, or ``None``.
+
+    Raises:
+        InvalidState: ``raw`` is not a mapping of exactly the options, an option is invalid
+            (:func:`_check_options`), or ``raw`` is not the variant's canonical form (:meth:`Variant.to_dict`).
+    """
+    if not isinstance(raw, Mapping) or set(raw) != set(_OPTIONS):
+        raise InvalidState(f"The variant must give exactly the options {', '.join(_OPTIONS)}.")
+    try:
+        variant, custom = _check_options(raw)
+    except InvalidVariant as error:
+        raise InvalidState(f"Invalid variant: {error}") from None
+    if variant.to_dict() != dict(raw):
+        raise InvalidState("The variant is not in canonical form.")
+    return variant, custom
+
+
+def _check_start(start: tuple[Stick, ...], variant: Variant, custom: tuple[Stick, ...] | None) -> None:
+    """Check stored start sticks against the variant: equal to the ``custom`` start if there is one, otherwise a
+    possible random start.
+
+    Raises:
+        InvalidState: the sticks differ from the custom start; or, for a random start, their number is not
+            ``variant.sticks``, a coordinate exceeds :data:`RANDOM_MAX_COORD`, two sticks are the same, or they
+            already form a Gröbner basis under ``variant.order``.
+    """
+    if custom is not None:
+        if start != custom:
+            raise InvalidState("The start sticks differ from the custom start of the variant.")
+        return
+    if len(start) != variant.sticks:
+        raise InvalidState(f"The variant has {variant.sticks} start sticks but the state has {len(start)}.")
+    if any(max(*stick.head, *stick.tail) > RANDOM_MAX_COORD for stick in start):
+        raise InvalidState(f"A random start has coordinates 0 to {RANDOM_MAX_COORD}.")
+    if len(set(start)) != len(start):
+        raise InvalidState("Two start sticks are the same.")
+    if is_groebner_basis(start, variant.order):
+        raise InvalidState("The start sticks already form a Gröbner basis; no game starts there.")
+
+
+def _replay(state: GroebnerNimState, picked: Any) -> GroebnerNimState:
+    """Apply the stored ``picked`` pairs (a list of notation strings such as ``"1-3"``) to ``state`` in order.
+
+    Raises:
+        InvalidState: ``picked`` is not a list, or a pair cannot be read or is illegal where it is played.
+    """
+    if not isinstance(picked, list):
+        raise InvalidState("`picked` must be a list of pairs such as \"1-3\".")
+    for text in picked:
+        try:
+            state = state.apply(parse_pair(text))
+        except (InvalidMove, IllegalMove) as error:
+            raise InvalidState(f"Picked pair {text!r} cannot be replayed: {error}") from None
+    return state
 
 
 def _sticks_from_data(raw: Any, order: str) -> tuple[Stick, ...]:
