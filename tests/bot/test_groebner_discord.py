@@ -81,4 +81,4 @@ async def test_solitaire_records_stay_apart_from_duel_ratings(simcord_env, db: D
     stats = await world["bob"].slash(world.channel, "stats", user=world["alice"])
     fields = {f.name: f.value for f in stats.response.embeds[0].fields}
     assert "W/L/D 1/0/0" in fields["Gröbner Nim"]
-    assert "1 completed of 1 games" in fields["Gröbner Nim (solitaire)"]
+    assert fields["Gröbner Nim (solitaire)"].endswith("· 1 completed of 1 game")  # singular, not "1 games"
