@@ -902,10 +902,9 @@ def _path_from_data(raw: Any, dots: int) -> tuple[int, ...]:
     """
     if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
         raise InvalidState("'path' must be a list of dot names.")
-    try:
-        path = tuple(_ALPHABET.index(name) for name in raw)
-    except ValueError:
-        raise InvalidState(f"'path' {raw!r} holds something that is not a dot name.") from None
+    if not all(len(name) == 1 and name in _ALPHABET for name in raw):
+        raise InvalidState(f"'path' {raw!r} holds something that is not a dot name (a single letter).")
+    path = tuple(_ALPHABET.index(name) for name in raw)
     if any(i >= dots for i in path) or len(set(path)) != len(path) or len(path) == 1:
         raise InvalidState(f"'path' {raw!r} must list two or more distinct placed dots, or none.")
     return path

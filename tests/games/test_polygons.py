@@ -428,3 +428,16 @@ def test_hard_beats_easy() -> None:
 def test_unknown_level() -> None:
     with pytest.raises(ValueError, match="level"):
         GAME.computer_move(GAME.new_state(), "expert", random.Random(0))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("path", [["BC", "D"], ["", "B"]])
+def test_a_stored_path_must_name_single_dots(path: list[str]) -> None:
+    rng = random.Random(3)
+    state = GAME.new_state({}, rng)
+    while state.phase != "draw":
+        state = state.apply(GAME.computer_move(state, "easy", rng))
+    state = state.apply(GAME.computer_move(state, "easy", rng))
+    data = state.to_dict()
+    data["path"] = path
+    with pytest.raises(InvalidState, match="not a dot name"):
+        GAME.load(data)
