@@ -95,7 +95,7 @@ async def test_matches_go_on_across_runs_with_the_same_players_and_commands(db_p
             assert not moved.ephemeral, moved.response.content
             match = await db.read(ReadTx.get_match, match_id)
             assert match is not None and match.ply == 3  # her move and the computer's reply, in this run
-            assert server.channel.last_message.content.startswith(f"**Chopsticks** · match #{match_id} · ply 3")
+            assert server.channel.last_message.content.startswith(f"**Chopsticks** · match #{match_id} · move 3")
     finally:
         await db.close()
 
@@ -112,7 +112,7 @@ async def test_a_computer_move_slower_than_simcords_default_settle_time_still_co
     monkeypatch.setattr(chopsticks, "computer_move", slow)
     async with local_server(db, ["alice"]) as server:
         match_id = await _start_against_computer(server, "alice")  # would raise TimeoutError at 5 s
-        assert server.channel.last_message.content.startswith(f"**Chopsticks** · match #{match_id} · ply 1")
+        assert server.channel.last_message.content.startswith(f"**Chopsticks** · match #{match_id} · move 1")
 
 
 async def test_the_follower_republishes_after_bot_activity_outside_page_actions(db: Database) -> None:
