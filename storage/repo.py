@@ -60,6 +60,8 @@ class MatchRecord:
     rating_changes: dict[str, list[int]] | None = None
     """Each rated human's displayed rating before and after this match (``{"<user id>": [before, after]}``),
     written in the transaction that finished it; ``None`` for unrated or unfinished matches."""
+    quarantined: bool = False
+    """The row is marked damaged in the database (``damage`` was stored)."""
     damage: str | None = None
     """Why the row cannot be played (quarantined, or found undecodable when read: its JSON fields are then empty
     and its seats may be missing); ``None`` for a sound row."""
@@ -197,7 +199,7 @@ def _match_from_row(row: sqlite3.Row) -> MatchRecord:
             days_per_move=row["days_per_move"], deadline=row["deadline"], reminded=bool(row["reminded"]),
             draw_offer_seat=row["draw_offer_seat"], outcome=None, end_reason=row["end_reason"],
             rated=bool(row["rated"]), created_at=row["created_at"], updated_at=row["updated_at"],
-            finished_at=row["finished_at"], damage=row["damage"] or reason,
+            finished_at=row["finished_at"], damage=row["damage"] or reason, quarantined=row["damage"] is not None,
         )
 
 
@@ -212,7 +214,7 @@ def _decode_match(row: sqlite3.Row) -> MatchRecord:
         rated=bool(row["rated"]), created_at=row["created_at"], updated_at=row["updated_at"],
         finished_at=row["finished_at"],
         rating_changes=json.loads(row["rating_changes"]) if row["rating_changes"] else None,
-        damage=row["damage"],
+        damage=row["damage"], quarantined=row["damage"] is not None,
     )
     for name in ("variant", "initial_state", "state"):
         if not isinstance(getattr(match, name), dict):
@@ -340,6 +342,19 @@ class ReadTx:
         rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "
                          "WHERE m.status = 'active' AND s.level IS NOT NULL ORDER BY m.id")
         return [int(r[0]) for r in rows]
+
+    def raw_match(self, match_id: int) -> dict[str, Any] | None:
+        """A match row exactly as stored (JSON columns as text), with ``seats`` and ``moves`` as lists of rows,
+        for an admin to inspect (also a damaged row); ``None`` if there is none."""
+        row = self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            return None
+        found = dict(row)
+        found["seats"] = [dict(r) for r in self._all("SELECT * FROM seats WHERE match_id = ? ORDER BY seat",
+                                                     (match_id,))]
+        found["moves"] = [dict(r) for r in self._all("SELECT * FROM moves WHERE match_id = ? ORDER BY ply",
+                                                     (match_id,))]
+        return found
 
     def all_match_ids(self) -> list[int]:
         """Every match id, ascending (for integrity checks and replays)."""

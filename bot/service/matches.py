@@ -190,7 +190,7 @@ class MatchService:
     async def quarantine(self, match: MatchRecord, reason: str) -> None:
         """Mark ``match`` damaged (logged with its id; once), so lists, the deadline pass and start-up resumption
         go on without it."""
-        if match.damage == reason and match.deadline is None:
+        if match.quarantined and match.deadline is None:
             return
         log.error("match %s is damaged and quarantined: %s", match.id, reason)
         await self.db.write(Tx.quarantine_match, match.id, reason)

@@ -332,18 +332,23 @@ async def post_challenge(interaction: discord.Interaction[NapkinBot], challenge:
     it — and tell the challenger."""
     bot = interaction.client
     payload = challenge_payload(challenge, opponent_id)
+    message: discord.Message | None = None
     try:
         if origin is not None and interaction.channel_id != challenge.channel_id:
             message = await origin.send(**payload)
             await notify(interaction, f"Your challenge is posted in <#{challenge.channel_id}>.")
         else:
             await interaction.response.send_message(**payload)
-            message = await interaction.original_response()
     except (discord.HTTPException, discord.ClientException) as error:
         log.warning("could not post challenge %s: %s; cancelling it", challenge.id, error)
         await bot.service.cancel_challenge(challenge.id)
         await notify(interaction, "Discord did not take your challenge's message, so I cancelled the challenge "
                                   "(nobody could have accepted it). Please try again.")
+        return
+    try:
+        message = message or await interaction.original_response()
+    except discord.HTTPException as error:  # posted, but its id is unknown: a click on it still answers
+        log.info("could not learn the message of challenge %s: %s", challenge.id, error)
         return
     await bot.service.set_challenge_message(challenge.id, message.id)
 
