@@ -152,6 +152,34 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _inspect(args: argparse.Namespace) -> int:
+    """Print a stored match row as found (also a quarantined, damaged one) with its seats and move log, as JSON."""
+    import json
+
+    from bot.config import Settings
+    from storage import Database, ReadTx, StorageError
+
+    source = Path(args.database or Settings().database)
+    if not source.is_file():
+        return _fail("inspect", f"there is no database at {source}; name it with --database or NAPKIN_DATABASE.", 2)
+
+    async def main() -> dict[str, object] | None:
+        db = await Database.open(source)
+        try:
+            return await db.read(ReadTx.raw_match, args.match)
+        finally:
+            await db.close()
+
+    try:
+        found = asyncio.run(main())
+    except (StorageError, OSError) as error:
+        return _fail("inspect", f"could not read {source}: {error}")
+    if found is None:
+        return _fail("inspect", f"there is no match #{args.match} in {source}.", 2)
+    print(json.dumps(found, indent=1, ensure_ascii=False, default=str))
+    return 0
+
+
 def _game_keys() -> str:
     from games import GAMES
 
@@ -185,6 +213,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     backup.add_argument("path", help="new file to write the copy to")
     backup.add_argument("--database", help="database to copy (default: NAPKIN_DATABASE or napkin.db)")
     backup.set_defaults(func=_backup)
+    inspect = sub.add_parser("inspect", help="print a stored match (also a damaged one) with its seats and moves")
+    inspect.add_argument("match", type=int, help="the match number")
+    inspect.add_argument("--database", help="database to read (default: NAPKIN_DATABASE or napkin.db)")
+    inspect.set_defaults(func=_inspect)
     args = parser.parse_args(argv)
     return int(args.func(args))
 

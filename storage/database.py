@@ -92,19 +92,24 @@ class Database:
 
         Raises:
             ValueError: ``synchronous`` is neither.
-            StorageError: the file has a newer schema than this code knows.
+            StorageError: the file has a newer schema than this code knows, is not a SQLite database (or is
+                damaged beyond opening), or cannot be written (a read-only file or folder) — one line saying so.
         """
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be NORMAL or FULL")
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        writer = await _connect(path, synchronous)
         try:
-            await _in_thread(writer, _migrate)
-        except BaseException:
-            await writer.close()
-            raise
-        reader = writer if str(path) == ":memory:" else await _connect(path, synchronous)
+            writer = await _connect(path, synchronous)
+            try:
+                await _in_thread(writer, _migrate)
+                await _in_thread(writer, _check_writable)
+            except BaseException:
+                await writer.close()
+                raise
+            reader = writer if str(path) == ":memory:" else await _connect(path, synchronous)
+        except sqlite3.DatabaseError as error:  # OperationalError too: read-only, locked for 30 s, unreadable
+            raise StorageError(_refusal(path, error)) from error
         return cls(path, writer, reader, synchronous)
 
     async def close(self) -> None:
@@ -200,6 +205,31 @@ async def _connect(path: str | os.PathLike[str], synchronous: Synchronous) -> ai
         await connection.close()
         raise
     return connection
+
+
+def _refusal(path: str | os.PathLike[str], error: sqlite3.DatabaseError) -> str:
+    """One line saying why the database at ``path`` cannot be used."""
+    text = str(error)
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return f"it cannot be written ({text}); check the permissions of {os.fspath(path)} and its folder"
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return (f"it is not a SQLite database or is damaged ({text}); restore a backup (napkin backup makes one) "
+                "or set NAPKIN_DATABASE to another file")
+    return f"it cannot be opened ({text})"
+
+
+def _check_writable(conn: sqlite3.Connection) -> None:
+    """Refuse a database this process can read but not write (a read-only file, folder or mount), before any
+    member's move would fail on it: one write, rolled back.
+
+    Raises:
+        sqlite3.OperationalError: "attempt to write a readonly database" (or another reason it cannot write).
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('write_probe', '1')")
+    finally:
+        conn.rollback()
 
 
 def _user_version(conn: sqlite3.Connection) -> int:

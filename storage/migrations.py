@@ -160,6 +160,23 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN rating_changes TEXT;
     ALTER TABLE challenges ADD COLUMN challenger_seat INTEGER NOT NULL DEFAULT 0 CHECK (challenger_seat IN (0, 1));
     """,
+    # 4: quarantine of damaged match rows (why the row cannot be loaded; NULL for a sound row), and the outbox of
+    # news (reminders, results) the bot still has to deliver: a row is deleted once Discord took the message.
+    """
+    ALTER TABLE matches ADD COLUMN damage TEXT;
+
+    CREATE TABLE outbox (
+        id         INTEGER PRIMARY KEY,
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        kind       TEXT    NOT NULL CHECK (kind IN ('reminder', 'result')),
+        ply        INTEGER NOT NULL,
+        attempts   INTEGER NOT NULL DEFAULT 0,
+        next_at    REAL    NOT NULL,
+        created_at REAL    NOT NULL,
+        UNIQUE (match_id, kind, ply)
+    );
+    CREATE INDEX outbox_next ON outbox (next_at);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

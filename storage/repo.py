@@ -60,6 +60,11 @@ class MatchRecord:
     rating_changes: dict[str, list[int]] | None = None
     """Each rated human's displayed rating before and after this match (``{"<user id>": [before, after]}``),
     written in the transaction that finished it; ``None`` for unrated or unfinished matches."""
+    quarantined: bool = False
+    """The row is marked damaged in the database (``damage`` was stored)."""
+    damage: str | None = None
+    """Why the row cannot be played (quarantined, or found undecodable when read: its JSON fields are then empty
+    and its seats may be missing); ``None`` for a sound row."""
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat ``user_id`` holds (the first, if the same member holds two), else ``None``."""
@@ -94,6 +99,20 @@ class ChallengeRecord:
     expires_at: float
     challenger_seat: int = 0
     """The seat the challenger takes when the challenge is accepted (0 moves first)."""
+
+
+@dataclass
+class OutboxRecord:
+    """News the bot still has to deliver: a ``"reminder"`` or a ``"result"`` of ``match_id`` at ``ply``, tried
+    ``attempts`` times so far, next at ``next_at`` (epoch seconds)."""
+
+    id: int
+    match_id: int
+    kind: str
+    ply: int
+    attempts: int
+    next_at: float
+    created_at: float
 
 
 @dataclass
@@ -148,7 +167,7 @@ _JSON_FIELDS = frozenset({"state", "outcome", "rating_changes"})
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, variant, initial_state, state, status, version, ply, "
     "current_seat, days_per_move, deadline, reminded, draw_offer_seat, outcome, end_reason, rated, created_at, "
-    "updated_at, finished_at, rating_changes"
+    "updated_at, finished_at, rating_changes, damage"
 )
 _SEATS_JSON = (
     "(SELECT json_group_array(json_array(seat, user_id, display_name, level)) FROM "
@@ -167,6 +186,24 @@ def _json(value: object) -> str:
 
 
 def _match_from_row(row: sqlite3.Row) -> MatchRecord:
+    """Decode a match row; a row whose JSON or seats cannot be decoded comes back with ``damage`` saying why
+    (never raises for bad data, so one damaged row cannot take down a list or a pass)."""
+    try:
+        return _decode_match(row)
+    except (ValueError, TypeError, KeyError) as error:
+        reason = f"the stored row cannot be decoded ({type(error).__name__}: {str(error)[:120]})"
+        return MatchRecord(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+            game=str(row["game"]), variant={}, initial_state={}, state={}, status=row["status"],
+            version=row["version"], ply=row["ply"], current_seat=row["current_seat"],
+            days_per_move=row["days_per_move"], deadline=row["deadline"], reminded=bool(row["reminded"]),
+            draw_offer_seat=row["draw_offer_seat"], outcome=None, end_reason=row["end_reason"],
+            rated=bool(row["rated"]), created_at=row["created_at"], updated_at=row["updated_at"],
+            finished_at=row["finished_at"], damage=row["damage"] or reason, quarantined=row["damage"] is not None,
+        )
+
+
+def _decode_match(row: sqlite3.Row) -> MatchRecord:
     match = MatchRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         game=row["game"], variant=json.loads(row["variant"]), initial_state=json.loads(row["initial_state"]),
@@ -177,10 +214,22 @@ def _match_from_row(row: sqlite3.Row) -> MatchRecord:
         rated=bool(row["rated"]), created_at=row["created_at"], updated_at=row["updated_at"],
         finished_at=row["finished_at"],
         rating_changes=json.loads(row["rating_changes"]) if row["rating_changes"] else None,
+        damage=row["damage"], quarantined=row["damage"] is not None,
     )
-    match.seats = [SeatRecord(seat, user_id, name, level) for seat, user_id, name, level in
+    for name in ("variant", "initial_state", "state"):
+        if not isinstance(getattr(match, name), dict):
+            raise TypeError(f"{name} is not a JSON object")
+    match.seats = [SeatRecord(int(seat), int(user_id), str(name), level) for seat, user_id, name, level in
                    json.loads(row["seats_json"])]
     return match
+
+
+_OUTBOX_COLUMNS = "id, match_id, kind, ply, attempts, next_at, created_at"
+
+
+def _outbox_from_row(row: sqlite3.Row) -> OutboxRecord:
+    return OutboxRecord(row["id"], row["match_id"], row["kind"], row["ply"], row["attempts"], row["next_at"],
+                        row["created_at"])
 
 
 def _challenge_from_row(row: sqlite3.Row) -> ChallengeRecord:
@@ -224,9 +273,10 @@ class ReadTx:
         return _match_from_row(row) if row is not None else None
 
     def match_in_thread(self, thread_id: int) -> MatchRecord | None:
-        """Return the match whose thread is ``thread_id`` (newest first), or ``None``."""
-        row = self._one(f"{_MATCH_SELECT} WHERE thread_id = ? ORDER BY id DESC LIMIT 1", (thread_id,))
-        return _match_from_row(row) if row is not None else None
+        """Return the one match whose thread is ``thread_id``, or ``None`` when none is, or when more than one
+        row names it (then nothing can say which match is meant, and the member names it)."""
+        rows = self._all(f"{_MATCH_SELECT} WHERE thread_id = ? LIMIT 2", (thread_id,))
+        return _match_from_row(rows[0]) if len(rows) == 1 else None
 
     def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchRecord]:
         """Return ``user_id``'s active matches in ``guild_id``, most recently active first."""
@@ -245,6 +295,29 @@ class ReadTx:
             (guild_id, user_id),
         )
         return int(row[0]) if row else 0
+
+    def count_open_challenges(self, guild_id: int, user_id: int, now: float) -> int:
+        """Number of ``user_id``'s open, unexpired challenges in ``guild_id`` at ``now`` (epoch seconds)."""
+        row = self._one("SELECT COUNT(*) FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
+                        "status = 'open' AND expires_at > ?", (guild_id, user_id, now))
+        return int(row[0]) if row else 0
+
+    def damaged_matches_of(self, guild_id: int, user_id: int) -> list[int]:
+        """Ids of ``user_id``'s quarantined matches in ``guild_id`` that were active when found damaged."""
+        rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.guild_id = ? AND "
+                         "m.status = 'active' AND m.damage IS NOT NULL AND s.user_id = ? AND s.level IS NULL "
+                         "ORDER BY m.id", (guild_id, user_id))
+        return [int(r[0]) for r in rows]
+
+    def due_outbox(self, now: float) -> list[OutboxRecord]:
+        """News whose next attempt is due at ``now`` (epoch seconds), oldest first."""
+        rows = self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE next_at <= ? ORDER BY next_at, id", (now,))  # noqa: S608 - column lists are module constants; values are bound parameters
+        return [_outbox_from_row(row) for row in rows]
+
+    def next_outbox(self) -> float | None:
+        """When the next news delivery is due (epoch seconds), or ``None`` when the outbox is empty."""
+        row = self._one("SELECT MIN(next_at) FROM outbox")
+        return float(row[0]) if row and row[0] is not None else None
 
     def due_matches(self, now: float) -> list[MatchRecord]:
         """Active matches whose deadline passed or whose reminder (a third of the time left) is due at ``now``
@@ -269,6 +342,19 @@ class ReadTx:
         rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "
                          "WHERE m.status = 'active' AND s.level IS NOT NULL ORDER BY m.id")
         return [int(r[0]) for r in rows]
+
+    def raw_match(self, match_id: int) -> dict[str, Any] | None:
+        """A match row exactly as stored (JSON columns as text), with ``seats`` and ``moves`` as lists of rows,
+        for an admin to inspect (also a damaged row); ``None`` if there is none."""
+        row = self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            return None
+        found = dict(row)
+        found["seats"] = [dict(r) for r in self._all("SELECT * FROM seats WHERE match_id = ? ORDER BY seat",
+                                                     (match_id,))]
+        found["moves"] = [dict(r) for r in self._all("SELECT * FROM moves WHERE match_id = ? ORDER BY ply",
+                                                     (match_id,))]
+        return found
 
     def all_match_ids(self) -> list[int]:
         """Every match id, ascending (for integrity checks and replays)."""
@@ -384,6 +470,26 @@ class Tx(ReadTx):
             (*encoded.values(), match_id, expected_version),
         )
         return cursor.rowcount == 1
+
+    def quarantine_match(self, match_id: int, reason: str) -> None:
+        """Mark a match damaged with ``reason`` and take it out of the deadline pass (its deadline is cleared);
+        its status and data are kept as found, for an admin to inspect."""
+        self._conn.execute("UPDATE matches SET damage = ?, deadline = NULL, version = version + 1 WHERE id = ?",
+                           (reason, match_id))
+
+    def add_outbox(self, match_id: int, kind: str, ply: int, now: float, next_at: float | None = None) -> None:
+        """Queue news (``"reminder"`` or ``"result"``) of ``match_id`` at ``ply`` (once per kind and ply), first
+        tried at ``next_at`` (default ``now``, epoch seconds)."""
+        self._conn.execute("INSERT OR IGNORE INTO outbox (match_id, kind, ply, next_at, created_at) "
+                           "VALUES (?, ?, ?, ?, ?)", (match_id, kind, ply, now if next_at is None else next_at, now))
+
+    def outbox_delivered(self, outbox_id: int) -> None:
+        """Forget news that was delivered (or can never be: the match moved on, the channel is gone)."""
+        self._conn.execute("DELETE FROM outbox WHERE id = ?", (outbox_id,))
+
+    def outbox_retry(self, outbox_id: int, next_at: float) -> None:
+        """Count a failed attempt and try again at ``next_at`` (epoch seconds)."""
+        self._conn.execute("UPDATE outbox SET attempts = attempts + 1, next_at = ? WHERE id = ?", (next_at, outbox_id))
 
     def set_thread(self, match_id: int, thread_id: int | None) -> None:
         """Record the match's thread (does not bump the version: it is not part of the game)."""

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 import renderers
 from bot.exts.match import _lifecycle as lifecycle
+from bot.exts.match._board import escape
 from bot.exts.match._lifecycle import plural
 from bot.service import ratings
 from games import GAMES, State
@@ -132,11 +133,11 @@ class Community(commands.Cog):
             for s in standings[(page - 1) * LEADERBOARD_ROWS: page * LEADERBOARD_ROWS]:
                 if solo:
                     par = f"{s.best_vs_par:+d}" if s.best_vs_par is not None else "–"
-                    lines.append(f"`{s.rank:>2}.` **{discord.utils.escape_markdown(s.name)}** · par {par} · "
+                    lines.append(f"`{s.rank:>2}.` **{escape(s.name)}** · par {par} · "
                                  f"{plural(s.games, 'game')}")
                 else:
                     mark = "?" if s.provisional else ""
-                    lines.append(f"`{s.rank:>2}.` **{discord.utils.escape_markdown(s.name)}** · {s.rating}{mark} · "
+                    lines.append(f"`{s.rank:>2}.` **{escape(s.name)}** · {s.rating}{mark} · "
                                  f"{s.wins}/{s.losses}/{s.draws}")
             embed.description = "\n".join(lines)
             embed.set_footer(text=f"page {page} of {pages} · rating 1000 + 40·(μ − 3σ), openskill; "
@@ -151,7 +152,7 @@ class Community(commands.Cog):
         guild_id = lifecycle.require_guild(interaction)
         member = user or interaction.user
         rows = await self.bot.db.read(ReadTx.ratings_of_user, guild_id, member.id)
-        embed = discord.Embed(title=f"{member.display_name} — statistics", colour=discord.Colour.blurple())
+        embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."
         for row in rows:

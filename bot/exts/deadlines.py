@@ -10,7 +10,7 @@ running. A restarted bot picks up where the stored deadlines say.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands, tasks
@@ -18,9 +18,9 @@ from discord.ext import commands, tasks
 from bot.exts.match import _board as board
 from bot.exts.match import _lifecycle as lifecycle
 from bot.exts.match._views import challenge_view
-from bot.service import DueWork
+from bot.service import Damaged, DueWork, NotFound
 from games import GAMES
-from storage import ChallengeRecord, MatchRecord
+from storage import ChallengeRecord, MatchRecord, OutboxRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -58,10 +58,20 @@ class Deadlines(commands.Cog):
     async def _resume(self) -> None:
         await self.bot.wait_until_ready()
         try:  # a crash between a member's move and the computer's reply left these waiting; computers have no deadline
-            for match_id in await self.bot.service.computer_turns():
-                await lifecycle.run_computer(self.bot, match_id)
+            waiting = await self.bot.service.computer_turns()
         except Exception:
-            log.exception("resuming computer turns failed")
+            log.exception("finding the computer turns to resume failed")
+            return
+        for match_id in waiting:  # one match that fails (a damaged row is quarantined) does not stop the others
+            try:
+                await lifecycle.run_computer(self.bot, match_id)
+            except Exception:
+                log.exception("resuming the computer's turn in match %s failed", match_id)
+
+    def wake(self) -> None:
+        """Run the next pass soon (new news was queued) instead of at the next stored deadline."""
+        if self.deadline_loop.is_running():
+            self.deadline_loop.change_interval(seconds=0.001)
 
     async def run_pass(self) -> float:
         """Process what is due and find the next wake-up; return the seconds to sleep before the next pass.
@@ -81,28 +91,63 @@ class Deadlines(commands.Cog):
         return MAX_SLEEP if wake is None else min(MAX_SLEEP, max(0.0, wake - started) + 0.001)
 
     async def tick(self) -> DueWork:
-        """Process everything due now and post the messages; return what was done."""
+        """Process everything due now, deliver the news that is due (reminders and results, from the outbox) and
+        close expired challenges; return what was done."""
         work = await self.bot.service.process_due()
-        for match in work.reminded:
-            await self._remind(match)
-        for match in work.forfeited:
-            await board.post_board(self.bot, match)
         for challenge in work.expired:
             await self._expire(challenge)
+        await self.deliver_news()
         return work
 
-    async def _remind(self, match: MatchRecord) -> None:
-        if match.current_seat is None or match.deadline is None:
-            return
+    async def deliver_news(self) -> int:
+        """Try every due outbox entry once; return how many were delivered.
+
+        Delivered news, and news that is no longer true (the match moved on) or can never arrive (the match's
+        channel is gone), leaves the outbox; news Discord failed to take is tried again later
+        (:data:`bot.service.matches.NEWS_RETRY_DELAYS`).
+        """
+        delivered = 0
+        for news in await self.bot.service.due_news():
+            try:
+                match = await self.bot.service.get_match(news.match_id)
+            except (NotFound, Damaged):
+                await self.bot.service.news_done(news)
+                continue
+            try:
+                sent = await self._send_news(news, match)
+            except discord.NotFound as error:  # the channel itself is gone: nobody can read it there
+                log.warning("dropping the %s of match %s: its channel is gone (%s)", news.kind, match.id, error)
+                await self.bot.service.news_done(news)
+                continue
+            except (discord.HTTPException, discord.ClientException) as error:
+                retry = await self.bot.service.news_failed(news)
+                log.warning("could not post the %s of match %s (attempt %d): %s; retrying at %s", news.kind,
+                            match.id, news.attempts + 1, error, retry)
+                continue
+            delivered += sent
+            await self.bot.service.news_done(news)
+        return delivered
+
+    async def _send_news(self, news: OutboxRecord, match: MatchRecord) -> bool:
+        """Post ``news``; ``False`` when it is no longer true (nothing posted)."""
+        if news.kind == "result":
+            if match.status == "active":
+                return False
+            message = await board.send_to_match(self.bot, match, lambda: board.board_payload(match))
+            await board.retire_previous_board(match.id, message)
+            return True
+        if match.status != "active" or match.ply != news.ply or match.current_seat is None or match.deadline is None:
+            return False  # the player moved (or the match ended) since the reminder was due
         seat = match.seats[match.current_seat]
-        try:
-            channel = await board.match_channel(self.bot, match)
-            await channel.send(
-                f"<@{seat.user_id}>, a third of your time is left in match #{match.id}: "
-                f"move before <t:{int(match.deadline)}:f> (<t:{int(match.deadline)}:R>) or the match is forfeited.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(seat.user_id)]))
-        except discord.HTTPException as error:
-            log.warning("could not remind in match %s: %s", match.id, error)
+        deadline = int(match.deadline)
+
+        async def reminder() -> dict[str, Any]:
+            return {"content": f"<@{seat.user_id}>, a third of your time is left in match #{match.id}: move before "
+                               f"<t:{deadline}:f> (<t:{deadline}:R>) or the match is forfeited.",
+                    "allowed_mentions": discord.AllowedMentions(users=[discord.Object(seat.user_id)])}
+
+        await board.send_to_match(self.bot, match, reminder)
+        return True
 
     async def _expire(self, challenge: ChallengeRecord) -> None:
         if challenge.message_id is None:

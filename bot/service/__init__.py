@@ -3,6 +3,7 @@
 from bot.service.errors import (
     BadOption,
     ChallengeClosed,
+    Damaged,
     LimitReached,
     MatchOver,
     NotAllowed,
@@ -10,6 +11,7 @@ from bot.service.errors import (
     NotYourTurn,
     Outdated,
     ServiceError,
+    TimeRanOut,
 )
 from bot.service.matches import (
     DAYS_PER_MOVE_CHOICES,
@@ -27,6 +29,7 @@ __all__ = [
     "BadOption",
     "ChallengeClosed",
     "ChallengeResult",
+    "Damaged",
     "DueWork",
     "LimitReached",
     "MatchOver",
@@ -38,6 +41,7 @@ __all__ = [
     "Outdated",
     "Player",
     "ServiceError",
+    "TimeRanOut",
     "load_state",
     "replay",
 ]

@@ -37,3 +37,29 @@ class LimitReached(ServiceError):
 
 class BadOption(ServiceError):
     """An option value is malformed or out of range (days per move, a match reference...)."""
+
+
+class Damaged(ServiceError):
+    """A stored match cannot be loaded (its row is damaged): it is quarantined and shown as such.
+
+    Attributes:
+        match_id: the match. reason: what is wrong with its row (for the log and the admin).
+    """
+
+    def __init__(self, match_id: int, reason: str) -> None:
+        super().__init__(f"Match #{match_id} is damaged and cannot be played; an admin can inspect it with "
+                         f"`napkin inspect {match_id}`.")
+        self.match_id = match_id
+        self.reason = reason
+
+
+class TimeRanOut(MatchOver):
+    """A move came after the mover's deadline: the match was forfeited (on time) instead of taking the move.
+
+    Attributes:
+        match: the finished match.
+    """
+
+    def __init__(self, message: str, match: object) -> None:
+        super().__init__(message)
+        self.match = match

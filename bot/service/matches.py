@@ -19,24 +19,37 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.service import ratings
 from bot.service.errors import (
     BadOption,
     ChallengeClosed,
+    Damaged,
     LimitReached,
     MatchOver,
     NotAllowed,
     NotFound,
     NotYourTurn,
     Outdated,
+    TimeRanOut,
 )
-from games import GAMES, Game, Level, Outcome, State, Termination
+from games import GAMES, Game, Level, Outcome, RulesError, State, Termination
 from games.base import read_stored_outcome
-from storage import ChallengeRecord, Database, MatchRecord, MoveRecord, ReadTx, SeatRecord, SettingsRecord, Tx
+from storage import (
+    ChallengeRecord,
+    Database,
+    MatchRecord,
+    MoveRecord,
+    OutboxRecord,
+    ReadTx,
+    SeatRecord,
+    SettingsRecord,
+    Tx,
+)
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 DAY = 86400.0
 DAYS_PER_MOVE_CHOICES: tuple[int, ...] = (0, 1, 2, 3, 5, 7, 14)
@@ -86,6 +99,44 @@ class DueWork:
     reminded: list[MatchRecord] = field(default_factory=list)
     forfeited: list[MatchRecord] = field(default_factory=list)
     expired: list[ChallengeRecord] = field(default_factory=list)
+    quarantined: list[int] = field(default_factory=list)
+    """Ids of due matches found damaged (marked, left out of the pass)."""
+
+
+NEWS_RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 3600.0)
+"""Seconds before the 2nd, 3rd, 4th and every later attempt to deliver news (a reminder, a result)."""
+
+
+def damage_of(match: MatchRecord) -> str | None:
+    """Why a loaded match cannot be played without touching its state: a damage already recorded or found when it
+    was decoded, an unknown game, missing or misnumbered seats, or a seat to move out of range; ``None`` if
+    none of these."""
+    if match.damage:
+        return match.damage
+    if match.game not in GAMES:
+        return f"unknown game {match.game[:40]!r}"
+    if not match.seats or [s.seat for s in match.seats] != list(range(len(match.seats))):
+        return "its seats are missing or misnumbered"
+    if match.current_seat is not None and not 0 <= match.current_seat < len(match.seats):
+        return f"the seat to move ({match.current_seat}) is out of range"
+    if match.draw_offer_seat is not None and not 0 <= match.draw_offer_seat < len(match.seats):
+        return f"the seat offering a draw ({match.draw_offer_seat}) is out of range"
+    return None
+
+
+def sound_state(match: MatchRecord) -> State[Any]:
+    """The rules-core state of ``match``, after :func:`damage_of`'s checks.
+
+    Raises:
+        Damaged: the row is damaged, or its state does not load (the rules core's reason is kept).
+    """
+    reason = damage_of(match)
+    if reason is None:
+        try:
+            return load_state(match)
+        except (RulesError, ValueError, KeyError, TypeError, IndexError, AttributeError) as error:
+            reason = f"its state does not load ({type(error).__name__}: {str(error)[:120]})"
+    raise Damaged(match.id, reason)
 
 
 def load_state(match: MatchRecord) -> State[Any]:
@@ -130,15 +181,40 @@ class MatchService:
         match = await self.db.read(ReadTx.get_match, match_id)
         if match is None or (guild_id is not None and match.guild_id != guild_id):
             raise NotFound(f"There is no match #{match_id} in this server.")
+        reason = damage_of(match)
+        if reason is not None:
+            await self.quarantine(match, reason)
+            raise Damaged(match_id, reason)
         return match
+
+    async def quarantine(self, match: MatchRecord, reason: str) -> None:
+        """Mark ``match`` damaged (logged with its id; once), so lists, the deadline pass and start-up resumption
+        go on without it."""
+        if match.quarantined and match.deadline is None:
+            return
+        log.error("match %s is damaged and quarantined: %s", match.id, reason)
+        await self.db.write(Tx.quarantine_match, match.id, reason)
 
     async def match_in_thread(self, thread_id: int) -> MatchRecord | None:
         """The match played in thread ``thread_id``, if any."""
         return await self.db.read(ReadTx.match_in_thread, thread_id)
 
     async def active_matches(self, guild_id: int, user_id: int) -> list[MatchRecord]:
-        """``user_id``'s active matches in ``guild_id``, most recently active first."""
-        return await self.db.read(ReadTx.active_matches_of, guild_id, user_id)
+        """``user_id``'s active matches in ``guild_id``, most recently active first; damaged ones are quarantined
+        and left out (:meth:`damaged_matches` lists them)."""
+        matches = await self.db.read(ReadTx.active_matches_of, guild_id, user_id)
+        sound = []
+        for match in matches:
+            reason = damage_of(match)
+            if reason is None:
+                sound.append(match)
+            else:
+                await self.quarantine(match, reason)
+        return sound
+
+    async def damaged_matches(self, guild_id: int, user_id: int) -> list[int]:
+        """Ids of ``user_id``'s quarantined matches in ``guild_id`` (they were active when found damaged)."""
+        return await self.db.read(ReadTx.damaged_matches_of, guild_id, user_id)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log."""
@@ -207,7 +283,7 @@ class MatchService:
         now = self.clock()
 
         def body(tx: Tx) -> ChallengeRecord:
-            settings = self._check_can_start(tx, guild_id, channel_id, challenger.user_id)
+            settings = self._check_can_start(tx, guild_id, channel_id, challenger.user_id, now)
             days = self._days(days_per_move, settings)
             challenge_id = tx.insert_challenge(
                 guild_id=guild_id, channel_id=channel_id, game=game, variant=full_variant,
@@ -220,6 +296,11 @@ class MatchService:
             return challenge
 
         return await self.db.write(body)
+
+    async def cancel_challenge(self, challenge_id: int) -> bool:
+        """Cancel an open challenge nobody can see (its message could not be posted); ``False`` if it was no
+        longer open."""
+        return await self.db.write(Tx.close_challenge, challenge_id, "cancelled")
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember which message carries the challenge's buttons."""
@@ -251,7 +332,8 @@ class MatchService:
             if challenge.opponent_id is not None and challenge.opponent_id != accepter.user_id:
                 raise NotAllowed("This challenge is addressed to someone else.")
             settings = tx.get_settings(guild_id)
-            self._check_limit(tx, settings, accepter.user_id)
+            self._check_limit(tx, settings, accepter.user_id, now)
+            self._check_limit(tx, settings, challenge.challenger_id, now, open_too=False)
             seat = challenge.challenger_seat
             seats = sorted([SeatRecord(seat, challenge.challenger_id, challenge.challenger_name),
                             SeatRecord(1 - seat, accepter.user_id, accepter.name)], key=lambda s: s.seat)
@@ -306,7 +388,7 @@ class MatchService:
         now = self.clock()
 
         def body(tx: Tx) -> MatchRecord:
-            settings = self._check_can_start(tx, guild_id, channel_id, player.user_id)
+            settings = self._check_can_start(tx, guild_id, channel_id, player.user_id, now)
             days = self._days(days_per_move, settings)
             if seat_count == 1:
                 seats = [SeatRecord(0, player.user_id, player.name)]
@@ -361,7 +443,7 @@ class MatchService:
             NotFound, NotAllowed (not seated), MatchOver, NotYourTurn, Outdated,
             games.InvalidMove / games.IllegalMove (the rules core's reason).
         """
-        def body(tx: Tx) -> MoveResult:
+        def body(tx: Tx) -> MoveResult | MatchRecord:
             match = self._load_for_action(tx, match_id, guild_id)
             seat = match.seat_of(user_id)
             if seat is None:
@@ -369,14 +451,29 @@ class MatchService:
             if expected_version is not None and expected_version != match.version:
                 raise Outdated("That board is out of date: the match has moved on. Use the buttons on the latest "
                                "board.")
-            before = load_state(match)
+            before = sound_state(match)
             if not self._seat_to_move(match, before, user_id):
                 mover = match.seats[before.current_seat].display_name if before.current_seat is not None else "?"
                 raise NotYourTurn(f"It is not your turn: {mover} is to move.")
+            if match.deadline is not None and match.deadline <= now:  # the pass has not run yet: it is over anyway
+                return self._forfeit(tx, match, now, queue=False)  # the caller posts the result
             return self._apply(tx, match, before, before.current_seat or 0, text, now)
 
         now = self.clock()
-        return await self.db.write(body)
+        result = await self._write(body)
+        if isinstance(result, MatchRecord):
+            raise TimeRanOut(f"Your time in match #{match_id} ran out before this move: the match is forfeited "
+                             "on time, and your move was not played.", result)
+        return result
+
+    async def _write(self, body: Callable[[Tx], _T]) -> _T:
+        """``db.write(body)``; a :class:`Damaged` raised by ``body`` quarantines the match, then propagates."""
+        try:
+            return await self.db.write(body)
+        except Damaged as error:
+            await self.db.write(Tx.quarantine_match, error.match_id, error.reason)
+            log.error("match %s is damaged and quarantined: %s", error.match_id, error.reason)
+            raise
 
     async def computer_replies(self, match_id: int) -> list[MoveResult]:
         """Let the computer move while a computer seat is to move; return the moves applied.
@@ -389,10 +486,14 @@ class MatchService:
             match = await self.db.read(ReadTx.get_match, match_id)
             if match is None or match.status != "active" or match.current_seat is None:
                 return results
+            try:
+                state = sound_state(match)
+            except Damaged as error:
+                await self.quarantine(match, error.reason)
+                return results
             seat = match.seats[match.current_seat]
             if not seat.is_computer:
                 return results
-            state = load_state(match)
             game = GAMES[match.game]
             rng = random.Random(f"{match.id}:{match.ply}:{match.initial_state.get('seed', '')}")
             move = await asyncio.to_thread(game.computer_move, state, seat.level, rng)  # type: ignore[arg-type]
@@ -451,7 +552,7 @@ class MatchService:
                                 now=now)
 
         now = self.clock()
-        return await self.db.write(body)
+        return await self._write(body)
 
     async def abort(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Abort a match before each human side has moved (no result, unrated).
@@ -464,10 +565,13 @@ class MatchService:
             if match.seat_of(user_id) is None:
                 raise NotAllowed(f"You are not playing in match #{match_id}.")
             moved = {m.seat for m in tx.get_moves(match_id)}
+            if len(match.seats) == 1 and moved:
+                raise NotAllowed("A solitaire game can only be aborted before its first move; resign to end it "
+                                 "(it counts as a loss).")
             if len(match.seats) > 1 and all(s.seat in moved for s in match.seats):
                 raise NotAllowed("Both sides have moved; the match can no longer be aborted. Resign or offer a "
                                  "draw instead.")
-            scores = load_state(match).scores
+            scores = sound_state(match).scores
             outcome = Outcome(None, False, tuple(scores) if scores is not None else None, Termination.ABORTED)
             self._update(tx, match, status="aborted", outcome=outcome.to_dict(), end_reason=Termination.ABORTED.value,
                          deadline=None, finished_at=now, current_seat=None, updated_at=now)
@@ -476,7 +580,7 @@ class MatchService:
             return updated
 
         now = self.clock()
-        return await self.db.write(body)
+        return await self._write(body)
 
     async def offer_draw(self, match_id: int, guild_id: int, user_id: int) -> tuple[MatchRecord, bool]:
         """Offer a draw, or accept the opponent's standing offer.
@@ -507,7 +611,7 @@ class MatchService:
             return updated, False
 
         now = self.clock()
-        return await self.db.write(body)
+        return await self._write(body)
 
     async def decline_draw(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Decline the opponent's draw offer.
@@ -528,7 +632,7 @@ class MatchService:
             return updated
 
         now = self.clock()
-        return await self.db.write(body)
+        return await self._write(body)
 
     # ------------------------------------------------------------ deadlines
 
@@ -544,16 +648,23 @@ class MatchService:
             return tx.due_matches(now), tx.expired_challenges(now)
 
         def settle(tx: Tx, match_id: int) -> None:
+            # the row's condition is checked again here, in the transaction that acts on it: a move that
+            # committed since the pass read its list gave a fresh clock (no forfeit, no early reminder)
             fresh = tx.get_match(match_id)
             if fresh is None or fresh.status != "active" or fresh.deadline is None:
                 return
+            try:
+                sound_state(fresh)
+            except Damaged as error:
+                log.error("match %s is damaged and quarantined: %s", match_id, error.reason)
+                tx.quarantine_match(match_id, error.reason)
+                work.quarantined.append(match_id)
+                return
             if fresh.deadline <= now:
-                seat = fresh.current_seat or 0
-                winner = None if len(fresh.seats) == 1 else 1 - seat
-                work.forfeited.append(self._finish(tx, fresh, winner=winner, draw=False,
-                                                   termination=Termination.OUT_OF_TIME, loser=seat, now=now))
-            elif not fresh.reminded:
+                work.forfeited.append(self._forfeit(tx, fresh, now))
+            elif not fresh.reminded and fresh.deadline - now <= fresh.days_per_move * DAY / 3:
                 tx.update_match(fresh.id, fresh.version, reminded=True)
+                tx.add_outbox(fresh.id, "reminder", fresh.ply, now)  # delivered (and retried) from the outbox
                 fresh.reminded = True
                 fresh.version += 1
                 work.reminded.append(fresh)
@@ -570,6 +681,39 @@ class MatchService:
             await self.db.write(expire, challenge)
         return work
 
+    def _forfeit(self, tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:
+        """Finish ``match`` on time against its seat to move; with ``queue``, queue the result in the outbox."""
+        seat = match.current_seat or 0
+        winner = None if len(match.seats) == 1 else 1 - seat
+        finished = self._finish(tx, match, winner=winner, draw=False, termination=Termination.OUT_OF_TIME,
+                                loser=seat, now=now)
+        if queue:
+            tx.add_outbox(match.id, "result", finished.ply, now)
+        return finished
+
+    # ------------------------------------------------------------ news (the outbox)
+
+    async def queue_result(self, match: MatchRecord) -> None:
+        """Queue the final board of a finished ``match`` whose post just failed, for the outbox to deliver (first
+        retried after :data:`NEWS_RETRY_DELAYS`' first delay)."""
+        now = self.clock()
+        await self.db.write(Tx.add_outbox, match.id, "result", match.ply, now, now + NEWS_RETRY_DELAYS[0])
+
+    async def due_news(self) -> list[OutboxRecord]:
+        """News due for (another) delivery attempt now, oldest first."""
+        return await self.db.read(ReadTx.due_outbox, self.clock())
+
+    async def news_done(self, news: OutboxRecord) -> None:
+        """Forget ``news``: delivered, no longer true (the match moved on), or its channel is gone."""
+        await self.db.write(Tx.outbox_delivered, news.id)
+
+    async def news_failed(self, news: OutboxRecord) -> float:
+        """Count a failed delivery of ``news``; return the epoch time of the next attempt
+        (:data:`NEWS_RETRY_DELAYS`)."""
+        next_at = self.clock() + NEWS_RETRY_DELAYS[min(news.attempts, len(NEWS_RETRY_DELAYS) - 1)]
+        await self.db.write(Tx.outbox_retry, news.id, next_at)
+        return next_at
+
     async def computer_turns(self) -> list[int]:
         """Ids of active matches waiting for the computer (a crash between a member's move and the reply)."""
         return await self.db.read(ReadTx.computer_to_move)
@@ -577,7 +721,7 @@ class MatchService:
     async def next_wakeup(self) -> float | None:
         """The earliest time something falls due (reminder, forfeit, challenge expiry), or ``None``."""
         def earliest(tx: ReadTx) -> float | None:
-            times = [t for t in (tx.next_deadline(), tx.next_challenge_expiry()) if t is not None]
+            times = [t for t in (tx.next_deadline(), tx.next_challenge_expiry(), tx.next_outbox()) if t is not None]
             return min(times) if times else None
 
         return await self.db.read(earliest)
@@ -589,6 +733,9 @@ class MatchService:
         match = tx.get_match(match_id)
         if match is None or match.guild_id != guild_id:
             raise NotFound(f"There is no match #{match_id} in this server.")
+        reason = damage_of(match)
+        if reason is not None:
+            raise Damaged(match_id, reason)
         if match.status != "active":
             why = GAMES[match.game].describe_end(read_stored_outcome(match.outcome)) if match.outcome else match.status
             raise MatchOver(f"Match #{match_id} is over ({why}).")
@@ -645,19 +792,29 @@ class MatchService:
         if challenge.expires_at <= now:
             raise ChallengeClosed("This challenge has expired.")
 
-    def _check_can_start(self, tx: ReadTx, guild_id: int, channel_id: int, user_id: int) -> SettingsRecord:
+    def _check_can_start(self, tx: ReadTx, guild_id: int, channel_id: int, user_id: int,
+                         now: float) -> SettingsRecord:
         settings = tx.get_settings(guild_id)
         if settings.allowed_channels and channel_id not in settings.allowed_channels:
             channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
             raise NotAllowed(f"Matches cannot be started in this channel. Allowed here: {channels}.")
-        self._check_limit(tx, settings, user_id)
+        self._check_limit(tx, settings, user_id, now)
         return settings
 
     @staticmethod
-    def _check_limit(tx: ReadTx, settings: SettingsRecord, user_id: int) -> None:
-        if tx.count_active(settings.guild_id, user_id) >= settings.max_active:
-            raise LimitReached(f"<@{user_id}> already has {settings.max_active} active matches in this server, the "
-                               "limit. Finish or resign one first.")
+    def _check_limit(tx: ReadTx, settings: SettingsRecord, user_id: int, now: float, *,
+                     open_too: bool = True) -> None:
+        """Refuse when ``user_id`` has ``max_active`` active matches, counting (with ``open_too``) their open
+        challenges, each of which becomes an active match when accepted."""
+        active = tx.count_active(settings.guild_id, user_id)
+        pending = tx.count_open_challenges(settings.guild_id, user_id, now) if open_too else 0
+        if active + pending >= settings.max_active:
+            held = f"{active} active {'match' if active == 1 else 'matches'}"
+            if pending:
+                held += f" and {pending} open {'challenge' if pending == 1 else 'challenges'}"
+            raise LimitReached(f"<@{user_id}> already has {held} in this server; the limit is "
+                               f"{settings.max_active}. Finish or resign a match (or wait for a challenge to be "
+                               "answered) first.")
 
     @staticmethod
     def _days(days_per_move: int | None, settings: SettingsRecord) -> int:

@@ -150,7 +150,7 @@ async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
     (match_id,) = await db.read(ReadTx.all_match_ids)
-    crashed = MatchService(db, computer_id=simcord_env.bot.user.id)
+    crashed = MatchService(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
     await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")  # committed; no computer reply
     assert (await match_of(db, match_id)).current_seat == 1
     reopened = await Database.open(db_path)

@@ -13,7 +13,8 @@ import asyncio
 import importlib
 import io
 import logging
-from collections.abc import Callable, Sequence
+import unicodedata
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -62,9 +63,23 @@ def names_of(match: MatchRecord) -> list[str]:
     return [seat.display_name for seat in match.seats]
 
 
+NAME_LIMIT = 64
+"""Longest display name shown in a message, in characters (longer ones end with "…")."""
+
+
+def plain_name(name: str) -> str:
+    """A display name on one line: control, line and paragraph separator characters become spaces, runs of
+    spaces one, and at most :data:`NAME_LIMIT` characters."""
+    text = " ".join("".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") and c != "\u200d" else c
+                            for c in name).split())
+    text = text or "?"
+    return text if len(text) <= NAME_LIMIT else text[:NAME_LIMIT - 1] + "…"
+
+
 def escape(name: str) -> str:
-    """A display name safe inside a message: markdown and masked links shown as typed, no mention formed."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    """A display name safe inside a message (:func:`plain_name`, then markdown, masked links and mentions shown as
+    typed: no formatting, link, heading or ping is formed)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(plain_name(name)))
 
 
 def game_module(game: str) -> Any | None:
@@ -188,12 +203,17 @@ async def board_payload(match: MatchRecord, state: State[Any] | None = None,
     that a player's action made) and the allowed mentions."""
     state = state or load_state(match)
     board = board or Board()
-    png = await asyncio.to_thread(renderers.render, state, names_of(match))
     payload: dict[str, Any] = {
         "content": headline(match, state, board),
-        "file": discord.File(io.BytesIO(png), filename=f"{match.game}-{match.id}-{state.ply}.png"),
         "allowed_mentions": board_mentions(match, board),
     }
+    try:
+        png = await asyncio.to_thread(renderers.render, state, names_of(match))
+    except Exception:  # any drawing failure: the stored match is still shown, in words
+        log.exception("could not draw the board of match %s at ply %s", match.id, state.ply)
+        payload["content"] += "\n(The board image could not be drawn; the position above is what is stored.)"
+    else:
+        payload["file"] = discord.File(io.BytesIO(png), filename=f"{match.game}-{match.id}-{state.ply}.png")
     items: Sequence[discord.ui.Item[Any]] = board_items(match, state) if match.status == "active" else ()
     if match.status != "active" and board.ping:
         items = (RematchButton(match.id),)  # the final board, posted when the match ended
@@ -205,16 +225,58 @@ async def board_payload(match: MatchRecord, state: State[Any] | None = None,
     return payload
 
 
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel or thread that no longer exists."""
+
+PayloadFactory = Callable[[], Awaitable[dict[str, Any]]]
+
+
+async def _channel(bot: NapkinBot, channel_id: int, match_id: int) -> discord.abc.Messageable:
+    channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        raise discord.ClientException(f"channel {channel_id} of match {match_id} takes no messages")
+    return channel
+
+
+async def forget_thread(bot: NapkinBot, match: MatchRecord) -> None:
+    """The match's thread is gone (deleted): clear the stored thread id, so its news goes to its channel."""
+    log.info("the thread %s of match %s is gone; posting in its channel %s", match.thread_id, match.id,
+             match.channel_id)
+    await bot.service.set_thread(match.id, None)
+    match.thread_id = None
+
+
 async def match_channel(bot: NapkinBot, match: MatchRecord) -> discord.abc.Messageable:
-    """The thread (or channel) the match is played in.
+    """The thread (or channel) the match is played in; when its thread was deleted, the channel it was started
+    in (and the stored thread id is cleared).
 
     Raises:
         discord.HTTPException: Discord does not know the channel (any more).
     """
-    channel = bot.get_channel(match.post_channel_id) or await bot.fetch_channel(match.post_channel_id)
-    if not isinstance(channel, discord.abc.Messageable):
-        raise discord.ClientException(f"channel {match.post_channel_id} of match {match.id} takes no messages")
-    return channel
+    try:
+        return await _channel(bot, match.post_channel_id, match.id)
+    except discord.NotFound:
+        if match.thread_id is None:
+            raise
+    await forget_thread(bot, match)
+    return await _channel(bot, match.channel_id, match.id)
+
+
+async def send_to_match(bot: NapkinBot, match: MatchRecord, payload: PayloadFactory) -> discord.Message:
+    """Send ``await payload()`` in the match's thread, or, when the thread turns out to be gone, in its channel
+    (the payload is built again: a file cannot be sent twice).
+
+    Raises:
+        discord.HTTPException, discord.ClientException: Discord refused (``NotFound``: the channel is gone too).
+    """
+    channel = await match_channel(bot, match)
+    try:
+        return await channel.send(**await payload())
+    except discord.NotFound as error:
+        if match.thread_id is None or error.code != UNKNOWN_CHANNEL:
+            raise
+    await forget_thread(bot, match)
+    return await (await _channel(bot, match.channel_id, match.id)).send(**await payload())
 
 
 async def retire_previous_board(match_id: int, current: discord.Message | None = None) -> None:
@@ -234,13 +296,26 @@ async def post_board(bot: NapkinBot, match: MatchRecord, state: State[Any] | Non
                      board: Board | None = None) -> discord.Message | None:
     """Post a new board message in the match's channel; ``None`` if Discord refused (the move is stored)."""
     try:
-        channel = await match_channel(bot, match)
-        message = await channel.send(**await board_payload(match, state, board))
+        message = await send_to_match(bot, match, lambda: board_payload(match, state, board))
     except (discord.HTTPException, discord.ClientException) as error:
         log.warning("could not post the board of match %s: %s", match.id, error)
+        await queue_result(bot, match)
         return None
     await retire_previous_board(match.id, message)
     return message
+
+
+async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
+    """A finished match's final board could not be posted: queue it in the outbox (retried with back-off until
+    delivered, or until its channel is known gone) and wake the deadline task to deliver it. Nothing for a running
+    match (its next board, or ``/match board``, shows it)."""
+    if match.status == "active":
+        return
+    await bot.service.queue_result(match)
+    cog = bot.get_cog("Deadlines")
+    wake: Callable[[], None] | None = getattr(cog, "wake", None)
+    if wake is not None:
+        wake()
 
 
 async def notify(interaction: discord.Interaction[Any], text: str) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from typing import TYPE_CHECKING, Literal
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -15,15 +17,34 @@ from discord.ext import commands
 import renderers
 from bot.exts.match import _lifecycle as lifecycle
 from bot.exts.match._board import Board, board_payload, escape, names_of, retire_previous_board
+from bot.exts.match._load import member_key, queues
 from bot.exts.match._options import MatchOption, the_match
-from bot.service import replay
+from bot.exts.match._views import challenge_view
+from bot.service import ChallengeClosed, Damaged, replay
 from games import GAMES
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
 
-HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=lambda i: (i.guild_id, i.user.id))
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=member_key)
 """``/match history`` renders a whole replay: at most twice a minute per member."""
+
+
+REPLAY_FRAMES = 60
+"""Most frames in a GIF replay: a longer match shows its start, its end and evenly spaced positions between (the
+memory a replay takes is bounded by this, times :data:`bot.exts.match._load.REPLAY_SLOTS` replays at once)."""
+
+
+def replay_frames(states: Sequence[T], cap: int = REPLAY_FRAMES) -> list[T]:
+    """At most ``cap`` (≥ 2) of ``states``: all of them if they fit, else the first, the last and evenly spaced
+    ones between, in order."""
+    if len(states) <= cap:
+        return list(states)
+    last = len(states) - 1
+    return [states[round(i * last / (cap - 1))] for i in range(cap)]
 
 
 class Match(commands.GroupCog, group_name="match", group_description="Your matches"):
@@ -41,11 +62,20 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
 
     async def challenge_button(self, interaction: discord.Interaction[NapkinBot], challenge_id: int,
                                action: str) -> None:
-        """Accept or Decline on a challenge."""
-        if action == "accept":
-            await lifecycle.accept_challenge(interaction, challenge_id)
-        else:
-            await lifecycle.decline_challenge(interaction, challenge_id)
+        """Accept or Decline on a challenge. A click on an expired challenge is answered "expired" and disables
+        the clicked message's buttons (its message may never have been learned, or its edit failed at expiry)."""
+        try:
+            if action == "accept":
+                await lifecycle.accept_challenge(interaction, challenge_id)
+            else:
+                await lifecycle.decline_challenge(interaction, challenge_id)
+        except ChallengeClosed as closed:
+            if "expired" in str(closed) and interaction.message is not None:  # (answered ones are edited at once)
+                try:
+                    await interaction.message.edit(view=challenge_view(challenge_id, disabled=True))
+                except discord.HTTPException as error:
+                    log.info("could not disable the buttons of challenge %s: %s", challenge_id, error)
+            raise
 
     async def rematch_button(self, interaction: discord.Interaction[NapkinBot], match_id: int) -> None:
         """Rematch on a final board."""
@@ -58,21 +88,28 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         """List the member's active matches."""
         guild_id = lifecycle.require_guild(interaction)
         matches = await self.bot.service.active_matches(guild_id, interaction.user.id)
+        damaged = [Damaged(match_id, "").args[0] for match_id in
+                   await self.bot.service.damaged_matches(guild_id, interaction.user.id)]
+        if damaged and not matches:
+            await interaction.response.send_message("\n".join(damaged), ephemeral=True)
+            return
         if not matches:
             await interaction.response.send_message("You have no active matches here. Start one with "
                                                     "`/chopsticks start` or another game's `start`.", ephemeral=True)
             return
         lines = []
         for match in matches[:25]:
-            opponents = ", ".join(s.display_name for s in match.seats if s.user_id != interaction.user.id) or "solo"
+            opponents = ", ".join(escape(s.display_name) for s in match.seats
+                                  if s.user_id != interaction.user.id) or "solo"
             seat = match.seats[match.current_seat] if match.current_seat is not None else None
             turn = "**your move**" if seat and seat.user_id == interaction.user.id else \
-                f"{seat.display_name} to move" if seat else "over"
+                f"{escape(seat.display_name)} to move" if seat else "over"
             due = f", deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
             lines.append(f"#{match.id} {GAMES[match.game].title} vs {opponents}: {turn}{due} · "
                          f"<#{match.post_channel_id}>")
         if len(matches) > 25:
             lines.append(f"…and {len(matches) - 25} more.")
+        lines.extend(damaged)
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="board", description="Post the current board of a match again")
@@ -111,7 +148,7 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         service = self.bot.service
         if action == "decline":
             await service.decline_draw(record.id, record.guild_id, interaction.user.id)
-            await interaction.response.send_message(f"{interaction.user.display_name} declines the draw offer.")
+            await interaction.response.send_message(f"{escape(interaction.user.display_name)} declines the draw offer.")
             return
         updated, agreed = await service.offer_draw(record.id, record.guild_id, interaction.user.id)
         if agreed:
@@ -120,7 +157,7 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
             return
         opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
         await interaction.response.send_message(
-            f"{interaction.user.display_name} offers a draw. <@{opponent.user_id}>, answer with `/match draw` "
+            f"{escape(interaction.user.display_name)} offers a draw. <@{opponent.user_id}>, answer with `/match draw` "
             "(offer or accept) or `/match draw action:decline`.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.user_id)]))
 
@@ -141,10 +178,11 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
     async def history(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Post the move list, a JSON export and a GIF replay (built off the event loop)."""
         record = await the_match(interaction, match)
-        await interaction.response.defer(thinking=True)
-        moves = await self.bot.service.moves(record.id)
-        states = await asyncio.to_thread(replay, record, moves)
-        gif = await asyncio.to_thread(renderers.render_replay, states, names_of(record))
+        async with queues(self.bot)[1].slot(interaction.user.id):  # refuses a member's second replay at once
+            await interaction.response.defer(thinking=True)
+            moves = await self.bot.service.moves(record.id)
+            states = await asyncio.to_thread(replay, record, moves)
+            gif = await asyncio.to_thread(renderers.render_replay, replay_frames(states), names_of(record))
         export = {
             "match": record.id, "game": record.game, "variant": record.variant, "status": record.status,
             "seats": [{"seat": s.seat, "name": s.display_name, "computer": s.level} for s in record.seats],

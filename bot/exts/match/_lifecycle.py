@@ -20,11 +20,14 @@ from bot.exts.match._board import (
     escape,
     match_channel,
     notify,
+    plain_name,
     post_board,
+    queue_result,
     retire_previous_board,
 )
+from bot.exts.match._load import queues
 from bot.exts.match._views import challenge_view
-from bot.service import BadOption, MoveResult, NotAllowed, Player
+from bot.service import BadOption, MoveResult, NotAllowed, Player, TimeRanOut
 from games import GAMES, Level, Option
 from storage import ChallengeRecord, MatchRecord
 
@@ -95,15 +98,24 @@ async def computer_answers(bot: NapkinBot, match: MatchRecord) -> list[MoveResul
     try:
         channel = await match_channel(bot, match)
         async with channel.typing():
-            return await bot.service.computer_replies(match.id)
+            return await queued_computer_replies(bot, match)
     except (discord.HTTPException, discord.ClientException) as error:  # no typing indicator: think anyway
         log.info("no typing indicator in match %s: %s", match.id, error)
+        return await queued_computer_replies(bot, match)
+
+
+async def queued_computer_replies(bot: NapkinBot, match: MatchRecord) -> list[MoveResult]:
+    """The service's computer replies in ``match``, run when the computer queue gives the match's human player a
+    slot (see :mod:`bot.exts.match._load`): a flood of computer matches waits instead of starving everyone."""
+    member = next((seat.user_id for seat in match.seats if not seat.is_computer), 0)
+    async with queues(bot)[0].slot(member):
         return await bot.service.computer_replies(match.id)
 
 
 async def run_computer(bot: NapkinBot, match_id: int) -> None:
     """Let computer seats move and post one board with their moves (nothing when no computer is to move)."""
-    results = await bot.service.computer_replies(match_id)
+    match = await bot.service.get_match(match_id)
+    results = await queued_computer_replies(bot, match)
     if results:
         await post_board(bot, results[-1].match, results[-1].after, Board(results=results))
 
@@ -114,9 +126,11 @@ async def submit_move(interaction: discord.Interaction[NapkinBot], match_id: int
 
     A button click is answered by removing the clicked board's buttons; a command used in the match's channel is
     answered with the board itself (deferred while the computer thinks); elsewhere it gets an ephemeral
-    confirmation and the board goes to the match's thread. Errors propagate (the caller turns them into ephemeral
-    replies); nothing is stored unless the move is legal. Once the move is stored, no failure reads as "nothing
-    changed".
+    confirmation and the board goes to the match's thread. Errors before the move is stored propagate (the caller
+    turns them into ephemeral replies; nothing is stored unless the move is legal). Once the move is stored, no
+    failure reads as "nothing changed": every later failure is logged and the member told what was stored. A move
+    after the mover's deadline forfeits the match instead (:class:`bot.service.TimeRanOut`), whose final board is
+    posted before the refusal propagates.
     """
     bot = interaction.client
     guild_id = require_guild(interaction)
@@ -125,7 +139,24 @@ async def submit_move(interaction: discord.Interaction[NapkinBot], match_id: int
     if not (text.isascii() and text.isprintable()):
         raise BadOption(f"`{quote(text)}` has characters moves never use; moves are written with plain letters, "
                         "digits and signs.")
-    result = await bot.service.play(match_id, guild_id, interaction.user.id, text, expected_version)
+    try:
+        result = await bot.service.play(match_id, guild_id, interaction.user.id, text, expected_version)
+    except TimeRanOut as late:
+        finished = cast(MatchRecord, late.match)
+        await post_board(bot, finished)
+        raise
+    try:
+        await _show_move(interaction, result, via_button=via_button)
+    except Exception:  # the move is stored: whatever failed after it, the member hears the truth
+        log.exception("showing the move of match %s failed after it was stored", result.match.id)
+        await notify(interaction, f"Played `{result.notation}` in match #{result.match.id}, but showing it failed; "
+                                  "`/match board` posts the board again.")
+    return result
+
+
+async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveResult, *, via_button: bool) -> None:
+    """Answer the interaction of a stored move, let the computer answer, and post the new board."""
+    bot = interaction.client
     match = result.match
     here = interaction.channel_id == match.post_channel_id
     thinking = computer_to_move(match)
@@ -159,12 +190,12 @@ async def submit_move(interaction: discord.Interaction[NapkinBot], match_id: int
             message = await post_board(bot, final.match, final.after, board)
     except discord.HTTPException as error:
         log.warning("could not post the board of match %s: %s", match.id, error)
+        await queue_result(bot, final.match)
     if message is None:
         await notify(interaction, f"Played `{result.notation}` in match #{match.id}, but Discord did not take the "
                                   "new board; `/match board` posts it again.")
     elif not interaction.response.is_done():
         await notify(interaction, f"Played `{result.notation}` in match #{match.id}.")
-    return result
 
 
 # ---------------------------------------------------------------- starting matches
@@ -177,7 +208,7 @@ async def open_match_channel(bot: NapkinBot, match: MatchRecord, origin: discord
     if not settings.use_threads or not isinstance(channel, discord.TextChannel):
         return
     title = GAMES[match.game].title
-    name = f"{title} #{match.id}: " + " vs ".join(s.display_name for s in match.seats)
+    name = f"{title} #{match.id}: " + " vs ".join(plain_name(s.display_name) for s in match.seats)
     try:
         thread = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
                                              auto_archive_duration=THREAD_ARCHIVE_MINUTES)
@@ -267,7 +298,7 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
     """
     bot = interaction.client
     guild_id = require_guild(interaction)
-    channel_id = interaction.channel_id or 0
+    channel_id, origin = await _home(interaction)
     me = player_of(interaction.user)
     solitaire = GAMES[game].seats_for(bot.service.validate_variant(game, variant)) == 1
     against_computer = opponent is not None and bot.user is not None and opponent.id == bot.user.id
@@ -285,15 +316,54 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
                 f"Match #{match.id} starts: {variant_words(game, match.variant)}.")
         except discord.HTTPException as error:  # the match is stored; begin_match tells the member
             log.warning("could not announce match %s: %s", match.id, error)
-        await begin_match(bot, match, _origin(interaction), interaction)
+        await begin_match(bot, match, origin, interaction)
         return
     challenge = await bot.service.create_challenge(
         guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, challenger=me,
         opponent=player_of(opponent) if opponent else None, days_per_move=days,
         challenger_seat=1 if seat == "second" else 0)
-    await interaction.response.send_message(**challenge_payload(challenge, opponent.id if opponent else None))
-    message = await interaction.original_response()
+    await post_challenge(interaction, challenge, opponent.id if opponent else None, origin)
+
+
+async def post_challenge(interaction: discord.Interaction[NapkinBot], challenge: ChallengeRecord,
+                         opponent_id: int | None, origin: discord.abc.Messageable | None) -> None:
+    """Post the challenge's message with its buttons (as the answer, or in ``origin`` when the command was used in
+    a match's thread) and remember it; if Discord does not take it, cancel the challenge — nobody could accept
+    it — and tell the challenger."""
+    bot = interaction.client
+    payload = challenge_payload(challenge, opponent_id)
+    message: discord.Message | None = None
+    try:
+        if origin is not None and interaction.channel_id != challenge.channel_id:
+            message = await origin.send(**payload)
+            await notify(interaction, f"Your challenge is posted in <#{challenge.channel_id}>.")
+        else:
+            await interaction.response.send_message(**payload)
+    except (discord.HTTPException, discord.ClientException) as error:
+        log.warning("could not post challenge %s: %s; cancelling it", challenge.id, error)
+        await bot.service.cancel_challenge(challenge.id)
+        await notify(interaction, "Discord did not take your challenge's message, so I cancelled the challenge "
+                                  "(nobody could have accepted it). Please try again.")
+        return
+    try:
+        message = message or await interaction.original_response()
+    except discord.HTTPException as error:  # posted, but its id is unknown: a click on it still answers
+        log.info("could not learn the message of challenge %s: %s", challenge.id, error)
+        return
     await bot.service.set_challenge_message(challenge.id, message.id)
+
+
+async def _home(interaction: discord.Interaction[NapkinBot]) -> tuple[int, discord.abc.Messageable | None]:
+    """Where a match started by ``interaction`` belongs: its channel, or, used inside a thread (a match's thread
+    above all), the channel the thread belongs to — a match never takes another match's thread as its channel.
+    Returns the channel id and the channel to post in (``None`` when unknown)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        parent = channel.parent or interaction.client.get_channel(channel.parent_id)
+        return channel.parent_id, parent if isinstance(parent, discord.abc.Messageable) else None
+    if await interaction.client.service.match_in_thread(interaction.channel_id or 0) is not None:
+        raise NotAllowed("This is a match's thread: start a new match in the channel instead.")
+    return interaction.channel_id or 0, _origin(interaction)
 
 
 def challenge_payload(challenge: ChallengeRecord, opponent_id: int | None, *, rematch_of: int | None = None

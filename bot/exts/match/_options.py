@@ -18,6 +18,8 @@ import discord
 from discord import app_commands
 
 from bot.exts.match import _lifecycle as lifecycle
+from bot.exts.match._board import plain_name
+from bot.exts.match._load import member_key
 from bot.service import BadOption, ServiceError, load_state
 from games import GAMES, Game, MoveCommand, MoveParam, Option, RulesError
 from storage import MatchRecord
@@ -40,6 +42,11 @@ START_DESCRIPTIONS: dict[str, str] = {
     "days": "Days per move (default: the server's setting)",
     "seat": "Move first or second, against me or in your challenge (default first)",
 }
+
+
+START_COOLDOWN = app_commands.checks.cooldown(10, 60.0, key=member_key)
+"""Every game's ``start`` shares one per-member cooldown: at most 10 starts (challenges, computer or solitaire
+matches) a minute."""
 
 
 class MatchTransformer(app_commands.Transformer["NapkinBot"]):
@@ -72,7 +79,8 @@ class MatchTransformer(app_commands.Transformer["NapkinBot"]):
         for match in await interaction.client.service.active_matches(interaction.guild_id, interaction.user.id):
             if self.game is not None and match.game != self.game:
                 continue
-            opponents = ", ".join(s.display_name for s in match.seats if s.user_id != interaction.user.id) or "solo"
+            opponents = ", ".join(plain_name(s.display_name) for s in match.seats
+                                  if s.user_id != interaction.user.id) or "solo"
             turn = "your move" if match.current_seat is not None and \
                 match.seats[match.current_seat].user_id == interaction.user.id else "waiting"
             label = f"#{match.id} {GAMES[match.game].title} vs {opponents} ({turn})"[:100]
@@ -151,7 +159,8 @@ def start_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
         *((option.name, _option_annotation(option)) for option in game.options)]
     descriptions = {**START_DESCRIPTIONS, **{option.name: option.description[:100] for option in game.options}}
     start_cb = app_commands.choices(days=DAYS_CHOICES)(start)
-    return _command("start", f"Challenge someone (or me) to {game.title}"[:100], start_cb, params, descriptions)
+    command = _command("start", f"Challenge someone (or me) to {game.title}"[:100], start_cb, params, descriptions)
+    return START_COOLDOWN(command)
 
 
 # ---------------------------------------------------------------- moves

@@ -1,0 +1,475 @@
+"""Reliability, round two: deadlines that hold, damaged rows isolated, names as data, matches in their own
+channel, limits that hold, news that arrives, bounded heavy work and storage at the edges. Each test names the
+failure it guards against (every one of them happened on the code before this round)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import renderers
+from bot.client import NapkinBot
+from bot.errors import GENERIC
+from bot.exts.match import _load
+from bot.exts.match._cog import REPLAY_FRAMES, replay_frames
+from bot.service import LimitReached, MatchService, NotAllowed, Player, TimeRanOut, load_state
+from storage import Database, ReadTx, StorageError
+from tests.bot.helpers import move_button
+from tests.reliability._support import (
+    World,
+    ephemeral_refusal,
+    full_snapshot,
+    match_of,
+    start_discord_match,
+)
+
+DAY = 86400.0
+ALICE, BOB = Player(1, "alice"), Player(2, "bob")
+GUILD = 10
+
+
+class Clock:
+    """A settable epoch clock for the service."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _duel(service: MatchService, days: int = 3) -> int:
+    challenge = await service.create_challenge(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
+                                               challenger=ALICE, opponent=BOB, days_per_move=days)
+    return (await service.accept_challenge(challenge.id, GUILD, BOB)).match.id
+
+
+def _texts(channel: Any) -> list[str]:
+    return [m.content for m in channel.history()]
+
+
+def _reminders(channel: Any) -> list[str]:
+    return [t for t in _texts(channel) if "a third of your time" in t]
+
+
+def _damage(db_path: Path, match_id: int, kind: str) -> None:
+    """Damage a stored match row the way a bad restore, a hand edit or an old bug would."""
+    change = {
+        "state_not_json": "UPDATE matches SET state = '{not json' WHERE id = ?",
+        "unknown_game": "UPDATE matches SET game = 'backgammon' WHERE id = ?",
+        "seat_out_of_range": "UPDATE matches SET current_seat = 7 WHERE id = ?",
+        "state_not_a_position": "UPDATE matches SET state = '{\"hands\": \"x\"}' WHERE id = ?",
+    }[kind]
+    with contextlib.closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute(change, (match_id,))
+
+
+DAMAGE_KINDS = ["state_not_json", "unknown_game", "seat_out_of_range", "state_not_a_position"]
+
+
+# ---------------------------------------------------------------- deadlines that hold
+
+
+async def test_a_move_after_the_deadline_forfeits_instead_of_resetting_the_clock(db: Database) -> None:
+    clock = Clock()
+    service = MatchService(db, clock=clock)
+    match_id = await _duel(service, days=1)
+    await service.play(match_id, GUILD, ALICE.user_id, "LL")
+    deadline = (await match_of(db, match_id)).deadline
+    assert deadline is not None
+    clock.now = deadline + 3600  # the bot was down: no pass ran at the deadline
+    with pytest.raises(TimeRanOut, match="ran out"):
+        await service.play(match_id, GUILD, BOB.user_id, "LL")
+    match = await match_of(db, match_id)
+    assert match.status == "finished" and match.deadline is None and match.ply == 1  # the late move is not stored
+    assert match.outcome is not None and match.outcome["termination"] == "out_of_time"
+    assert match.outcome["winner"] == 0 and match.outcome["loser"] == 1
+
+
+async def test_a_move_committed_while_the_pass_runs_gets_no_early_reminder(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock()
+    service = MatchService(db, clock=clock)
+    match_id = await _duel(service, days=3)
+    await service.play(match_id, GUILD, ALICE.user_id, "LL")
+    clock.now += 2 * DAY + 60  # bob's reminder is due
+    read_list, go_on = threading.Event(), threading.Event()
+    original = ReadTx.due_matches
+
+    def paused(tx: ReadTx, now: float) -> list[Any]:
+        found = original(tx, now)
+        read_list.set()
+        go_on.wait(10)  # the pass holds its list while bob moves
+        return found
+
+    monkeypatch.setattr(ReadTx, "due_matches", paused)
+    running = asyncio.create_task(service.process_due())
+    await asyncio.to_thread(read_list.wait, 10)
+    await service.play(match_id, GUILD, BOB.user_id, "LL")  # a fresh 3 days for alice
+    go_on.set()
+    work = await running
+    assert work.reminded == [] and work.forfeited == []
+    match = await match_of(db, match_id)
+    assert match.status == "active" and not match.reminded
+    assert await db.fetchall("SELECT * FROM outbox") == []
+
+
+@pytest.mark.parametrize("status", [503])  # discord.py never retries a 503
+async def test_a_reminder_whose_post_fails_is_retried_until_delivered(simcord_env, db: Database, status: int) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks", days=1)
+    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    deadline = (await match_of(db, match_id)).deadline
+    await simcord_env.advance_time(deadline - DAY / 3 - 10 - simcord_env.bot.now())
+    simcord_env.inject_error("POST", "/channels/*/messages", status=status, times=1)
+    await simcord_env.advance_time(20)
+    assert _reminders(world.thread()) == []
+    assert (await db.fetchone("SELECT attempts FROM outbox WHERE kind = 'reminder'"))[0] == 1
+    await simcord_env.advance_time(600)
+    assert len(_reminders(world.thread())) == 1
+    assert await db.fetchall("SELECT * FROM outbox") == []
+    await simcord_env.advance_time(DAY)
+    assert len(_reminders(world.thread())) == 1 and (await match_of(db, match_id)).status == "finished"
+
+
+# ---------------------------------------------------------------- damaged rows
+
+
+async def _two_matches(world: World, db: Database, **options: Any) -> tuple[int, int]:
+    first = await start_discord_match(world, db, "chopsticks", **options)
+    second = await start_discord_match(world, db, "chopsticks", **options)
+    return first, second
+
+
+@pytest.mark.parametrize("kind", DAMAGE_KINDS[:3])  # (a list reads no position; the other kind shows when used)
+async def test_a_damaged_row_is_quarantined_and_lists_go_on(simcord_env, db: Database, db_path: Path,
+                                                            kind: str) -> None:
+    world = World(simcord_env, "alice", "bob")
+    healthy, damaged = await _two_matches(world, db)
+    _damage(db_path, damaged, kind)
+    listed = await world["alice"].slash(world.channel, "match list")
+    text = ephemeral_refusal(listed)
+    assert f"#{healthy} Chopsticks vs bob" in text
+    assert f"Match #{damaged} is damaged" in text and f"napkin inspect {damaged}" in text
+    assert (await db.fetchone("SELECT damage FROM matches WHERE id = ?", (damaged,)))[0]
+    board = await world["bob"].slash(world.channel, "match board", match=str(damaged))
+    assert "is damaged" in ephemeral_refusal(board)
+    moved = await world["alice"].slash(world.channel, "chopsticks move", notation="LL", match=str(healthy))
+    assert (await match_of(db, healthy)).ply == 1, moved
+
+
+@pytest.mark.parametrize("kind", DAMAGE_KINDS)
+async def test_a_damaged_row_due_in_the_pass_does_not_stop_the_others(simcord_env, db: Database, db_path: Path,
+                                                                      kind: str) -> None:
+    world = World(simcord_env, "alice", "bob")
+    healthy, damaged = await _two_matches(world, db, days=1)
+    _damage(db_path, damaged, kind)
+    cog = simcord_env.bot.get_cog("Deadlines")
+    passes = 0
+    real = cog.run_pass
+
+    async def counted() -> float:
+        nonlocal passes
+        passes += 1
+        return await real()
+
+    cog.run_pass = counted
+    await simcord_env.advance_time(DAY + 60)
+    assert (await match_of(db, healthy)).status == "finished"  # forfeited on time
+    assert (await db.fetchone("SELECT damage, deadline FROM matches WHERE id = ?", (damaged,)))[1] is None
+    assert cog.failures == 0 and passes <= 30  # no busy loop: about one pass an hour, and the due ones
+    assert cog.deadline_loop.is_running()
+
+
+@pytest.mark.parametrize("kind", DAMAGE_KINDS)
+async def test_a_damaged_row_among_computer_turns_does_not_stop_resumption(simcord_env, db: Database,
+                                                                           db_path: Path, kind: str) -> None:
+    world = World(simcord_env, "alice")
+    for _ in range(2):
+        await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    first, second = await db.read(ReadTx.all_match_ids)
+    crashed = MatchService(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
+    for match_id in (first, second):  # committed; the process died before the computer answered
+        await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")
+    _damage(db_path, first, kind)
+    reopened = await Database.open(db_path)
+    try:
+        await simcord_env.restart_bot(NapkinBot(reopened))
+        await simcord_env.advance_time(1)
+        assert (await match_of(reopened, second)).ply == 2  # the healthy match got its computer move
+        if kind != "seat_out_of_range":  # (that row names no computer seat to move: it is not picked at all)
+            assert (await reopened.fetchone("SELECT damage FROM matches WHERE id = ?", (first,)))[0]
+    finally:
+        await reopened.close()
+
+
+# ---------------------------------------------------------------- names are data
+
+
+ODD_NAMES = ["two\nlines", "car\rreturn", "file\x1csep", "next\x85line", "para\u2029graph"]
+
+
+@pytest.mark.parametrize("name", ODD_NAMES)
+async def test_odd_display_names_never_turn_a_stored_move_into_nothing_changed(simcord_env, db: Database,
+                                                                                name: str) -> None:
+    world = World(simcord_env, "bob")
+    odd = world.guild.add_member(simcord_env.create_user("odd"), nick=name)
+    challenge = await odd.slash(world.channel, "chopsticks start", opponent=world["bob"])
+    assert not challenge.ephemeral, challenge.response.content
+    await world["bob"].click(challenge.response, label="Accept")
+    (match_id,) = await db.read(ReadTx.all_match_ids)
+    board = world.channel.threads[-1].last_message
+    moved = await odd.click(board, custom_id=move_button(board, "LL").custom_id)
+    assert (await match_of(db, match_id)).ply == 1
+    notices = [m.content for m in ([moved.response] if moved.response else []) + list(moved.followups)]
+    assert not any(GENERIC in n or "nothing was changed" in n for n in notices), notices
+    latest = world.channel.threads[-1].last_message
+    assert "move 1" in latest.content and "\u2029" not in latest.content and "\x1c" not in latest.content
+
+
+async def test_a_render_failure_after_a_stored_move_tells_the_truth(simcord_env, db: Database,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks")
+
+    def broken(*args: Any, **kwargs: Any) -> bytes:
+        raise ValueError("the font cannot draw this")
+
+    monkeypatch.setattr(renderers, "render", broken)
+    moved = await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    assert (await match_of(db, match_id)).ply == 1
+    assert not moved.ephemeral and "move 1" in moved.response.content
+    assert "could not be drawn" in moved.response.content and GENERIC not in moved.response.content
+
+
+async def test_masked_link_names_are_shown_as_typed_in_every_message(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "bob")
+    name = "[free nitro](https://evil.example/x)"
+    mal = world.guild.add_member(simcord_env.create_user("mal"), nick=name)
+    world.members["mal"] = mal
+    since = len(simcord_env.http_requests)
+    challenge = await mal.slash(world.channel, "chopsticks start", opponent=world["bob"])
+    await world["bob"].click(challenge.response, label="Accept")
+    thread = world.thread()
+    await mal.slash(thread, "chopsticks move", notation="LL")
+    await mal.slash(thread, "match list")
+    await mal.slash(thread, "match draw")
+    await world["bob"].slash(thread, "match draw", action="decline")
+    await mal.slash(thread, "match resign")
+    sent = 0
+    for entry in simcord_env.http_requests[since:]:
+        body = entry.json if isinstance(entry.json, dict) else {}
+        content = (body.get("data") or {}).get("content") if "data" in body else body.get("content")
+        if isinstance(content, str) and "free nitro" in content:
+            sent += 1
+            assert "[free nitro](" not in content.replace("\\[free nitro](", ""), content
+    assert sent >= 5
+
+
+# ---------------------------------------------------------------- a match belongs to its channel
+
+
+async def test_a_match_started_in_another_matchs_thread_belongs_to_the_parent_channel(simcord_env,
+                                                                                      db: Database) -> None:
+    world = World(simcord_env, "alice", "bob", "carl")
+    first = await start_discord_match(world, db, "chopsticks")
+    first_thread = world.thread()
+    started = await world["alice"].slash(first_thread, "chopsticks start", opponent=world["carl"])
+    challenge = world.channel.last_message  # posted in the channel, not in match #1's thread
+    assert "challenges" in challenge.content, started
+    await world["carl"].click(challenge, label="Accept")
+    second = max(await db.read(ReadTx.all_match_ids))
+    match = await match_of(db, second)
+    assert match.channel_id == world.channel.id and match.thread_id not in (None, first_thread.id)
+    await world["alice"].slash(first_thread, "chopsticks move", notation="LL")  # no match option: match #1's
+    assert (await match_of(db, first)).ply == 1 and (await match_of(db, second)).ply == 0
+
+
+async def test_the_thread_lookup_never_picks_one_of_two_matches(db: Database, db_path: Path) -> None:
+    service = MatchService(db)
+    first, second = await _duel(service), await _duel(service)
+    with contextlib.closing(sqlite3.connect(db_path)) as conn, conn:  # e.g. rows written by the old code
+        conn.execute("UPDATE matches SET thread_id = 77 WHERE id IN (?, ?)", (first, second))
+    assert await service.match_in_thread(77) is None
+    await service.set_thread(first, None)
+    found = await service.match_in_thread(77)
+    assert found is not None and found.id == second
+
+
+# ---------------------------------------------------------------- limits
+
+
+async def test_open_challenges_count_toward_the_active_match_limit(db: Database) -> None:
+    service = MatchService(db)
+    await service.update_settings(GUILD, max_active=2)
+    for _ in range(2):
+        await service.create_challenge(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
+                                       challenger=ALICE, opponent=None)
+    with pytest.raises(LimitReached, match="2 open challenges"):
+        await service.create_challenge(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
+                                       challenger=ALICE, opponent=None)
+    open_ids = [r[0] for r in await db.fetchall("SELECT id FROM challenges WHERE status = 'open'")]
+    for number, challenge_id in enumerate(open_ids):
+        await service.accept_challenge(challenge_id, GUILD, Player(100 + number, f"m{number}"))
+    assert await db.read(ReadTx.count_active, GUILD, ALICE.user_id) == 2
+
+
+async def test_a_flood_of_challenges_is_cooled_down(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    answers = [await world["alice"].slash(world.channel, "chopsticks start") for _ in range(15)]
+    resting = [a for a in answers if a.ephemeral and "resting" in a.response.content]
+    assert len(resting) == 5
+    assert len(await db.fetchall("SELECT id FROM challenges")) == 10
+
+
+async def test_solitaire_abort_only_before_the_first_move(db: Database) -> None:
+    service = MatchService(db, clock=Clock())  # a fixed clock: the same start position every run
+    match = await service.start_solo(guild_id=GUILD, channel_id=5, game="groebner_nim",
+                                     variant={"mode": "solitaire", "sticks": 6}, player=ALICE, level=None)
+    assert len(match.seats) == 1
+    first = load_state(await service.get_match(match.id))
+    move = next(m for m in first.legal_moves() if first.apply(m).outcome is None)  # the game goes on after it
+    await service.play(match.id, GUILD, ALICE.user_id, first.format_move(move))
+    before = await full_snapshot(db)
+    with pytest.raises(NotAllowed, match="before its first move"):
+        await service.abort(match.id, GUILD, ALICE.user_id)
+    assert await full_snapshot(db) == before
+
+
+# ---------------------------------------------------------------- news that arrives
+
+
+async def test_a_deleted_thread_falls_back_to_the_channel(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks", days=1)
+    thread = world.thread()
+    simcord_env.backend.delete_channel(thread.id)
+    await simcord_env.settle()
+    await simcord_env.advance_time(2 * DAY / 3 + 60)
+    assert len(_reminders(world.channel)) == 1
+    assert (await match_of(db, match_id)).thread_id is None
+    await simcord_env.advance_time(DAY / 3)
+    assert (await match_of(db, match_id)).status == "finished"
+    assert "ran out of time" in world.channel.last_message.content
+
+
+@pytest.mark.parametrize("status", [503])
+async def test_a_forfeit_notice_meeting_a_server_error_is_retried(simcord_env, db: Database, status: int) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await start_discord_match(world, db, "chopsticks", days=1)
+    await simcord_env.advance_time(DAY - 10)  # the reminder is out; the forfeit is next
+    simcord_env.inject_error("POST", "/channels/*/messages", status=status, times=1)
+    await simcord_env.advance_time(20)
+    assert (await match_of(db, match_id)).status == "finished"
+    assert "ran out of time" not in world.thread().last_message.content
+    await simcord_env.advance_time(600)
+    assert "ran out of time" in world.thread().last_message.content
+    assert await db.fetchall("SELECT * FROM outbox") == []
+
+
+async def test_a_challenge_whose_message_failed_is_cancelled_and_the_challenger_told(simcord_env,
+                                                                                     db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    simcord_env.inject_error("POST", "/interactions/*/*/callback", status=400, message="injected")
+    result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    assert "cancelled the challenge" in ephemeral_refusal(result)
+    assert [r[0] for r in await db.fetchall("SELECT status FROM challenges")] == ["cancelled"]
+
+
+async def test_an_expired_challenge_with_an_unknown_message_answers_expired_and_disables_its_buttons(
+        simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    simcord_env.inject_error("GET", "/webhooks/*/*/messages/@original", status=400, message="injected")
+    result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    message = result.response
+    assert (await db.fetchone("SELECT message_id FROM challenges"))[0] is None
+    await simcord_env.advance_time(DAY + 60)
+    assert [r[0] for r in await db.fetchall("SELECT status FROM challenges")] == ["expired"]
+    click = await world["bob"].click(message, label="Accept")
+    assert "expired" in ephemeral_refusal(click)
+    refreshed = next(m for m in world.channel.history() if m.id == message.id)
+    assert all(button.disabled for row in refreshed.components for button in row.children)
+
+
+# ---------------------------------------------------------------- bounded load
+
+
+async def test_computer_searches_wait_for_a_slot() -> None:
+    queue = _load.computer_queue()
+    running = peak = 0
+
+    async def search(member: int) -> None:
+        nonlocal running, peak
+        async with queue.slot(member):
+            running += 1
+            peak = max(peak, running)
+            await asyncio.sleep(0.01)
+            running -= 1
+
+    await asyncio.gather(*(search(member) for member in range(24)), *(search(7) for _ in range(3)))
+    assert peak == _load.COMPUTER_SLOTS and queue.running == 0
+
+
+def test_a_long_replay_is_capped() -> None:
+    states = list(range(300))
+    frames = replay_frames(states)
+    assert len(frames) == REPLAY_FRAMES and frames[0] == 0 and frames[-1] == 299 and frames == sorted(frames)
+    assert replay_frames(states[:10]) == states[:10]
+
+
+async def test_a_members_second_replay_at_once_is_refused() -> None:
+    queue = _load.replay_queue()
+    async with queue.slot(1):
+        with pytest.raises(LimitReached, match="still being made"):
+            async with queue.slot(1):
+                pass
+        async with queue.slot(2):  # another member is not held up by it
+            assert queue.running == 2
+
+
+# ---------------------------------------------------------------- storage at the edges
+
+
+def _napkin(env: dict[str, str], *args: str, user: int | None = None) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "bot.cli", *args]
+    if user is not None:
+        command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
+    return subprocess.run(command, env={**os.environ, **env}, capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2], check=False)
+
+
+def test_a_file_that_is_not_a_database_is_refused_at_start(tmp_path: Path) -> None:
+    path = tmp_path / "napkin.db"
+    path.write_bytes(b"this is a spreadsheet, not a database\n" * 200)
+    done = _napkin({"DISCORD_TOKEN": "not-a-real-token", "NAPKIN_DATABASE": str(path)}, "run")
+    assert done.returncode != 0
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "not a SQLite database" in lines[0], done.stderr
+
+
+async def test_a_read_only_database_is_refused_at_open() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="napkin-ro-"))
+    os.chmod(folder, 0o755)
+    path = folder / "napkin.db"
+    db = await Database.open(path)  # a sound, migrated database
+    await db.close()
+    if os.geteuid() == 0:  # root writes any file: open it as an unprivileged user instead
+        done = _napkin({"DISCORD_TOKEN": "not-a-real-token", "NAPKIN_DATABASE": str(path)}, "run", user=65534)
+        assert done.returncode != 0
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and "cannot be written" in lines[0], done.stderr
+    else:
+        os.chmod(path, 0o444)
+        os.chmod(folder, 0o555)
+        with pytest.raises(StorageError, match="cannot be written"):
+            await Database.open(path)
