@@ -11,7 +11,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from bench._timing import Row, timed_row, value_row
 from games import GAMES, State
+from games.chopsticks import ChopsticksState
 
 NAMES = ("Alexandria Featherstonehaugh", "Computer 2 (medium)")
 """Long display names: the 32-character limit of Discord comes close, and the computer's name has a suffix."""
@@ -21,8 +23,8 @@ GROEBNER_START = "x^20*y^3+y^15, x^17+x^2*y^11, y^20+x^9*y^4, x^14*y^14+x^5, x^1
 
 
 def chopsticks() -> State[Any]:
-    """A Chopsticks game after a few taps (a dead hand, a tap arrow)."""
-    return GAMES["chopsticks"].new_state().play("LL").play("RL").play("LR")
+    """A Chopsticks position with a dead hand and the tap arrow that killed it (every board is the same size)."""
+    return ChopsticksState.start(None, ((3, 1), (4, 2)), 0).play("LL")
 
 
 def differences() -> State[Any]:
@@ -73,3 +75,24 @@ LARGEST: dict[str, Callable[[], State[Any]]] = {
     "groebner_nim": groebner_nim,
 }
 """Game key -> builder of its busiest board."""
+
+
+RENDER_LIMIT_MS = 10.0
+"""Target for one board render (issue: boards within 10 ms and 30 KB on this machine, largest variant)."""
+RENDER_LIMIT_KB = 30.0
+
+
+def render_rows(key: str, render: Callable[..., bytes], what: str) -> list[Row]:
+    """The render time and PNG size rows of ``key``'s busiest board (:data:`LARGEST`), drawn by ``render``.
+
+    ``what`` describes the board in the row names (``"15 x 15, 11 marks"``). Time: median of 50 renders.
+    """
+    state = LARGEST[key]()
+    names = NAMES[: state.seats]
+    png = render(state, names)
+    note = f"{len(png) / 1000:.1f} KB; names {names[0]!r} and {names[-1]!r}"
+    return [
+        timed_row(f"{key} render, largest board ({what})", lambda: render(state, names), RENDER_LIMIT_MS,
+                  repeat=50, note=note),
+        value_row(f"{key} render PNG size, largest board ({what})", len(png) / 1000, "KB", RENDER_LIMIT_KB),
+    ]
