@@ -1,22 +1,16 @@
 """Chopsticks benchmarks: a full retrograde solve of every rule set (target <= 50 ms each), the board render
-(target <= 20 ms and <= 100 KB) and a hard computer move."""
+(target <= 10 ms and <= 30 KB) and a hard computer move."""
 
 from __future__ import annotations
 
 import random
 
 from bench._timing import Row, measure_ms, timed_row, value_row
-from games.chopsticks import GAME, ChopsticksState, Variant, solve, solve_uncached
+from bench.largest_boards import render_rows
+from games.chopsticks import GAME, Variant, solve, solve_uncached
 from renderers.chopsticks import render
 
 SOLVE_LIMIT_MS = 50.0
-RENDER_LIMIT_MS = 20.0
-RENDER_LIMIT_BYTES = 100_000
-
-
-def _sample_state() -> ChopsticksState:
-    """A mid-game position with a dead hand and a tap arrow (the busiest board)."""
-    return ChopsticksState.start(None, ((3, 1), (4, 2)), 0).play("LL")
 
 
 def run() -> list[Row]:
@@ -32,10 +26,7 @@ def run() -> list[Row]:
     ))
     rows.append(timed_row("chopsticks full solve, default rules", lambda: solve_uncached(Variant()), SOLVE_LIMIT_MS,
                           repeat=10))
-    state = _sample_state()
-    names = ("alice", "bob")
-    rows.append(timed_row("chopsticks render", lambda: render(state, names), RENDER_LIMIT_MS, repeat=30))
-    rows.append(value_row("chopsticks render size", len(render(state, names)), "bytes", RENDER_LIMIT_BYTES))
+    rows += render_rows("chopsticks", render, "a dead hand, the tap arrow")
     solve(Variant())
     start = GAME.new_state()
     rng = random.Random(0)

@@ -1,5 +1,5 @@
 """Grid Game of Differences benchmarks: the ``hard`` move at n = 8 (target: median <= 1 s), the exact solve of
-positions with 5 marks left (target <= 1 s each), the board render (<= 20 ms, <= 100 KB) and, for information,
+positions with 5 marks left (target <= 1 s each), the largest board render (<= 10 ms, <= 30 KB) and, for information,
 the Monte-Carlo move on the largest grid and the full solve of the empty 8 x 8 grid."""
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ import statistics
 import time
 
 from bench._timing import Row, measure_ms, timed_row, value_row
+from bench.largest_boards import render_rows
 from games.differences import GAME, DifferencesState, solve
 from renderers.differences import render
 
 HARD_LIMIT_MS = 1000.0
 SOLVE_LIMIT_MS = 1000.0
-RENDER_LIMIT_MS = 20.0
-RENDER_LIMIT_BYTES = 100_000
 
 
 def _random_position(n: int, unique: bool, left: int, rng: random.Random) -> DifferencesState:
@@ -76,10 +75,7 @@ def run() -> list[Row]:
     rows.append(timed_row("differences hard move n=15, empty grid (Monte-Carlo)",
                           lambda: GAME.computer_move(big, "hard", random.Random(0)), repeat=3))
 
-    state = _random_position(15, True, 6, random.Random(3))
-    names = ("alice", "bob")
-    rows.append(timed_row("differences render n=15", lambda: render(state, names), RENDER_LIMIT_MS, repeat=30))
-    rows.append(value_row("differences render size n=15", len(render(state, names)), "bytes", RENDER_LIMIT_BYTES))
+    rows += render_rows("differences", render, "15 x 15, 11 of 15 marks")
     return rows
 
 

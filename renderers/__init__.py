@@ -1,7 +1,8 @@
 """Pillow renderers: a game state to PNG bytes, and a list of states to an animated GIF replay.
 
 Renderers import :mod:`games` only. Each game names the module that draws it
-(:meth:`games.Game.renderer_module`, by default ``renderers.<key>``), which has ``render(state, names) -> bytes``.
+(:meth:`games.Game.renderer_module`, by default ``renderers.<key>``), which has
+``render(state, names, *, outcome=None) -> bytes``.
 """
 
 from __future__ import annotations
@@ -13,30 +14,36 @@ from typing import Any, Protocol, cast
 
 from PIL import Image
 
-from games import GAMES
+from games import GAMES, Outcome
 from games.base import State
 
 
 class _Renderer(Protocol):
-    def render(self, state: Any, names: Sequence[str]) -> bytes: ...
+    def render(self, state: Any, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes: ...
 
 
-def render(state: State[Any], names: Sequence[str]) -> bytes:
+def render(state: State[Any], names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
     """Render ``state`` as PNG bytes.
 
     Args:
         state: any game's state; the renderer is the game's (``GAMES[state.game].renderer_module()``).
-        names: display name per seat (``len(names) == state.seats``).
+        names: display name per seat (``len(names) == state.seats``); any text, drawn on one line and shortened
+            to fit.
+        outcome: how the match ended when a player's action ended it (resigned, out of time, draw agreed,
+            aborted): the board then shows that result instead of whose move it is. ``None``: the state's own
+            outcome, if any.
 
     Raises:
         KeyError: ``state.game`` is not a registered game.
     """
     module = cast(_Renderer, importlib.import_module(GAMES[state.game].renderer_module()))
-    return module.render(state, names)
+    return module.render(state, names, outcome=outcome)
 
 
-def render_replay(states: Sequence[State[Any]], names: Sequence[str], frame_ms: int = 700) -> bytes:
-    """Render ``states`` (start position first) as an animated GIF, one frame per state.
+def render_replay(states: Sequence[State[Any]], names: Sequence[str], frame_ms: int = 700, *,
+                  outcome: Outcome | None = None) -> bytes:
+    """Render ``states`` (start position first) as an animated GIF, one frame per state; the last frame shows
+    ``outcome`` when given (see :func:`render`).
 
     The last frame is held three times as long. Frames are palette-quantised, so a 60-ply replay stays
     well under Discord's 10 MiB upload limit.
@@ -46,7 +53,9 @@ def render_replay(states: Sequence[State[Any]], names: Sequence[str], frame_ms: 
     """
     if not states:
         raise ValueError("a replay needs at least one state")
-    frames = [Image.open(io.BytesIO(render(state, names))).convert("RGB") for state in states]
+    last = len(states) - 1
+    frames = [Image.open(io.BytesIO(render(state, names, outcome=outcome if i == last else None))).convert("RGB")
+              for i, state in enumerate(states)]
     size = frames[0].size
     frames = [frame if frame.size == size else frame.resize(size) for frame in frames]
     # One palette for the whole replay, taken from the final position (it holds the most colours), applied to

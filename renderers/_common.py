@@ -1,13 +1,24 @@
-"""Shared drawing helpers for the board renderers: palette, fonts, PNG encoding, status panel.
+"""Shared drawing helpers for the board renderers: palette, fonts, text, names, PNG encoding, status lines.
 
-Every renderer draws on an RGB :class:`PIL.Image.Image` and returns PNG bytes through :func:`to_png`.
+Every renderer draws on an RGB :class:`PIL.Image.Image`, writes every text through :func:`draw_text` (cached
+masks, recorded for the legibility tests by :func:`recording`) and returns PNG bytes through
+:func:`palette_png`, which maps the board onto the renderer's fixed palette.
+
+Legibility: Discord shows a board about :data:`DISPLAY_WIDTH` (400) pixels wide on a phone. No text may then be
+smaller than :data:`MIN_TEXT_AT_DISPLAY` (11) pixels, so a board ``width`` pixels wide draws no font smaller
+than :func:`min_text_px` ``(width)`` = ``ceil(11 * width / 400)`` (20 px on a 720-px board).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
-from collections.abc import Sequence
+import math
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -50,10 +61,28 @@ def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDra
     return image, ImageDraw.Draw(image)
 
 
+DISPLAY_WIDTH = 400
+"""Width in pixels at which Discord shows a board on a phone."""
+MIN_TEXT_AT_DISPLAY = 11
+"""Smallest font size in pixels any board text may have when the board is shown :data:`DISPLAY_WIDTH` wide."""
+
+
+def min_text_px(width: int) -> int:
+    """The smallest font size in pixels allowed on a board ``width`` pixels wide (11 px once shown 400 px wide)."""
+    return math.ceil(MIN_TEXT_AT_DISPLAY * width / DISPLAY_WIDTH)
+
+
+PNG_COMPRESS_LEVEL = 5
+"""zlib level of every board PNG. Measured on the palette boards of 600-720 px (the largest variant of each
+game): level 5 encodes in about 2 ms and keeps every board under 30 KB; level 3 saves under 1 ms for 10% more
+bytes, level 6 costs 1-2 ms more for 5% fewer."""
+
+
 def to_png(image: Image.Image) -> bytes:
-    """Encode ``image`` as PNG bytes (renderers quantise to a palette first where that keeps boards small)."""
+    """Encode ``image`` as PNG bytes at :data:`PNG_COMPRESS_LEVEL` (pass a palette image: see
+    :func:`palette_png`)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    image.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
 
 
@@ -90,32 +119,95 @@ def palette_png(image: Image.Image, palette: Image.Image) -> bytes:
 
 
 @functools.lru_cache(maxsize=4096)
-def text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """``text`` rendered once as an antialiased ``L`` mask, with its offset from the anchor point (cached: labels
-    repeat on every board)."""
+def text_mask(text: str, size: int, anchor: str, stroke: int = 0) -> tuple[Image.Image, int, int]:
+    """``text`` rendered once as an antialiased ``L`` mask (with ``stroke`` pixels of outline when given), with
+    its offset from the anchor point (cached: labels repeat on every board)."""
     face = font(size)
-    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor, stroke_width=stroke))
     mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor, stroke_width=stroke,
+                              stroke_fill=255)
     return mask, left, top
 
 
+@dataclass(frozen=True, slots=True)
+class DrawnText:
+    """One text a board drew: the text, its font size in pixels, its box ``(left, top, right, bottom)`` in
+    pixels and the board's ``(width, height)``."""
+
+    text: str
+    size: int
+    box: tuple[int, int, int, int]
+    canvas: tuple[int, int]
+
+
+_recorders: list[list[DrawnText]] = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[DrawnText]]:
+    """Collect every text :func:`draw_text` draws inside the ``with`` block (for tests of legibility and of
+    what a board says)."""
+    texts: list[DrawnText] = []
+    _recorders.append(texts)
+    try:
+        yield texts
+    finally:
+        _recorders.remove(texts)
+
+
 def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: tuple[int, int, int],
-              anchor: str = "la") -> None:
-    """Draw ``text`` at ``xy`` (pixels, Pillow anchor semantics) from the cached mask."""
+              anchor: str = "la", *, stroke: int = 0, stroke_fill: tuple[int, int, int] | None = None) -> None:
+    """Draw ``text`` at ``xy`` (pixels, Pillow anchor semantics) from the cached mask: the one way boards write.
+
+    With ``stroke`` > 0 the text is first outlined ``stroke`` pixels wide in ``stroke_fill`` (a halo that keeps
+    it readable over lines).
+    """
     mask, left, top = text_mask(text, size, anchor)
-    image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+    x, y = round(xy[0]) + left, round(xy[1]) + top
+    if stroke and stroke_fill is not None:
+        halo, halo_left, halo_top = text_mask(text, size, anchor, stroke)
+        image.paste(stroke_fill, (round(xy[0]) + halo_left, round(xy[1]) + halo_top), halo)
+    image.paste(fill, (x, y), mask)
+    for texts in _recorders:
+        texts.append(DrawnText(text, size, (x, y, x + mask.width, y + mask.height), image.size))
 
 
+@functools.lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> float:
     """Advance width in pixels of ``text`` at font ``size`` (``font(size).getlength``: the one measure every
-    renderer uses)."""
+    renderer uses; cached)."""
     return float(font(size).getlength(text))
 
 
 ELLIPSIS = "…"
+_SPACES = re.compile(r"\s+")
 
 
+def clean_name(name: str) -> str:
+    """``name`` safe to draw on one line: every control, separator or format character (``\\n``, ``\\r``,
+    ``\\x1c``, ``\\x85``, ``\\u2029``, zero-width and direction marks) and every run of spaces becomes one space;
+    an empty result becomes ``"?"``."""
+    spaced = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") else ch
+                     for ch in name)
+    return _SPACES.sub(" ", spaced).strip() or "?"
+
+
+@functools.lru_cache(maxsize=2048)
+def short_name(name: str, size: int, width: float, *, suffix: str = "") -> str:
+    """``name`` (cleaned by :func:`clean_name`) with ``suffix`` in at most ``width`` pixels at font ``size``.
+
+    A name too long first loses a parenthesised ending (``"Computer 2 (medium)"`` -> ``"Computer 2"``), then its
+    last characters before an ellipsis, never below its first word's first letters.
+    """
+    name = clean_name(name)
+    if text_width(name + suffix, size) <= width:
+        return name + suffix
+    bare = re.sub(r"\s*\([^()]*\)$", "", name).strip() or name
+    return fit_text(bare, size, width, suffix=suffix)[0]
+
+
+@functools.lru_cache(maxsize=2048)
 def fit_text(text: str, size: int, width: float, *, min_size: int | None = None, suffix: str = "") -> tuple[str, int]:
     """Fit ``text + suffix`` into ``width`` pixels: the one text-fitting rule of every board.
 
@@ -162,14 +254,33 @@ def status_lines(
 
 def outcome_text(game: str, names: Sequence[str], outcome: Outcome) -> str:
     """Return a one-line description of ``outcome`` of a match of ``game`` (a registry key), with why it ended as
-    the game describes it (:meth:`games.Game.describe_end`): ``"alice wins: both hands are dead"``,
-    ``"Draw: third repetition"``, ``"Finished: the sticks form a Gröbner basis in 5 turns"`` (solitaire),
-    ``"Aborted"``."""
-    if outcome.termination is Termination.ABORTED:
+    the game describes it (:meth:`games.Game.describe_end`): ``"Ann wins: both hands are dead"``,
+    ``"Draw: third repetition"``, ``"Bob resigned: Ann wins"``, ``"Ann ran out of time: Bob wins"``,
+    ``"Draw agreed"``, ``"Finished: the sticks form a Gröbner basis in 5 turns"`` (solitaire), ``"Aborted"``."""
+    termination = outcome.termination
+    if termination is Termination.ABORTED:
         return "Aborted"
+    if termination is Termination.DRAW_AGREED:
+        return "Draw agreed"
+    winner = names[outcome.winner] if outcome.winner is not None and 0 <= outcome.winner < len(names) else None
+    if termination in (Termination.RESIGNED, Termination.OUT_OF_TIME) and outcome.loser is not None \
+            and 0 <= outcome.loser < len(names):
+        done = "resigned" if termination is Termination.RESIGNED else "ran out of time"
+        return f"{names[outcome.loser]} {done}" + (f": {winner} wins" if winner is not None else "")
     reason = GAMES[game].describe_end(outcome)
     if outcome.draw:
         return f"Draw: {reason}"
-    if outcome.winner is None or not 0 <= outcome.winner < len(names):
+    if winner is None:
         return f"Finished: {reason}"
-    return f"{names[outcome.winner]} wins: {reason}"
+    return f"{winner} wins: {reason}"
+
+
+def ended(state_outcome: Outcome | None, outcome: Outcome | None) -> Outcome | None:
+    """The outcome a board shows: ``outcome`` (a match ended by a player's action: resigned, out of time, draw
+    agreed, aborted) when given, else the state's own."""
+    return outcome if outcome is not None else state_outcome
+
+
+def move_count(ply: int) -> str:
+    """The board's word for how far a match is, the same as the bot's texts: ``"move 12"`` (moves played)."""
+    return f"move {ply}"

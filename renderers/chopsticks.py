@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from games import Outcome, Termination
 from games.chopsticks import FINGERS, ChopsticksState, Hands, SelfTap, Split, Tap, Variant
 from renderers._common import (
     BACKGROUND,
@@ -24,11 +25,15 @@ from renderers._common import (
     SEAT_COLOURS,
     SEAT_LIGHT,
     draw_text,
+    ended,
     fit_text,
     fixed_palette,
+    min_text_px,
+    move_count,
     new_canvas,
     outcome_text,
     palette_png,
+    short_name,
     text_width,
 )
 
@@ -41,6 +46,8 @@ HAND_X = (410, 590)
 """Centre x in pixels of each seat's left and right hand."""
 NAME_X = 24
 NAME_MAX_WIDTH = 300
+SMALL = min_text_px(WIDTH)
+"""The smallest font on this board: 20 px, 11 px once Discord shows it 400 px wide."""
 _HAND_NAMES = ("left", "right")
 _FINGER_W, _FINGER_GAP = 16, 6
 _PALM_HALF_W = 46
@@ -103,7 +110,7 @@ def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int, hand: i
     centre = ((palm[0] + palm[2]) / 2, (palm[1] + palm[3]) / 2)
     _text(image, centre, number, size, DEAD if dead else colour, "mm")
     label = f"{_HAND_NAMES[hand]} (dead)" if dead else _HAND_NAMES[hand]
-    _text(image, (cx, palm[3] + 16), label, 16, DEAD if dead else INK, "mm")
+    _text(image, (cx, palm[3] + 16), label, SMALL, DEAD if dead else INK, "mm")
     if dead:
         x0, y0, x1, y1 = cx - 52, top + 2, cx + 52, palm[3]
         draw.line((x0, y0, x1, y1), fill=DEAD, width=6)
@@ -163,11 +170,11 @@ def _draw_last_move_arrow(image: Image.Image, draw: ImageDraw.ImageDraw, state: 
         _arrow(draw, (tip_x, top - 2), (tip_x, top + 16), width=7)
     elif isinstance(move, Split):
         old, new = previous[seat], state.hands[seat]
-        text = f"split {old[0]} {old[1]} -> {new[0]} {new[1]}"
+        text = f"split {old[0]} {old[1]} → {new[0]} {new[1]}"
         x, y = NAME_X, ROW_TOP[seat] + 160
-        width = text_width(text, 18)
-        draw.rounded_rectangle((x - 6, y - 14, x + width + 6, y + 14), radius=8, fill=HIGHLIGHT, outline=INK)
-        _text(image, (x, y), text, 18, INK)
+        width = text_width(text, SMALL)
+        draw.rounded_rectangle((x - 6, y - 15, x + width + 6, y + 15), radius=8, fill=HIGHLIGHT, outline=INK)
+        _text(image, (x, y), text, SMALL, INK)
 
 
 def _variant_text(variant: Variant) -> str:
@@ -178,7 +185,7 @@ def _variant_text(variant: Variant) -> str:
             parts.append("suicide splits")
         if variant.swaps:
             parts.append("swaps")
-    return "Chopsticks - " + ", ".join(parts)
+    return "Chopsticks · " + ", ".join(parts)
 
 
 def _describe_move(state: ChopsticksState, names: Sequence[str]) -> str:
@@ -191,37 +198,42 @@ def _describe_move(state: ChopsticksState, names: Sequence[str]) -> str:
     if isinstance(move, Tap):
         before, after = previous[other][move.target], state.hands[other][move.target]
         result = "dead" if after == 0 else str(after)
-        detail = f"{_HAND_NAMES[move.hand]} taps {names[other]}'s {_HAND_NAMES[move.target]}: {before} -> {result}"
+        detail = f"{_HAND_NAMES[move.hand]} taps their {_HAND_NAMES[move.target]}: {before} → {result}"
     elif isinstance(move, SelfTap):
         target = 1 - move.hand
         before, after = previous[seat][target], state.hands[seat][target]
         result = "dead" if after == 0 else str(after)
-        detail = f"own {_HAND_NAMES[move.hand]} taps own {_HAND_NAMES[target]}: {before} -> {result}"
+        detail = f"own {_HAND_NAMES[move.hand]} taps own {_HAND_NAMES[target]}: {before} → {result}"
     else:
-        detail = f"{previous[seat][0]} {previous[seat][1]} -> {move.left} {move.right}"
+        detail = f"{previous[seat][0]} {previous[seat][1]} → {move.left} {move.right}"
     return f"Last move: {names[seat]} {notation} ({detail})"
 
 
+def _seat_tag(outcome: Outcome, seat: int) -> str:
+    """What a finished match says beside ``seat``'s name."""
+    if outcome.termination is Termination.ABORTED:
+        return "aborted"
+    if outcome.winner == seat:
+        return "WINS"
+    if outcome.loser == seat:
+        return "resigned" if outcome.termination is Termination.RESIGNED else "out of time"
+    return "both hands dead" if outcome.winner is not None else "draw"
+
+
 def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksState, names: Sequence[str],
-               seat: int) -> None:
+               seat: int, outcome: Outcome | None) -> None:
     top = ROW_TOP[seat]
     colour, light = SEAT_COLOURS[seat], SEAT_LIGHT[seat]
-    outcome = state.outcome
-    to_move = state.current_seat == seat
+    to_move = outcome is None and state.current_seat == seat
     panel_fill = light if to_move else BACKGROUND
     draw.rounded_rectangle((12, top, WIDTH - 12, top + _ROW_HEIGHT), radius=18, fill=panel_fill,
                            outline=colour if to_move else GRID, width=3 if to_move else 2)
-    name, size = fit_text(names[seat], 30, NAME_MAX_WIDTH, min_size=18)
+    name, size = fit_text(short_name(names[seat], 30, NAME_MAX_WIDTH), 30, NAME_MAX_WIDTH, min_size=SMALL)
     _text(image, (NAME_X, top + 40), name, size, colour)
     role = "first player" if seat == 0 else "second player"
-    _text(image, (NAME_X, top + 76), role, 16, MUTED)
+    _text(image, (NAME_X, top + 76), role, SMALL, MUTED)
     if outcome is not None:
-        if outcome.winner == seat:
-            tag = "WINS"
-        elif outcome.winner is not None:
-            tag = "both hands dead"
-        else:
-            tag = "draw"
+        tag = _seat_tag(outcome, seat)
         tag_colour = colour if outcome.winner == seat else (DEAD if outcome.winner is not None else INK)
     else:
         tag, tag_colour = ("TO MOVE", colour) if to_move else ("waiting", MUTED)
@@ -231,8 +243,32 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksS
         _draw_hand(image, draw, seat, hand, hands[hand])
 
 
-def render(state: ChopsticksState, names: Sequence[str]) -> bytes:
+def _short_names(names: Sequence[str]) -> list[str]:
+    return [short_name(name, SMALL, 200) for name in names]
+
+
+def status_line(state: ChopsticksState, names: Sequence[str], outcome: Outcome | None = None) -> str:
+    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's).
+
+    Names are drawn shortened (see :func:`renderers._common.short_name`).
+    """
+    names = _short_names(names)
+    shown = ended(state.outcome, outcome)
+    if shown is not None:
+        return outcome_text(state.game, names, shown)
+    status = f"{names[state.seat_to_move]} to move"
+    if state.repetitions() == 2:
+        status += " · position seen twice; a third time draws"
+    return status
+
+
+def render(state: ChopsticksState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
     """Render ``state`` as a 720 x 560 PNG (bytes) with ``names[seat]`` drawn in each seat's colour.
+
+    Args:
+        state: a Chopsticks state.
+        names: display name per seat (two names).
+        outcome: the result to show when a player's action ended the match (else the state's own outcome).
 
     Raises:
         ValueError: ``names`` does not hold exactly two names, or ``state`` is not a Chopsticks state.
@@ -241,26 +277,24 @@ def render(state: ChopsticksState, names: Sequence[str]) -> bytes:
         raise ValueError("the Chopsticks renderer needs a Chopsticks state")
     if len(names) != 2:
         raise ValueError(f"Chopsticks needs two names, got {len(names)}")
+    shown = ended(state.outcome, outcome)
     image, draw = new_canvas(WIDTH, HEIGHT)
-    _text(image, (NAME_X, 26), _variant_text(state.variant), 20, INK)
-    _text(image, (WIDTH - 24, 26), f"ply {state.ply}", 18, MUTED, "rm")
+    counter = move_count(state.ply)
+    title = fit_text(_variant_text(state.variant), SMALL, WIDTH - 2 * NAME_X - text_width(counter, SMALL) - 16)[0]
+    _text(image, (NAME_X, 26), title, SMALL, INK)
+    _text(image, (WIDTH - 24, 26), counter, SMALL, MUTED, "rm")
     for seat in (0, 1):
-        _draw_seat(image, draw, state, names, seat)
+        _draw_seat(image, draw, state, names, seat, shown)
     _draw_last_move(draw, state)
     _draw_last_move_arrow(image, draw, state)
-    outcome = state.outcome
-    if outcome is not None:
-        status, colour = outcome_text(state.game, names, outcome), INK
-        if outcome.winner is not None:
-            colour = SEAT_COLOURS[outcome.winner]
+    status = status_line(state, names, outcome)
+    if shown is not None:
+        colour = INK if shown.winner is None else SEAT_COLOURS[shown.winner]
     else:
-        seat = state.seat_to_move
-        status, colour = f"{names[seat]} to move", SEAT_COLOURS[seat]
-        if state.repetitions() == 2:
-            status += " - position seen twice; a third time draws"
-    status, size = fit_text(status, 22, WIDTH - 48, min_size=18)
+        colour = SEAT_COLOURS[state.seat_to_move]
+    status, size = fit_text(status, 22, WIDTH - 48, min_size=SMALL)
     _text(image, (NAME_X, HEIGHT - 54), status, size, colour)
-    last, size = fit_text(_describe_move(state, names), 17, WIDTH - 48)
+    last, size = fit_text(_describe_move(state, _short_names(names)), SMALL, WIDTH - 48)
     _text(image, (NAME_X, HEIGHT - 24), last, size, INK)
     # The board uses few colours: mapping it onto a fixed palette keeps the PNG small and fast to encode.
     return palette_png(image, _PALETTE)

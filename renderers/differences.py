@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from games import Outcome
 from games.differences import FILES, DifferencesState
 from renderers._common import (
     BACKGROUND,
@@ -31,36 +32,43 @@ from renderers._common import (
     SEAT_LIGHT,
     blend,
     draw_text,
+    ended,
     fit_text,
     fixed_palette,
+    min_text_px,
+    move_count,
     new_canvas,
     outcome_text,
     palette_png,
-    text_width,
+    short_name,
 )
 
-WIDTH = 720
+WIDTH = 600
 """Image width in pixels; the height is :func:`image_height` (the same for every position of a match)."""
-BOARD_PIXELS = 504
-"""Side of the grid in pixels, rounded down to a whole number of squares (at most 72 px a square)."""
+BOARD_PIXELS = 420
+"""Side of the grid in pixels, rounded down to a whole number of squares (at most 60 px a square)."""
 BOARD_TOP = 100
 """Top y of the grid in pixels."""
+SMALL = min_text_px(WIDTH)
+"""The smallest font on this board: 17 px, 11 px once Discord shows it 400 px wide."""
 _MARGIN = 24
-_LISTS_HEIGHT = 170
+_LINE = SMALL + 6
+_LISTS_HEIGHT = 6 * _LINE + 2 * 12 + _LINE
+_STRIP = 6 + SMALL + 6 + SMALL + 10
 _PAPER = (255, 255, 253)
 _LAST_FILL = (252, 231, 176)
-_NAME_WIDTH = 200
+_NAME_WIDTH = 170
 """Widest a name may be in the status line, pixels (longer names end with an ellipsis)."""
 
 
 def cell_pixels(n: int) -> int:
     """Side of one square in pixels on an n x n grid."""
-    return min(72, BOARD_PIXELS // n)
+    return min(60, BOARD_PIXELS // n)
 
 
 def image_height(n: int) -> int:
     """Image height in pixels for an n x n grid: header, grid, labels and differences, then the lists."""
-    return BOARD_TOP + cell_pixels(n) * n + 64 + _LISTS_HEIGHT
+    return BOARD_TOP + cell_pixels(n) * n + _STRIP + _LISTS_HEIGHT
 
 
 def square_box(n: int, col: int, row: int) -> tuple[int, int, int, int]:
@@ -88,28 +96,36 @@ def _scoring_values(diffs: Sequence[int], unique: bool) -> list[int]:
     return sorted(value for value, count in counts.items() if count == 1 or not unique)
 
 
-def _header(image: Image.Image, state: DifferencesState, names: Sequence[str]) -> None:
+def status_line(state: DifferencesState, names: Sequence[str], outcome: Outcome | None = None) -> str:
+    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's).
+
+    Names are drawn shortened (see :func:`renderers._common.short_name`).
+    """
+    short = [short_name(name, 19, _NAME_WIDTH) for name in names]
+    shown = ended(state.outcome, outcome)
+    if shown is not None:
+        return outcome_text(state.game, short, shown)
+    return f"{short[state.current_seat or 0]} to move"
+
+
+def _header(image: Image.Image, state: DifferencesState, names: Sequence[str], outcome: Outcome | None) -> None:
     scores = state.scores
     rule = "unique differences" if state.unique else "distinct differences"
-    title = f"Differences · {state.n} x {state.n} · {rule}"
-    _text(image, (WIDTH - _MARGIN, 14), title, 13, MUTED, anchor="ra")
-    outcome = state.outcome
-    short = [fit_text(name, 17, _NAME_WIDTH)[0] for name in names]
-    if outcome is not None:
-        status = outcome_text(state.game, short, outcome)
-        colour = INK if outcome.winner is None else SEAT_COLOURS[outcome.winner]
+    title = f"Differences · {state.n} x {state.n} · {rule} · {move_count(state.ply)} of {state.n}"
+    _text(image, (_MARGIN, 8), fit_text(title, SMALL, WIDTH - 2 * _MARGIN)[0], SMALL, MUTED)
+    shown = ended(state.outcome, outcome)
+    if shown is not None:
+        colour = INK if shown.winner is None else SEAT_COLOURS[shown.winner]
     else:
-        seat = state.current_seat or 0
-        status = f"{short[seat]} to move · mark {state.ply + 1} of {state.n}"
-        colour = SEAT_COLOURS[seat]
-    status, size = fit_text(status, 17, WIDTH - 2 * _MARGIN - text_width(title, 13) - 16, min_size=14)
-    _text(image, (_MARGIN, 12), status, size, colour)
+        colour = SEAT_COLOURS[state.current_seat or 0]
+    status, size = fit_text(status_line(state, names, outcome), 19, WIDTH - 2 * _MARGIN, min_size=SMALL)
+    _text(image, (_MARGIN, 29), status, size, colour)
     for seat in (0, 1):
         role = "rows, left to right" if seat == 0 else "columns, bottom to top"
         x = _MARGIN if seat == 0 else WIDTH // 2 + 8
-        label = fit_text(names[seat], 22, WIDTH // 2 - _MARGIN - 8, suffix=f": {scores[seat]}")[0]
-        _text(image, (x, 40), label, 22, SEAT_COLOURS[seat])
-        _text(image, (x, 66), f"scores {role}", 13, MUTED)
+        label = short_name(names[seat], 19, WIDTH // 2 - _MARGIN - 8, suffix=f": {scores[seat]}")
+        _text(image, (x, 53), label, 19, SEAT_COLOURS[seat])
+        _text(image, (x, 76), f"scores {role}", SMALL, MUTED)
 
 
 def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesState) -> int:
@@ -141,7 +157,7 @@ def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesStat
     if last is not None:
         draw.rectangle(box(last.col, last.row), outline=HIGHLIGHT, width=max(3, cell // 14))
 
-    label = max(12, min(18, cell // 3))
+    label = SMALL
     for i in range(n):
         _text(image, (left + i * cell + cell / 2, bottom + 6), FILES[i], label, MUTED, anchor="mt")
         _text(image, (left - 8, bottom - i * cell - cell / 2), str(i + 1), label, MUTED, anchor="rm")
@@ -154,7 +170,7 @@ def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesStat
         draw.line((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=colour, width=stroke)
         draw.line((x0 + inset, y1 - inset, x1 - inset, y0 + inset), fill=colour, width=stroke)
 
-    size = max(13, min(17, cell // 3))
+    size = SMALL
     strip = bottom + 6 + label + 8
     filled = [(col, row) for col, row in enumerate(state.rows_by_column) if row is not None]
     for (col_a, row_a), (col_b, row_b) in itertools.pairwise(filled):
@@ -164,7 +180,7 @@ def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesStat
     for (row_a, col_a), (row_b, col_b) in itertools.pairwise(filled):
         y = bottom - (row_a + row_b + 1) * cell / 2
         _text(image, (left + side + 10, y), str(abs(col_b - col_a)), size, SEAT_COLOURS[1], anchor="lm")
-    return bottom + 64
+    return bottom + _STRIP
 
 
 def _lists(image: Image.Image, state: DifferencesState, names: Sequence[str], top: int) -> None:
@@ -173,26 +189,28 @@ def _lists(image: Image.Image, state: DifferencesState, names: Sequence[str], to
     kind = "occurring once" if state.unique else "distinct"
     for seat, diffs in enumerate(state.difference_lists):
         what = "row differences, left to right" if seat == 0 else "column differences, bottom to top"
-        _text(image, (_MARGIN, y), fit_text(names[seat], 15, WIDTH - 2 * _MARGIN, suffix=f" · {what}")[0], 15,
+        _text(image, (_MARGIN, y), short_name(names[seat], SMALL, WIDTH - 2 * _MARGIN, suffix=f" · {what}"), SMALL,
               SEAT_COLOURS[seat])
         listed = " ".join(map(str, diffs)) if diffs else "none yet"
-        _text(image, (_MARGIN + 16, y + 21), listed, 15, INK)
+        _text(image, (_MARGIN + 16, y + _LINE), fit_text(listed, SMALL, WIDTH - 2 * _MARGIN - 16)[0], SMALL, INK)
         scoring = _scoring_values(diffs, state.unique)
         points = state.scores[seat]
         values = " ".join(map(str, scoring)) if scoring else "none"
-        _text(image, (_MARGIN + 16, y + 42), f"{kind}: {values} = {points} point{'s' if points != 1 else ''}", 15,
-              INK)
-        y += 70
+        total = f" = {points} point{'s' if points != 1 else ''}"
+        _text(image, (_MARGIN + 16, y + 2 * _LINE),
+              fit_text(f"{kind}: {values}", SMALL, WIDTH - 2 * _MARGIN - 16, suffix=total)[0], SMALL, INK)
+        y += 3 * _LINE + 12
     if not state.is_over and state.marks:
-        _text(image, (_MARGIN, y), "Running scores use the filled columns and rows so far.", 13, MUTED)
+        _text(image, (_MARGIN, y), "Running scores use the filled columns and rows so far.", SMALL, MUTED)
 
 
-def render(state: DifferencesState, names: Sequence[str]) -> bytes:
+def render(state: DifferencesState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
     """Render ``state`` as PNG bytes, :data:`WIDTH` x :func:`image_height` pixels.
 
     Args:
         state: the position to draw.
         names: display name per seat (two names).
+        outcome: the result to show when a player's action ended the match (else the state's own outcome).
 
     Raises:
         ValueError: ``names`` does not hold two names.
@@ -200,6 +218,6 @@ def render(state: DifferencesState, names: Sequence[str]) -> bytes:
     if len(names) != 2:
         raise ValueError("render needs one name per seat (two names).")
     image, draw = new_canvas(WIDTH, image_height(state.n))
-    _header(image, state, names)
+    _header(image, state, names, outcome)
     _lists(image, state, names, _board(image, draw, state))
     return palette_png(image, _PALETTE)

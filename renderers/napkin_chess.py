@@ -18,39 +18,60 @@ from collections.abc import Sequence
 import shapely
 from PIL import Image, ImageDraw
 
+from games import Outcome
 from games.napkin_chess import SCALE, SIZES, NapkinState, format_move
-from renderers import _common
 from renderers._common import (
+    BACKGROUND,
     GRID,
     HIGHLIGHT,
     INK,
     MUTED,
     SEAT_COLOURS,
     SEAT_LIGHT,
+    blend,
+    draw_text,
+    ended,
     fit_text,
+    fixed_palette,
+    min_text_px,
+    move_count,
     new_canvas,
     outcome_text,
-    status_lines,
+    palette_png,
+    short_name,
     text_width,
-    to_png,
 )
 
-BOARD_PX = 520
+BOARD_PX = 400
 """Longest side of the napkin in pixels."""
-WIDTH = 800
+WIDTH = 640
 """Image width in pixels."""
-_LEFT, _TOP, _BOTTOM = 44, 34, 30
-_PANEL_GAP = 26
-_SS = 2  # supersampling factor for the napkin (antialiased circles)
+SMALL = min_text_px(WIDTH)
+"""The smallest font on this board: 18 px, 11 px once Discord shows it 400 px wide."""
+_LEFT, _TOP, _BOTTOM = 40, 30, 30
+_PANEL_GAP = 18
+_SS = 1
+"""Supersampling factor of the napkin layer: 2 smooths the circles but costs 15% more PNG bytes and 2 ms."""
 _NAPKIN = (255, 255, 255)
 _GRID_MAJOR = (196, 192, 182)
 _FREE = (60, 170, 90)
+_FREE_ALPHA = 110
 _HOLE = (20, 20, 20)
-_NAME_PX = 220
-"""Widest a player's name may be in the panel, pixels at 19 px (longer names end with an ellipsis)."""
+_SUPPLY = (236, 233, 224)
+_LINE = SMALL + 7
+_UNIT_GRID_PX = 12
+"""A grid line every napkin unit when units are at least this many pixels apart, else every five units."""
 
-font = functools.lru_cache(maxsize=32)(_common.font)
-"""The shared font helper, with a cache of its own so that the coin sizes never evict the other boards' fonts."""
+
+def _palette() -> Image.Image:
+    """Every colour of the board and blends of each ink over each ground (antialiased edges and text)."""
+    free_on = [blend(_FREE, ground, _FREE_ALPHA / 255) for ground in (_NAPKIN, GRID, _GRID_MAJOR)]
+    inks = [*SEAT_COLOURS, INK, MUTED, HIGHLIGHT, _HOLE, _FREE, GRID, _GRID_MAJOR]
+    grounds = [BACKGROUND, _NAPKIN, *SEAT_LIGHT, _SUPPLY, *free_on]
+    return fixed_palette(inks, grounds, (0.25, 0.5, 0.75))
+
+
+_PALETTE = _palette()
 
 
 def _layout(state: NapkinState) -> tuple[float, int, int]:
@@ -58,6 +79,27 @@ def _layout(state: NapkinState) -> tuple[float, int, int]:
     width, height = state.variant.width / SCALE, state.variant.height / SCALE
     scale = BOARD_PX / max(width, height)
     return scale, round(width * scale), round(height * scale)
+
+
+@functools.lru_cache(maxsize=16)
+def _grid(width_h: int, height_h: int) -> Image.Image:
+    """The empty napkin of ``width_h`` x ``height_h`` hundredths with its light grid, at _SS times the board's
+    pixels (cached per napkin: the static layer of every board of a match). Lines every unit (every fifth
+    darker) where units are at least 12 px apart, else every five units (every tenth darker)."""
+    scale = BOARD_PX / (max(width_h, height_h) / SCALE)
+    w_px, h_px = round(width_h / SCALE * scale), round(height_h / SCALE * scale)
+    k = scale * _SS / SCALE
+    image = Image.new("RGB", (w_px * _SS, h_px * _SS), _NAPKIN)
+    draw = ImageDraw.Draw(image)
+    step = 1 if scale >= _UNIT_GRID_PX else 5
+    units_w, units_h = width_h // SCALE, height_h // SCALE
+    for u in range(0, units_w + 1, step):
+        x = u * SCALE * k
+        draw.line([(x, 0), (x, h_px * _SS)], fill=_GRID_MAJOR if u % (5 * step) == 0 else GRID, width=_SS)
+    for u in range(0, units_h + 1, step):
+        y = (height_h - u * SCALE) * k
+        draw.line([(0, y), (w_px * _SS, y)], fill=_GRID_MAJOR if u % (5 * step) == 0 else GRID, width=_SS)
+    return image
 
 
 def _napkin_image(state: NapkinState, free_size: int | None) -> tuple[Image.Image, list[tuple[int, int]]]:
@@ -74,25 +116,18 @@ def _napkin_image(state: NapkinState, free_size: int | None) -> tuple[Image.Imag
     def px(x: float, y: float) -> tuple[float, float]:
         return x * k, (height_h - y) * k
 
-    # Light grid: every unit, darker every five.
-    units_w, units_h = state.variant.width // SCALE, state.variant.height // SCALE
-    step = 1 if max(units_w, units_h) <= 40 else 2
-    for u in range(0, units_w + 1, step):
-        x = u * SCALE * k
-        draw.line([(x, 0), (x, h_px * _SS)], fill=_GRID_MAJOR if u % 5 == 0 else GRID, width=_SS)
-    for u in range(0, units_h + 1, step):
-        y = (height_h - u * SCALE) * k
-        draw.line([(0, y), (w_px * _SS, y)], fill=_GRID_MAJOR if u % 5 == 0 else GRID, width=_SS)
+    image.paste(_grid(state.variant.width, state.variant.height), (0, 0))
 
     pockets: list[tuple[int, int]] = []
     if free_size is not None:
         region = state.free_region(free_size)
         mask = Image.new("L", image.size, 0)
         mask_draw = ImageDraw.Draw(mask)
+        fill = _FREE_ALPHA
         for part in shapely.get_parts(region):
             if part.is_empty or part.geom_type != "Polygon":
                 continue
-            mask_draw.polygon([px(x, y) for x, y in part.exterior.coords], fill=110)
+            mask_draw.polygon([px(x, y) for x, y in part.exterior.coords], fill=fill)
             for ring in part.interiors:
                 mask_draw.polygon([px(x, y) for x, y in ring.coords], fill=0)
         image.paste(_FREE, (0, 0), mask)
@@ -114,89 +149,121 @@ def _napkin_image(state: NapkinState, free_size: int | None) -> tuple[Image.Imag
             inset = 3 * _SS
             draw.ellipse([cx - rad + inset, cy - rad + inset, cx + rad - inset, cy + rad - inset],
                          outline=HIGHLIGHT, width=4 * _SS)
-        size = round(coin.size * scale * 0.9) * _SS
-        draw.text((cx, cy), str(coin.size), fill=colour, font=font(size), anchor="mm")
     draw.rectangle([0, 0, w_px * _SS - 1, h_px * _SS - 1], outline=INK, width=2 * _SS)
     return image.reduce(_SS), pockets
 
 
-def _render(state: NapkinState, names: Sequence[str], free_size: int | None) -> bytes:
-    names = [fit_text(n, 19, _NAME_PX)[0] for n in names]
+def status_line(state: NapkinState, names: Sequence[str], outcome: Outcome | None = None) -> str:
+    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's).
+
+    Names are drawn shortened (see :func:`renderers._common.short_name`).
+    """
+    short = [short_name(name, SMALL, _NAME_PX) for name in names]
+    shown = ended(state.outcome, outcome)
+    if shown is not None:
+        return outcome_text(state.game, short, shown)
+    return f"{short[state.current_seat or 0]} to move"
+
+
+_NAME_PX = 150
+"""Widest a player's name may be in the status line, pixels (longer names are shortened)."""
+
+
+def _wrap(text: str, size: int, width: float) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` pixels (a word too long is cut)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if line and text_width(trial, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    lines.append(line)
+    return [fit_text(part, size, width)[0] for part in lines]
+
+
+def _render(state: NapkinState, names: Sequence[str], free_size: int | None, outcome: Outcome | None) -> bytes:
     scale, w_px, h_px = _layout(state)
     panel_x = _LEFT + w_px + _PANEL_GAP
     height = max(_TOP + h_px + _BOTTOM, 420)
     image, draw = new_canvas(WIDTH, height)
     napkin, pockets = _napkin_image(state, free_size)
     image.paste(napkin, (_LEFT, _TOP))
+    text = functools.partial(draw_text, image)
+
+    # Coin values, drawn at the board's scale (never below the smallest font).
+    for coin in state.coins:
+        cx = _LEFT + coin.x / SCALE * scale
+        cy = _TOP + h_px - coin.y / SCALE * scale
+        size = max(SMALL, round(coin.size * scale * 0.9))
+        text((cx, cy), str(coin.size), size, SEAT_COLOURS[coin.seat % 2], "mm")
 
     # Axis labels every 5 units (10 on large napkins), in napkin units.
     units_w, units_h = state.variant.width // SCALE, state.variant.height // SCALE
     every = 5 if max(units_w, units_h) <= 40 else 10
-    label = font(14)
     for u in range(0, units_w + 1, every):
-        draw.text((_LEFT + u * scale, _TOP + h_px + 6), str(u), fill=MUTED, font=label, anchor="mt")
+        text((_LEFT + u * scale, _TOP + h_px + 5), str(u), SMALL, MUTED, "mt")
     for u in range(0, units_h + 1, every):
-        draw.text((_LEFT - 6, _TOP + h_px - u * scale), str(u), fill=MUTED, font=label, anchor="rm")
-    draw.text((_LEFT + w_px + 8, _TOP + h_px), "x", fill=MUTED, font=font(14), anchor="lm")
-    draw.text((_LEFT, _TOP - 10), "y", fill=MUTED, font=font(14), anchor="mb")
+        text((_LEFT - 6, _TOP + h_px - u * scale), str(u), SMALL, MUTED, "rm")
+    text((_LEFT + w_px + 6, _TOP + h_px), "x", SMALL, MUTED, "lm")
+    text((_LEFT, _TOP - 6), "y", SMALL, MUTED, "mb")
 
     for x, y in pockets:
         cx = _LEFT + x / SCALE * scale
         cy = _TOP + h_px - y / SCALE * scale
         draw.ellipse([cx - 7, cy - 7, cx + 7, cy + 7], outline=_FREE, width=3)
 
-    y = _TOP
-    draw.text((panel_x, y), "Napkin Chess", fill=INK, font=font(24))
-    y += 38
-    outcome = state.outcome
-    result = outcome_text(state.game, names, outcome) if outcome else None
-    room = WIDTH - panel_x - 12
-    lines = status_lines(names, state.current_seat, state.scores, result)
-    for seat, (name, score) in enumerate(zip(names, state.scores, strict=True)):
-        draw.text((panel_x, y), fit_text(name, 19, room, suffix=f": {score}")[0], fill=lines[seat][1], font=font(19))
-        y += 28
-    for text, colour in lines[len(names):]:
-        head, sep, tail = text.partition(": ")
-        parts = [head + sep.strip(), tail] if sep and text_width(text, 19) > room else [text]
-        for part in parts:
-            draw.text((panel_x, y), fit_text(part, 19, room)[0], fill=colour, font=font(19))
-            y += 28
+    room = WIDTH - panel_x - 10
+    y = _TOP - 8
+    text((panel_x, y), "Napkin Chess", 22, INK)
+    y += 34
+    text((panel_x, y), move_count(state.ply), SMALL, MUTED)
+    y += _LINE + 4
+    for seat, score in enumerate(state.scores):
+        text((panel_x, y), short_name(names[seat], SMALL, room, suffix=f": {score}"), SMALL, SEAT_COLOURS[seat])
+        y += _LINE
+    shown = ended(state.outcome, outcome)
+    colour = INK if shown is not None or state.current_seat is None else SEAT_COLOURS[state.current_seat]
+    for part in _wrap(status_line(state, names, outcome), SMALL, room):
+        text((panel_x, y), part, SMALL, colour)
+        y += _LINE
     if state.last_move is not None:
         seat = (state.ply - 1) % 2
-        draw.text((panel_x, y), f"Last: {format_move(state.last_move)}", fill=SEAT_COLOURS[seat], font=font(16))
-        y += 24
-    draw.text((panel_x, y), f"Move {state.ply}", fill=MUTED, font=font(14))
-    y += 34
+        text((panel_x, y), fit_text(f"Last: {format_move(state.last_move)}", SMALL, room)[0], SMALL,
+             SEAT_COLOURS[seat])
+        y += _LINE
+    y += 10
 
-    draw.text((panel_x, y), "Supply", fill=INK, font=font(18))
-    y += 30
+    text((panel_x, y), "Supply", SMALL, INK)
+    y += _LINE
     for size, count in zip(SIZES, state.supply, strict=True):
-        rad = size * 4
-        cy = y + 14
-        draw.ellipse([panel_x + 18 - rad, cy - rad, panel_x + 18 + rad, cy + rad], fill=(236, 233, 224),
-                     outline=INK if count else MUTED, width=2)
-        draw.text((panel_x + 18, cy), str(size), fill=INK if count else MUTED, font=font(max(10, rad)), anchor="mm")
-        draw.text((panel_x + 44, cy), f"{count} left", fill=INK if count else MUTED, font=font(18), anchor="lm")
-        y += 38
+        rad = size * 3
+        cy = y + _LINE // 2
+        ink = INK if count else MUTED
+        draw.ellipse([panel_x + 13 - rad, cy - rad, panel_x + 13 + rad, cy + rad], fill=_SUPPLY, outline=ink,
+                     width=2)
+        text((panel_x + 32, cy), f"size {size}: {count} left", SMALL, ink, "lm")
+        y += _LINE + 2
     y += 8
     variant = state.variant
-    facts = [f"{format_move_units(variant.width)} by {format_move_units(variant.height)} napkin"]
-    facts.append("hole" if variant.hole else "no hole")
-    facts.append("last mover wins" if variant.scoring == "last_mover" else "most points wins")
-    for fact in facts:
-        draw.text((panel_x, y), fact, fill=MUTED, font=font(14))
-        y += 20
-
-    if free_size is not None:
-        y += 14
+    if free_size is None:
+        facts = [f"{format_move_units(variant.width)} × {format_move_units(variant.height)} napkin"
+                 + (", hole" if variant.hole else ""),
+                 "last mover wins" if variant.scoring == "last_mover" else "most points wins"]
+        for fact in facts:
+            text((panel_x, y), fit_text(fact, SMALL, room)[0], SMALL, MUTED)
+            y += _LINE
+    else:
         fits = state.fits(free_size)
-        text = f"Size {free_size}: centres that fit" if fits else f"Size {free_size} fits nowhere"
-        draw.rectangle([panel_x, y + 3, panel_x + 14, y + 17], fill=(158, 214, 170) if fits else MUTED)
-        draw.text((panel_x + 22, y), text, fill=INK, font=font(16))
+        label = f"Size {free_size} fits" if fits else f"Size {free_size} fits nowhere"
+        draw.rectangle([panel_x, y + 5, panel_x + 16, y + 21], fill=blend(_FREE, _NAPKIN, _FREE_ALPHA / 255)
+                       if fits else MUTED)
+        text((panel_x + 24, y), fit_text(label, SMALL, room - 24)[0], SMALL, INK)
         if pockets:
-            draw.text((panel_x + 22, y + 22), "rings: tiny pockets", fill=MUTED, font=font(14))
-    # 128 colours keep every tone of the board; encoding a palette image is faster and far smaller.
-    return to_png(image.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+            text((panel_x + 24, y + _LINE), fit_text("rings: tiny pockets", SMALL, room - 24)[0], SMALL, MUTED)
+    return palette_png(image, _PALETTE)
 
 
 def format_move_units(hundredths: int) -> str:
@@ -205,14 +272,15 @@ def format_move_units(hundredths: int) -> str:
     return str(whole) if frac == 0 else f"{whole}.{frac:02d}".rstrip("0")
 
 
-def render(state: NapkinState, names: Sequence[str]) -> bytes:
-    """Render ``state`` as PNG bytes (780 px wide): napkin to scale, coins, last coin ringed, panel.
+def render(state: NapkinState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
+    """Render ``state`` as PNG bytes (640 px wide): napkin to scale, coins, last coin ringed, panel.
 
     Args:
         state: a Napkin Chess state.
         names: display name per seat (two names).
+        outcome: the result to show when a player's action ended the match (else the state's own outcome).
     """
-    return _render(state, names, None)
+    return _render(state, names, None, outcome)
 
 
 def render_free(state: NapkinState, names: Sequence[str], size: int) -> bytes:
@@ -225,4 +293,4 @@ def render_free(state: NapkinState, names: Sequence[str], size: int) -> bytes:
     """
     if size not in SIZES:
         raise ValueError(f"Coin size must be 2, 3 or 4, not {size!r}.")
-    return _render(state, names, size)
+    return _render(state, names, size, None)

@@ -1,6 +1,6 @@
 """Polygons & Dots board: the lattice, the dots and the path, faces shaded by parity, scores beside the board.
 
-``render(state, names)`` returns PNG bytes of 796 x 596 pixels. The lattice's y axis points up. Dots are
+``render(state, names)`` returns PNG bytes of 646 x 450 pixels. The lattice's y axis points up. Dots are
 drawn in the colour of the seat that placed them, segments in the colour of the seat that drew them (the
 closing segment in grey, dashed), the last move is highlighted and the path end is ringed. Faces are filled
 with seat 0's light colour when they have an odd number of sides and seat 1's when even (paler while the path
@@ -9,12 +9,14 @@ is still open, when the faces are provisional), with the side count written insi
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 import shapely
 from PIL import Image, ImageDraw
 
+from games import Outcome
 from games.polygons import Face, PolygonsState
 from renderers._common import (
     BACKGROUND,
@@ -25,28 +27,36 @@ from renderers._common import (
     SEAT_COLOURS,
     SEAT_LIGHT,
     blend,
+    draw_text,
+    ended,
     fit_text,
-    font,
+    fixed_palette,
+    min_text_px,
+    move_count,
     new_canvas,
     outcome_text,
-    status_lines,
+    palette_png,
+    short_name,
     text_width,
-    to_png,
 )
 
-BOARD_PX = 528
+BOARD_PX = 390
 """Side of the lattice square in pixels."""
-MARGIN = 34
+MARGIN = 30
 """Space around the lattice for the axis labels."""
-PANEL_PX = 200
+PANEL_PX = 196
 """Width of the status panel right of the board."""
 WIDTH = MARGIN * 2 + BOARD_PX + PANEL_PX
 HEIGHT = MARGIN * 2 + BOARD_PX
+SMALL = min_text_px(WIDTH)
+"""The smallest font on this board: 18 px, 11 px once Discord shows it 400 px wide."""
 DOT_RADIUS = 6
-LABEL_SIZE = 16
-COUNT_SIZE = 14
-PANEL_SIZE = 16
-PALETTE_COLOURS = 96
+LABEL_SIZE = SMALL
+COUNT_SIZE = SMALL
+PANEL_SIZE = SMALL
+_LINE = SMALL + 5
+_FACE_AMOUNT = 0.55
+"""How strongly provisional faces (path still open) show their colour over the background."""
 
 
 def _blend(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
@@ -66,9 +76,18 @@ class _Frame:
         return MARGIN + x * self.cell, MARGIN + (self.size - y) * self.cell
 
 
-def _draw_lattice(draw: ImageDraw.ImageDraw, frame: _Frame) -> None:
+def _palette() -> Image.Image:
+    """Every colour of the board and blends of each ink over each ground (antialiased text)."""
+    grounds = [BACKGROUND, *SEAT_LIGHT, *(_blend(light, _FACE_AMOUNT) for light in SEAT_LIGHT)]
+    return fixed_palette([*SEAT_COLOURS, INK, MUTED, GRID, HIGHLIGHT], grounds, (0.2, 0.4, 0.6, 0.8))
+
+
+_PALETTE = _palette()
+
+
+def _draw_lattice(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame) -> None:
     size = frame.size
-    step = 1 if size <= 15 else 5
+    step = 1 if frame.cell >= 1.5 * SMALL else 5
     for k in range(size + 1):
         x0, y0 = frame.px(k, 0)
         x1, y1 = frame.px(k, size)
@@ -77,8 +96,8 @@ def _draw_lattice(draw: ImageDraw.ImageDraw, frame: _Frame) -> None:
         xb, yb = frame.px(size, k)
         draw.line([(xa, ya), (xb, yb)], fill=GRID, width=1)
         if k % step == 0 or k == size:
-            draw.text((x0, y0 + 8), str(k), fill=MUTED, font=font(12), anchor="mt")
-            draw.text((xa - 8, ya), str(k), fill=MUTED, font=font(12), anchor="rm")
+            draw_text(image, (x0, y0 + 6), str(k), SMALL, MUTED, "mt")
+            draw_text(image, (xa - 6, ya), str(k), SMALL, MUTED, "rm")
 
 
 def _draw_blocked(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
@@ -97,13 +116,13 @@ def _draw_blocked(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState
 
 def _draw_faces(image: Image.Image, frame: _Frame, faces: Sequence[Face], final: bool) -> None:
     overlay = ImageDraw.Draw(image)
-    amount = 1.0 if final else 0.55
+    amount = 1.0 if final else _FACE_AMOUNT
     for face in faces:
         colour = _blend(SEAT_LIGHT[0] if face.odd else SEAT_LIGHT[1], amount)
         overlay.polygon([frame.px(float(x), float(y)) for x, y in face.outline], fill=colour)
 
 
-def _draw_counts(draw: ImageDraw.ImageDraw, frame: _Frame, faces: Sequence[Face]) -> None:
+def _draw_counts(image: Image.Image, frame: _Frame, faces: Sequence[Face]) -> None:
     """Write each face's side count at the centre of its largest inscribed circle, when the text fits in it."""
     labelled: list[tuple[Face, float]] = []
     polygons: list[shapely.Polygon] = []
@@ -130,7 +149,7 @@ def _draw_counts(draw: ImageDraw.ImageDraw, frame: _Frame, faces: Sequence[Face]
         if radius < half * 1.2:
             continue
         colour = SEAT_COLOURS[0] if face.odd else SEAT_COLOURS[1]
-        draw.text((centre.x, centre.y), str(face.sides), fill=colour, font=font(COUNT_SIZE), anchor="mm")
+        draw_text(image, (centre.x, centre.y), str(face.sides), COUNT_SIZE, colour, "mm")
 
 
 def _draw_segments(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
@@ -159,7 +178,7 @@ def _dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[fl
                   fill=colour, width=width)
 
 
-def _draw_dots(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
+def _draw_dots(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
     last_placed = len(state.points) - 1 if state.points and not state.path else None
     end = state.path[-1] if state.phase == "draw" and state.path else None
     for i, dot in enumerate(state.dots):
@@ -175,8 +194,7 @@ def _draw_dots(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -
         dy = 1 if dot.y >= state.size else -1
         anchor = ("l" if dx > 0 else "r") + ("b" if dy < 0 else "t")
         lx, ly = cx + dx * (r + 2), cy + dy * (r - 1)
-        draw.text((lx, ly), dot.name, fill=colour, font=font(LABEL_SIZE), anchor=anchor,
-                  stroke_width=3, stroke_fill=BACKGROUND)
+        draw_text(image, (lx, ly), dot.name, LABEL_SIZE, colour, anchor, stroke=3, stroke_fill=BACKGROUND)
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
@@ -195,26 +213,43 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[s
     return lines
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, state: PolygonsState, names: Sequence[str]) -> None:
+def status_line(state: PolygonsState, names: Sequence[str], outcome: Outcome | None = None) -> str:
+    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's).
+
+    Names are drawn shortened (see :func:`renderers._common.short_name`).
+    """
+    short = [short_name(name, PANEL_SIZE, PANEL_PX - 12) for name in names]
+    shown = ended(state.outcome, outcome)
+    if shown is not None:
+        return outcome_text(state.game, short, shown)
+    return f"{short[state.current_seat or 0]} to move"
+
+
+def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsState, names: Sequence[str],
+                outcome: Outcome | None) -> None:
     left = MARGIN * 2 + BOARD_PX - 8
     width = PANEL_PX - 12
-    y = MARGIN
-    draw.text((left, y), "Polygons & Dots", fill=INK, font=font(18))
-    y += 30
-    outcome = state.outcome
-    text = outcome_text(state.game, names, outcome) if outcome else None
+    text = functools.partial(draw_text, image)
+    y = MARGIN - 8
+    text((left, y), "Polygons & Dots", 20, INK)
+    y += 26
+    text((left, y), move_count(state.ply), SMALL, MUTED)
+    y += _LINE + 4
     phase = state.phase
-    scores = None if phase == "place" else state.scores
-    for k, (line, colour) in enumerate(status_lines(names, state.current_seat, scores, text)):
-        parts = _wrap(draw, line, PANEL_SIZE, width) if k >= state.seats else [fit_text(line, PANEL_SIZE, width)[0]]
-        for part in parts:
-            draw.text((left, y), part, fill=colour, font=font(PANEL_SIZE))
-            y += 22
-    y += 8
+    for seat, name in enumerate(names):
+        suffix = "" if phase == "place" else f": {state.scores[seat]}"
+        text((left, y), short_name(name, PANEL_SIZE, width, suffix=suffix), PANEL_SIZE, SEAT_COLOURS[seat])
+        y += _LINE
+    shown = ended(state.outcome, outcome)
+    colour = INK if shown is not None or state.current_seat is None else SEAT_COLOURS[state.current_seat]
+    for part in _wrap(draw, status_line(state, names, outcome), PANEL_SIZE, width):
+        text((left, y), fit_text(part, PANEL_SIZE, width)[0], PANEL_SIZE, colour)
+        y += _LINE
+    y += 6
     info: list[str] = []
     if phase == "place":
         info.append(f"Placing dots: {len(state.points)} of {state.total_dots}")
-        info.append("No three dots in a line; x marks a point in line with two dots.")
+        info.append("x: in line with two dots")
     else:
         connected = len(state.path)
         if phase == "draw":
@@ -226,31 +261,33 @@ def _draw_panel(draw: ImageDraw.ImageDraw, state: PolygonsState, names: Sequence
             if connected >= 2:
                 info.append("Scores so far (provisional)")
         else:
-            info.append(f"{len(state.faces())} faces")
+            faces = len(state.faces())
+            info.append(f"{faces} face{'s' if faces != 1 else ''}")
         if state.path:
             info.append("Path: " + "-".join(state.dots[i].name for i in state.path))
     last = state.last_move
     if last is not None:
         info.append(f"Last move: {state.format_move(last)}")
     for line in info:
-        for part in _wrap(draw, line, 14, width):
-            draw.text((left, y), part, fill=INK, font=font(14))
-            y += 19
-    y += 10
+        for part in _wrap(draw, line, SMALL, width):
+            text((left, y), fit_text(part, SMALL, width)[0], SMALL, INK)
+            y += _LINE
+    y += 6
     if phase != "place":
         for seat, label in ((0, "odd faces"), (1, "even faces")):
-            draw.rectangle([left, y + 2, left + 14, y + 16], fill=SEAT_LIGHT[seat], outline=SEAT_COLOURS[seat])
-            owner = fit_text(f"{label}: {names[seat]}", 14, width - 22)[0]
-            draw.text((left + 22, y), owner, fill=SEAT_COLOURS[seat], font=font(14))
-            y += 22
+            draw.rectangle([left, y + 4, left + 16, y + 20], fill=SEAT_LIGHT[seat], outline=SEAT_COLOURS[seat])
+            owner = short_name(names[seat], SMALL, width - 24 - text_width(f"{label}: ", SMALL))
+            text((left + 24, y), f"{label}: {owner}", SMALL, SEAT_COLOURS[seat])
+            y += _LINE
 
 
-def render(state: PolygonsState, names: Sequence[str]) -> bytes:
-    """Render ``state`` as PNG bytes (796 x 596 px).
+def render(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
+    """Render ``state`` as PNG bytes (646 x 450 px).
 
     Args:
         state: a Polygons & Dots state.
         names: display name per seat (two names).
+        outcome: the result to show when a player's action ended the match (else the state's own outcome).
 
     Raises:
         TypeError: ``state`` is not a Polygons & Dots state.
@@ -264,12 +301,11 @@ def render(state: PolygonsState, names: Sequence[str]) -> bytes:
     frame = _Frame(state.size)
     faces = state.faces()
     _draw_faces(image, frame, faces, state.phase == "over")
-    _draw_lattice(draw, frame)
+    _draw_lattice(image, draw, frame)
     if state.phase == "place":
         _draw_blocked(draw, frame, state)
     _draw_segments(draw, frame, state)
-    _draw_counts(draw, frame, faces)
-    _draw_dots(draw, frame, state)
-    _draw_panel(draw, state, names)
-    # A few hundred colours in all: a palette image encodes twice as fast and half as large.
-    return to_png(image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE))
+    _draw_counts(image, frame, faces)
+    _draw_dots(image, draw, frame, state)
+    _draw_panel(image, draw, state, names, outcome)
+    return palette_png(image, _PALETTE)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games import Outcome
 from renderers._common import INK, SEAT_COLOURS, font, new_canvas, to_png
 from tests.extra_games.tictactoe import TicTacToeState
 
@@ -11,8 +12,8 @@ CELL = 120
 MARGIN = 20
 
 
-def render(state: TicTacToeState, names: Sequence[str]) -> bytes:
-    """The grid as PNG bytes (400 × 440 pixels)."""
+def render(state: TicTacToeState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
+    """The grid as PNG bytes (400 × 440 pixels); ``outcome`` is accepted and not drawn."""
     size = 3 * CELL + 2 * MARGIN
     image, draw = new_canvas(size, size + 40)
     for k in (1, 2):

@@ -248,9 +248,10 @@ def test_read_stored_outcome_reads_both_forms() -> None:
     (Outcome(0, False, None, Termination.NATURAL), "Ann wins: both hands are dead"),
     (Outcome(None, True, None, Termination.REPETITION), "Draw: third repetition"),
     (Outcome(None, True, None, Termination.MOVE_LIMIT), "Draw: move limit"),
-    (Outcome(1, False, None, Termination.RESIGNED, loser=0), "Bob wins: resignation"),
-    (Outcome(0, False, None, Termination.OUT_OF_TIME, loser=1), "Ann wins: out of time"),
-    (Outcome(None, True, None, Termination.DRAW_AGREED), "Draw: draw agreed"),
+    (Outcome(1, False, None, Termination.RESIGNED, loser=0), "Ann resigned: Bob wins"),
+    (Outcome(0, False, None, Termination.OUT_OF_TIME, loser=1), "Bob ran out of time: Ann wins"),
+    (Outcome(None, True, None, Termination.DRAW_AGREED), "Draw agreed"),
+    (Outcome(None, False, (4,), Termination.RESIGNED, loser=0), "Ann resigned"),
 ])
 def test_outcome_line_reads_the_termination(outcome: Outcome, text: str) -> None:
     assert outcome_text("chopsticks", ["Ann", "Bob"], outcome) == text

@@ -106,7 +106,7 @@ def test_final_position_shows_the_winner() -> None:
     final_image = open_png(render(final, NAMES))
     before_image = open_png(render(before, NAMES))
     # The status line names the winner in the winner's colour once over (seat 0 was to move before).
-    corner = (0, 0, WIDTH // 2, 34)
+    corner = (0, 28, WIDTH // 2, 50)
     assert has_colour(final_image, corner, SEAT_COLOURS[1])
     assert not has_colour(before_image, corner, SEAT_COLOURS[1])
     # e1 was the last legal square (tinted for seat 0); in the final position it holds the highlighted mark.
