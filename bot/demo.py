@@ -11,6 +11,7 @@ made before (it keeps a list of its files in :data:`MANIFEST`) is cleared of exa
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import renderers
 from bot.service import MatchService, load_state, replay
 from games import GAMES, DemoMatch
+from games.base import read_stored_outcome
 from storage import Database
 
 MANIFEST = ".napkin-demo.json"
@@ -112,7 +114,9 @@ async def _play_one(service: MatchService, writer: _Writer, key: str, demo: Demo
         writer.write(f"{prefix}-ply{result.after.ply:03d}.png", png)
     final = await service.get_match(match.id)
     final_state = load_state(final)
-    writer.write(f"{prefix}-final.png", await asyncio.to_thread(renderers.render, final_state, names))
+    outcome = read_stored_outcome(final.outcome) if final.outcome else None
+    writer.write(f"{prefix}-final.png",
+                 await asyncio.to_thread(functools.partial(renderers.render, final_state, names, outcome=outcome)))
     moves = await service.moves(match.id)
     replayed = replay(final, moves)[-1]
     consistent = replayed.to_dict() == final_state.to_dict()

@@ -211,3 +211,20 @@ async def test_a_bystander_cannot_ask_for_a_rematch(simcord_env, db: Database) -
     refused = await world["carol"].click(world.thread().last_message, label="Rematch")
     assert refused.ephemeral and "Only the players" in refused.response.content
     assert await snapshot(db) == before
+
+
+async def test_the_final_board_image_shows_a_resignation(simcord_env, db: Database) -> None:
+    import renderers
+    from bot.exts.match._board import names_of
+    from bot.service import load_state
+    from games.base import read_stored_outcome
+
+    world = World(simcord_env, "alice", "bob")
+    match_id = await _finished_duel(world, db)
+    match = await stored(db, match_id)
+    posted = await world.thread().last_message.attachments[0].read()
+    state, names = load_state(match), names_of(match)
+    outcome = read_stored_outcome(match.outcome)
+    assert posted == renderers.render(state, names, outcome=outcome)  # drawn with the resignation
+    assert posted != renderers.render(state, names)  # which the position alone would not show
+    assert outcome.termination.value == "resigned" and outcome.loser == 1

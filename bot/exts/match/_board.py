@@ -10,6 +10,7 @@ final board, both human players. A finished match's board reads the result, neve
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import io
 import logging
@@ -23,7 +24,7 @@ import discord
 import renderers
 from bot.exts.match._views import RematchButton
 from bot.service import MoveResult, load_state
-from games import GAMES, State, Termination
+from games import GAMES, Outcome, State, Termination
 from games.base import read_stored_outcome
 from storage import MatchRecord
 
@@ -114,6 +115,12 @@ def describe_outcome(match: MatchRecord) -> str:
     if outcome.winner is None:
         return f"Finished: {why}."
     return f"**{escape(match.seats[outcome.winner].display_name)}** wins: {why}."
+
+
+def match_outcome(match: MatchRecord) -> Outcome | None:
+    """The stored outcome of a finished or aborted match (for its board: a resignation, a forfeit or an agreed draw
+    is not in the position itself), else ``None``."""
+    return read_stored_outcome(match.outcome) if match.status != "active" and match.outcome else None
 
 
 def how_to_move(match: MatchRecord, state: State[Any]) -> str:
@@ -208,7 +215,8 @@ async def board_payload(match: MatchRecord, state: State[Any] | None = None,
         "allowed_mentions": board_mentions(match, board),
     }
     try:
-        png = await asyncio.to_thread(renderers.render, state, names_of(match))
+        png = await asyncio.to_thread(functools.partial(renderers.render, state, names_of(match),
+                                                        outcome=match_outcome(match)))
     except Exception:  # any drawing failure: the stored match is still shown, in words
         log.exception("could not draw the board of match %s at ply %s", match.id, state.ply)
         payload["content"] += "\n(The board image could not be drawn; the position above is what is stored.)"

@@ -4,6 +4,7 @@ persistent button does (:class:`bot.exts.match._views.ButtonHandler`)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 import logging
@@ -16,7 +17,7 @@ from discord.ext import commands
 
 import renderers
 from bot.exts.match import _lifecycle as lifecycle
-from bot.exts.match._board import Board, board_payload, escape, names_of, retire_previous_board
+from bot.exts.match._board import Board, board_payload, escape, match_outcome, names_of, retire_previous_board
 from bot.exts.match._load import member_key, queues
 from bot.exts.match._options import MatchOption, the_match
 from bot.exts.match._views import challenge_view
@@ -182,7 +183,8 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
             await interaction.response.defer(thinking=True)
             moves = await self.bot.service.moves(record.id)
             states = await asyncio.to_thread(replay, record, moves)
-            gif = await asyncio.to_thread(renderers.render_replay, replay_frames(states), names_of(record))
+            gif = await asyncio.to_thread(functools.partial(
+                renderers.render_replay, replay_frames(states), names_of(record), outcome=match_outcome(record)))
         export = {
             "match": record.id, "game": record.game, "variant": record.variant, "status": record.status,
             "seats": [{"seat": s.seat, "name": s.display_name, "computer": s.level} for s in record.seats],
