@@ -99,8 +99,8 @@ def headline(match: MatchRecord, state: State, result: MoveResult | None = None)
 
 
 def board_mentions(match: MatchRecord) -> discord.AllowedMentions:
-    """Allow a ping of the player to move only (never everyone, roles or anyone else)."""
-    if match.status == "active" and match.current_seat is not None:
+    """Allow a ping of the player to move only (never everyone, roles or anyone else; nobody in solitaire)."""
+    if match.status == "active" and match.current_seat is not None and len(match.seats) > 1:
         seat = match.seats[match.current_seat]
         if not seat.is_computer:
             return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(seat.user_id)])

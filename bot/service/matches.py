@@ -300,6 +300,8 @@ class MatchService:
         async with self.db.write() as conn:
             settings = await self._check_can_start(conn, guild_id, channel_id, player.user_id)
             days = self._days(days_per_move, settings)
+            if seat_count == 1 and days_per_move is None:
+                days = 0  # solitaire: no move deadline unless the player asks for one
             if seat_count == 1:
                 seats = [SeatRecord(0, player.user_id, player.name)]
             else:
