@@ -43,7 +43,7 @@ PairIndex = tuple[int, int]
 
 PAR_NODES = 20_000
 """Node budget of the exact par search (under 1 s on the reference machine, see ``make bench``)."""
-DUEL_NODES = 6_000
+DUEL_NODES = 3_000
 """Node budget of the exact duel search of one ``hard`` move (under 1 s on the reference machine)."""
 START_DUEL_NODES = 500
 """Node budget of the fairness check of one candidate random start."""

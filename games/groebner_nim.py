@@ -1204,7 +1204,7 @@ def _start_plan(start: tuple[Stick, ...], order: str) -> tuple[tuple[int, int], 
     return exact_par(start, order).plan
 
 
-FALLBACK_DUEL_NODES = 2000
+FALLBACK_DUEL_NODES = 1000
 """Node budget of :func:`duel_search` when the exact duel search did not finish."""
 
 

@@ -112,10 +112,12 @@ def _record_solitaire(conn: sqlite3.Connection, match: MatchRecord, now: float) 
     par = match.state.get("par")
     completed = match.outcome is not None and match.outcome.get("winner") is None and "resigned" not in str(
         match.outcome.get("reason")) and "ran out of time" not in str(match.outcome.get("reason"))
-    if completed and scores and isinstance(par, int):
+    if completed and scores and isinstance(par, int) and match.state.get("par_exact", False):
         relative = int(scores[0]) - par
         record.wins += 1
         record.best_vs_par = relative if record.best_vs_par is None else min(record.best_vs_par, relative)
+    elif completed:
+        record.wins += 1  # completed against a par that is only an upper bound: not ranked
     else:
         record.losses += 1
     repo.put_rating.sync(conn, record, now)
