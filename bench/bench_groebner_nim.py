@@ -5,7 +5,12 @@ Rows:
 * end-of-game test after a move (``is_groebner_basis`` on the sticks, skipping picked pairs, as ``apply`` runs
   it) and ``sympy.groebner`` over GF(2) on the same sticks, timed side by side on the same positions, and their
   ratio (target: ours at least 10x faster);
-* the hard computer's move time, duel and solitaire (target: median <= 1 s);
+* start generation time per kind of start (target: median <= 0.5 s, max within 1 s);
+* the hard computer's move time, duel and solitaire (target: median <= 1 s, max within 2 s);
+* how often the exact par search and the exact duel search finish within their node budgets;
+* 200 default duels hard vs hard and 200 medium vs medium: game lengths (no game under 3 turns) and results per
+  seat;
+* ``bonus_turn``: how often a person gets to move against each computer level;
 * render time (<= 10 ms) and PNG size (<= 30 KB) of the largest board (6 sticks, exponents to 20).
 """
 
@@ -14,10 +19,21 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections import Counter
+from collections.abc import Callable
 
 from bench._timing import Row, timed_row, value_row
 from bench.largest_boards import render_rows
-from games.groebner_nim import GAME, GroebnerNimState, is_groebner_basis
+from games._groebner_search import (
+    DUEL_NODES,
+    PAR_NODES,
+    BudgetSpent,
+    duel_solver,
+    exact_par,
+    finishes_within,
+    forget,
+)
+from games.groebner_nim import GAME, GroebnerNimState, _start_par, _start_plan, is_groebner_basis, random_start
 from renderers.groebner_nim import render
 
 
@@ -63,9 +79,16 @@ def _end_test_rows() -> list[Row]:
             value_row("groebner_nim end test speed-up vs sympy", ratio, "x", limit=10, at_least=True)]
 
 
-def _row(name: str, samples: list[float], note: str) -> Row:
+def _row(name: str, samples: list[float], note: str, limit: float = 1000) -> Row:
     median = statistics.median(samples)
-    return Row(name, median, min(samples), max(samples), "ms", "<= 1000 ms", median <= 1000, note)
+    return Row(name, median, min(samples), max(samples), "ms", f"<= {limit:g} ms", median <= limit and
+               max(samples) <= 2 * limit, note + " (target on the median; max within twice it)")
+
+
+def _timed(fn: Callable[[], object]) -> tuple[object, float]:
+    start = time.perf_counter()
+    result = fn()
+    return result, (time.perf_counter() - start) * 1000.0
 
 
 def _hard_rows() -> list[Row]:
@@ -73,24 +96,144 @@ def _hard_rows() -> list[Row]:
     for seed in range(6):
         rng = random.Random(100 + seed)
         state = GAME.new_state({"sticks": 4, "order": ("grevlex", "lex")[seed % 2]}, rng)
-        for _ in range(4):
+        for _ in range(3):
             if state.is_over:
                 break
-            start = time.perf_counter()
-            move = GAME.computer_move(state, "hard", rng)
-            duel.append((time.perf_counter() - start) * 1000.0)
-            state = state.apply(move)
+            move, ms = _timed(lambda state=state, rng=rng: GAME.computer_move(state, "hard", rng))
+            duel.append(ms)
+            state = state.apply(move)  # type: ignore[arg-type]
     solitaire = []
     for seed in range(12):
         rng = random.Random(200 + seed)
         state = GAME.new_state({"mode": "solitaire", "sticks": 6, "order": ("grevlex", "lex")[seed % 2]}, rng)
-        start = time.perf_counter()
-        GAME.computer_move(state, "hard", rng)  # first move of a new start: the plan is searched, not cached
-        solitaire.append((time.perf_counter() - start) * 1000.0)
+        _start_plan.cache_clear()  # the first move of a start searches its plan
+        solitaire.append(_timed(lambda state=state, rng=rng: GAME.computer_move(state, "hard", rng))[1])
     return [
-        _row("groebner_nim hard move (duel, 4 sticks)", duel, f"{len(duel)} moves in 6 games"),
+        _row("groebner_nim hard move (duel, 4 sticks)", duel,
+             f"{len(duel)} moves in 6 games (exact search, then the depth-limited one when it runs out)"),
         _row("groebner_nim hard first move (solitaire, 6 sticks)", solitaire, "12 starts; later moves reuse the plan"),
     ]
+
+
+def _start_rows() -> list[Row]:
+    rows = []
+    for options, count in (({}, 60), ({"mode": "solitaire"}, 60), ({"sticks": 4}, 12), ({"sticks": 6}, 12),
+                           ({"mode": "solitaire", "sticks": 6}, 12)):
+        samples = []
+        for seed in range(count):
+            _start_par.cache_clear()
+            draw = random.Random(5000 + seed)
+            samples.append(_timed(lambda draw=draw, options=options: GAME.new_state(options, draw))[1])
+        label = ", ".join(f"{key} {value}" for key, value in options.items()) or "default duel"
+        rows.append(_row(f"groebner_nim start generation ({label})", samples, f"{count} seeded starts", 500))
+    return rows
+
+
+def _play(options: dict[str, object], levels: tuple[str, str], seed: int) -> GroebnerNimState:
+    rng = random.Random(seed)
+    state = GAME.new_state(options, rng)
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
+        state = state.apply(GAME.computer_move(state, levels[seat], rng))  # type: ignore[arg-type]
+    return state
+
+
+def _duel_rows(level: str, games: int) -> list[Row]:
+    """``games`` default duels between two ``level`` computers; the two players swap seats every game."""
+    lengths: Counter[int] = Counter()
+    seat_results: Counter[str] = Counter()
+    player_wins = [0, 0]
+    for seed in range(games):
+        state = _play({}, (level, level), 9000 + seed)
+        lengths[state.ply] += 1
+        outcome = state.outcome
+        assert outcome is not None
+        key = "draw" if outcome.draw else f"seat {outcome.winner + 1}"  # type: ignore[operator]
+        seat_results[key] += 1
+        if not outcome.draw:
+            player_wins[(outcome.winner + seed) % 2] += 1  # type: ignore[operator]
+    shortest = min(lengths)
+    spread = ", ".join(f"{ply}: {count}" for ply, count in sorted(lengths.items()))
+    results = (f"first seat won {seat_results['seat 1']}, second seat won {seat_results['seat 2']}, "
+               f"{seat_results['draw']} draws; player A won {player_wins[0]}, player B {player_wins[1]}")
+    return [
+        value_row(f"groebner_nim {level} vs {level}, {games} default duels: shortest game", shortest, "turns",
+                  limit=3, at_least=True, note=f"game lengths (turns: games) {spread}"),
+        value_row(f"groebner_nim {level} vs {level}: second-seat wins", seat_results["seat 2"], "games",
+                  note=results),
+    ]
+
+
+def _exact_rows() -> list[Row]:
+    rows = []
+    # solitaire par: how often the exact search finishes within PAR_NODES
+    for count, starts in ((2, 100), (4, 30), (6, 30)):
+        exact, samples = 0, []
+        for seed in range(starts):
+            sticks = random_start(count, "grevlex", random.Random(7000 + seed))
+            found, ms = _timed(lambda sticks=sticks: exact_par(sticks, "grevlex"))
+            exact += found.exact  # type: ignore[attr-defined]
+            samples.append(ms)
+        rows.append(value_row(f"groebner_nim exact par within {PAR_NODES} nodes ({count} sticks)",
+                              100 * exact / starts, "%", note=f"{starts} random starts; search time median "
+                              f"{statistics.median(samples):.0f} ms, max {max(samples):.0f} ms"))
+    # the hard duel computer: solved exactly from the first move
+    for label, fair in (("default (fair) starts", True), ("raw non-trivial 2-stick draws", False)):
+        solved, samples, tried, seed = 0, [], 0, 0
+        while tried < 100:
+            seed += 1
+            rng = random.Random(8000 + seed)
+            if fair:
+                sticks = GAME.new_state({}, rng).sticks
+            else:
+                sticks = random_start(2, "grevlex", rng)
+                if finishes_within(sticks, "grevlex", 2):
+                    continue
+                forget(duel_solver(sticks, "grevlex", False))
+            tried += 1
+            solver = duel_solver(sticks, "grevlex", False)
+            start = time.perf_counter()
+            try:
+                solver.solve(sticks, 0, DUEL_NODES)
+                solved += 1
+            except BudgetSpent:
+                forget(solver)
+            samples.append((time.perf_counter() - start) * 1000.0)
+        rows.append(value_row(f"groebner_nim hard duel solved exactly from move 1, {label}", solved, "%",
+                              note=f"100 starts, {DUEL_NODES} nodes; time median {statistics.median(samples):.1f} "
+                              f"ms, max {max(samples):.0f} ms (fair starts reuse the generator's proof)"))
+    return rows
+
+
+def _bonus_rows() -> list[Row]:
+    """``bonus_turn``: a person (modelled as a player who always picks a random pair that adds a stick) against
+    each computer level, the computer moving first; how often the person gets to move at all."""
+    rows = []
+    for level in ("easy", "medium", "hard"):
+        moved, longest, person_points, computer_points = 0, 0, 0, 0
+        games = 10 if level == "hard" else 100
+        for seed in range(games):
+            rng = random.Random(11000 + seed)
+            state = GAME.new_state({"bonus_turn": True}, rng)
+            while not state.is_over:
+                if state.current_seat == 0:
+                    move = GAME.computer_move(state, level, rng)  # type: ignore[arg-type]
+                else:
+                    move = rng.choice(state.adding_pairs())
+                state = state.apply(move)
+            moved += 1 in state.movers
+            run = best = 0
+            for index, seat in enumerate(state.movers):
+                run = run + 1 if index and state.movers[index - 1] == seat else 1
+                best = max(best, run)
+            longest = max(longest, best)
+            computer_points += state.scores[0]
+            person_points += state.scores[1]
+        rows.append(value_row(f"groebner_nim bonus_turn: person moves against {level} (computer first)",
+                              100 * moved / games, "%", note=f"{games} games; longest run of one seat {longest} "
+                              f"turns; points computer {computer_points}, person {person_points}"))
+    return rows
 
 
 def _render_rows() -> list[Row]:
@@ -98,8 +241,9 @@ def _render_rows() -> list[Row]:
 
 
 def run() -> list[Row]:
-    """Return the Gröbner Nim benchmark rows (about 15 s)."""
-    return [*_end_test_rows(), *_hard_rows(), *_render_rows()]
+    """Return the Gröbner Nim benchmark rows (about 30 s)."""
+    return [*_end_test_rows(), *_start_rows(), *_hard_rows(), *_exact_rows(), *_duel_rows("hard", 200),
+            *_duel_rows("medium", 200), *_bonus_rows(), *_render_rows()]
 
 
 if __name__ == "__main__":

@@ -688,7 +688,9 @@ class GroebnerNimState(State[Pair]):
         picked: the pairs picked so far, in the order played (``len(picked) == ply``).
         added: per picked pair, the 1-based number of the stick it added, or ``None`` if it reduced to zero.
         movers: per picked pair, the seat that picked it.
-        par: solitaire par (see :func:`buchberger`), ``None`` in a duel.
+        par: solitaire par, the fewest turns that complete the basis from the start (an upper bound when
+            ``par_exact`` is false: the exact search ran out of budget); ``None`` in a duel.
+        par_exact: ``True`` when ``par`` is proven to be the fewest turns.
         basis: ``True`` once the sticks form a Gröbner basis (the game is over).
     """
 
@@ -702,6 +704,7 @@ class GroebnerNimState(State[Pair]):
     movers: tuple[int, ...] = ()
     par: int | None = None
     basis: bool = False
+    par_exact: bool = False
     _picked_set: frozenset[Pair] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -808,6 +811,7 @@ class GroebnerNimState(State[Pair]):
             movers=(*self.movers, seat),
             par=self.par,
             basis=basis,
+            par_exact=self.par_exact,
         )
 
     # -- Gröbner Nim specifics -------------------------------------------------------------------------------------
@@ -835,6 +839,10 @@ class GroebnerNimState(State[Pair]):
             return []
         return [pair for pair in self.unpicked_pairs() if self.preview(pair) is not None]
 
+    def par_text(self) -> str:
+        """Solitaire par in words: ``par 3``, or ``par ≤ 5`` when the exact search did not finish."""
+        return f"par {self.par}" if self.par_exact else f"par ≤ {self.par}"
+
     def final_basis(self) -> tuple[Stick, ...]:
         """The reduced Gröbner basis of the sticks (meaningful once :meth:`is_basis`), smallest head first."""
         return minimal_reduced_basis(self.sticks, self.variant.order)
@@ -860,6 +868,7 @@ class GroebnerNimState(State[Pair]):
             "current_seat": self.current_seat,
             "scores": list(self.scores),
             "par": self.par,
+            "par_exact": self.par_exact,
             "is_basis": self.basis,
             "outcome": None if outcome is None else outcome.to_dict(),
         }
@@ -881,7 +890,7 @@ class GroebnerNimState(State[Pair]):
         variant, custom = _variant_from_data(data["variant"])
         start = _sticks_from_data(data["start_sticks"], variant.order)
         _check_start(start, variant, custom)
-        state = _replay(_initial_state(variant, start), data["picked"])
+        state = _replay(_initial_state(variant, start, _stored_par(data, variant)), data["picked"])
         expected = state.to_dict()
         for key in cls.required_keys:
             if key == "outcome":
@@ -890,6 +899,23 @@ class GroebnerNimState(State[Pair]):
             elif data[key] != expected[key]:
                 raise InvalidState(f"The stored `{key}` does not match the replayed game.")
         return state
+
+
+def _stored_par(data: Mapping[str, Any], variant: Variant) -> tuple[int | None, bool]:
+    """The par a stored state was started with, taken as stored: par is fixed when a match starts (a state stored
+    before par was an exact search keeps its par, which was then an upper bound, without ``par_exact``).
+
+    Raises:
+        InvalidState: a duel with a par, or a solitaire whose par is not a positive whole number.
+    """
+    par, exact = data["par"], data.get("par_exact", False)
+    if variant.mode != "solitaire":
+        if par is not None or exact:
+            raise InvalidState("A duel has no par.")
+        return None, False
+    if type(par) is not int or par < 1 or type(exact) is not bool:
+        raise InvalidState("A solitaire's `par` must be a positive whole number and `par_exact` true or false.")
+    return par, exact
 
 
 def _variant_from_data(raw: Any) -> tuple[Variant, tuple[Stick, ...] | None]:
@@ -971,15 +997,31 @@ def _sticks_from_data(raw: Any, order: str) -> tuple[Stick, ...]:
     return tuple(sticks)
 
 
-def _initial_state(variant: Variant, start: tuple[Stick, ...]) -> GroebnerNimState:
-    par = buchberger(start, variant.order).par if variant.mode == "solitaire" else None
+def _initial_state(variant: Variant, start: tuple[Stick, ...],
+                   par_known: tuple[int | None, bool] | None = None) -> GroebnerNimState:
+    """The start position; solitaire par is searched for unless ``par_known`` (a stored ``(par, exact)``) is given."""
+    if par_known is not None:
+        par, exact = par_known
+    else:
+        par, exact = (None, False) if variant.mode != "solitaire" else _start_par(start, variant.order)
     return GroebnerNimState(
         variant=variant,
         start_count=len(start),
         sticks=start,
         par=par,
+        par_exact=exact,
         basis=is_groebner_basis(start, variant.order),
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _start_par(start: tuple[Stick, ...], order: str) -> tuple[int, bool]:
+    """Solitaire par of a start and whether it is exact (see ``games._groebner_search.exact_par``); remembered,
+    since every stored state is rebuilt from its start."""
+    from games._groebner_search import exact_par
+
+    found = exact_par(start, order)
+    return found.turns, found.exact
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1082,24 +1124,38 @@ class GroebnerNim(Game[GroebnerNimState, Pair]):
         return 1 if mode == "solitaire" else 2
 
     def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> GroebnerNimState:
-        """Return the start: the custom ``start`` sticks, else ``sticks`` random sticks (coordinates 0–9).
+        """Return the start: the custom ``start`` sticks, else ``sticks`` random sticks (coordinates 0–9) drawn
+        by the fair-start rule of ``seeds/groebner_nim.md`` ("Random starts"): never a game of one or two turns,
+        and in a duel without ``bonus_turn`` a draw under perfect play wherever the exact search settles it.
 
         Raises:
             InvalidVariant: an unknown option or a value out of range; a custom start that is not 2–6 binomials
                 with exponents 0–20 and two different terms each, repeats a stick, or is already a Gröbner basis.
         """
         checked, custom = _check_options(variant)
-        start = custom if custom is not None else random_start(checked.sticks, checked.order, rng or random.Random())
+        if custom is None:
+            from games._groebner_search import fair_start
+
+            rng = rng or random.Random()
+            custom = fair_start(checked.sticks, checked.order, checked.mode == "duel", checked.bonus_turn, rng)
+        start = custom
         return _initial_state(checked, start)
 
     def choose_move(self, state: GroebnerNimState, level: Level, rng: random.Random) -> Pair:
         """Choose a pair for the seat to move.
 
-        ``easy``: a random unpicked pair. ``medium``: a random pair that adds a stick. ``hard``: in a duel, a
-        depth-limited alpha-beta search on the point margin; in solitaire, the shortest plan it finds to a Gröbner
-        basis (never longer than the pairs Buchberger's algorithm adds, so par or better from the start).
+        ``easy``: a random unpicked pair. ``medium``: a random pair that adds a stick. With ``bonus_turn``, both
+        hand the turn back after adding a stick: on a bonus turn they pick a random pair that adds nothing when one
+        is left. ``hard``: in a duel, the exact game value (:func:`hard_move`) when the search settles it within
+        its budget, else a depth-limited alpha-beta search on the point margin; in solitaire, a plan of par turns.
         (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """
+        if level != "hard" and state.variant.mode == "duel" and state.variant.bonus_turn and state.added \
+                and state.added[-1] is not None:
+            adding = set(state.adding_pairs())
+            passes = [pair for pair in state.unpicked_pairs() if pair not in adding]
+            if passes:
+                return rng.choice(passes)
         if level == "easy":
             return rng.choice(state.unpicked_pairs())
         if level == "medium":
@@ -1306,17 +1362,39 @@ def duel_search(state: GroebnerNimState, nodes: int = DUEL_NODES) -> Pair:
 
 @functools.lru_cache(maxsize=64)
 def _start_plan(start: tuple[Stick, ...], order: str) -> tuple[tuple[int, int], ...]:
-    """:func:`solitaire_plan` from a start, remembered so that following it costs nothing after the first move."""
-    return tuple(solitaire_plan(start, order))
+    """The plan of the exact par search from a start, remembered so that following it costs nothing later."""
+    from games._groebner_search import exact_par
+
+    return exact_par(start, order).plan
+
+
+FALLBACK_DUEL_NODES = 1000
+"""Node budget of :func:`duel_search` when the exact duel search did not finish."""
 
 
 def hard_move(state: GroebnerNimState) -> Pair:
-    """The ``hard`` computer's pair for ``state`` (see :meth:`GroebnerNim.computer_move`)."""
-    if state.variant.mode == "duel":
-        return duel_search(state)
+    """The ``hard`` computer's pair for ``state`` (see :meth:`GroebnerNim.computer_move`).
+
+    Duel: the exact game value by ``games._groebner_search.DuelSolver`` within its node budget (the memo is
+    shared by every move of the game and by the start generator); when the budget runs out, :func:`duel_search`.
+    Solitaire: the plan of the exact par search from the start (par turns when par is exact, and never more
+    than the stated bound), searched again from the position if the game left the plan.
+    """
+    from games._groebner_search import BudgetSpent, duel_solver, exact_par, forget
+
     order = state.variant.order
+    if state.variant.mode == "duel":
+        solver = duel_solver(state.sticks[: state.start_count], order, state.variant.bonus_turn)
+        adding = set(state.adding_pairs())
+        passes = [pair for pair in state.unpicked_pairs() if pair not in adding]
+        try:
+            found = solver.solve(state.sticks, len(passes))
+        except BudgetSpent:
+            forget(solver)
+            return duel_search(state, nodes=FALLBACK_DUEL_NODES)
+        return passes[0] if found.best is None else Pair.from_indices(*found.best)
     played = tuple(pair.indices for pair, new in zip(state.picked, state.added, strict=True) if new is not None)
     plan = _start_plan(state.sticks[: state.start_count], order)
     if plan[: len(played)] == played and len(plan) > len(played):
         return Pair.from_indices(*plan[len(played)])
-    return Pair.from_indices(*solitaire_plan(state.sticks, order)[0])
+    return Pair.from_indices(*exact_par(state.sticks, order).plan[0])

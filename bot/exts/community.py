@@ -140,8 +140,12 @@ class Community(commands.Cog):
                     lines.append(f"`{s.rank:>2}.` **{escape(s.name)}** · {s.rating}{mark} · "
                                  f"{s.wins}/{s.losses}/{s.draws}")
             embed.description = "\n".join(lines)
-            embed.set_footer(text=f"page {page} of {pages} · rating 1000 + 40·(μ − 3σ), openskill; "
-                                  "? = provisional (< 5 games); W/L/D")
+            if solo:
+                embed.set_footer(text=f"page {page} of {pages} · par ±N = best completed game: turns taken minus "
+                                      "par, the fewest turns that complete the basis (lower is better)")
+            else:
+                embed.set_footer(text=f"page {page} of {pages} · rating 1000 + 40·(μ − 3σ), openskill; "
+                                      "? = provisional (< 5 games); W/L/D")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="A member's record and rating per game in this server")

@@ -390,6 +390,8 @@ class MatchService:
         def body(tx: Tx) -> MatchRecord:
             settings = self._check_can_start(tx, guild_id, channel_id, player.user_id, now)
             days = self._days(days_per_move, settings)
+            if seat_count == 1 and days_per_move is None:
+                days = 0  # solitaire: no move deadline unless the player asks for one
             if seat_count == 1:
                 seats = [SeatRecord(0, player.user_id, player.name)]
             else:

@@ -124,10 +124,12 @@ def _record_solitaire(tx: Tx, match: MatchRecord, now: float) -> None:
     par = match.state.get("par")
     outcome = read_stored_outcome(match.outcome) if match.outcome else None
     completed = outcome is not None and outcome.winner is None and outcome.termination is Termination.NATURAL
-    if completed and scores and isinstance(par, int):
+    if completed and scores and isinstance(par, int) and match.state.get("par_exact", False):
         relative = int(scores[0]) - par
         record.wins += 1
         record.best_vs_par = relative if record.best_vs_par is None else min(record.best_vs_par, relative)
+    elif completed:
+        record.wins += 1  # completed against a par that is only an upper bound: not ranked
     else:
         record.losses += 1
     tx.put_rating(record, now)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot import play
 from bot.service import load_state
 from games import GAMES
 from storage import Database, ReadTx
@@ -15,6 +16,10 @@ async def test_solitaire_by_commands_and_its_leaderboard(simcord_env, db: Databa
     result = await world["alice"].slash(world.channel, "groebner start", mode="solitaire", start="x^3+1, x*y^2+y^3")
     assert "starts" in result.response.content
     match_id = await only_match_id(db)
+    started = await stored(db, match_id)
+    # solitaire is solitaire: no move deadline, no ping of the player about their own move
+    assert started.days_per_move == 0 and started.deadline is None
+    assert play.board_mentions(started).users is False
     thread = world.thread()
     listing = await world["alice"].slash(thread, "groebner sticks")
     assert listing.ephemeral
@@ -31,6 +36,8 @@ async def test_solitaire_by_commands_and_its_leaderboard(simcord_env, db: Databa
     line = board.response.embeds[0].description
     assert "alice" in line
     assert f"par {1 - final.par:+d}" in line
+    footer = board.response.embeds[0].footer.text
+    assert "turns taken minus par" in footer and "rating" not in footer and "W/L/D" not in footer
 
 
 async def test_duel_by_commands(simcord_env, db: Database) -> None:

@@ -24,6 +24,7 @@ from games.groebner_nim import (
     minimal_reduced_basis,
     pair_result,
     parse_start,
+    random_start,
     s_stick_points,
     solitaire_plan,
 )
@@ -157,8 +158,9 @@ def test_hard_duel_choice(vector: dict) -> None:
 
 
 def random_game(seed: int, order: str, count: int) -> GroebnerNimState:
+    """A random game from a raw random draw (any start that is not a basis, fair or not)."""
     rng = random.Random(seed)
-    state = GAME.new_state({"sticks": count, "order": order}, rng)
+    state = GAME.new_state({"start": format_sticks(random_start(count, order, rng)), "order": order})
     for _ in range(2000):
         if state.is_over:
             return state
@@ -183,7 +185,7 @@ def test_finished_random_games_match_sympy(order: str) -> None:
 def test_game_continues_exactly_while_some_pair_adds_a_stick(order: str) -> None:
     for seed in range(25):
         rng = random.Random(1000 + seed)
-        state = GAME.new_state({"sticks": 3, "order": order}, rng)
+        state = GAME.new_state({"start": format_sticks(random_start(3, order, rng)), "order": order})
         while not state.is_over:
             assert state.adding_pairs(), "a game that is not over must have a pair that adds a stick"
             state = state.apply(rng.choice(state.legal_moves()))
@@ -197,11 +199,11 @@ def test_playing_buchbergers_pairs_takes_par_turns(order: str) -> None:
     for seed in range(30):
         state = GAME.new_state({"mode": "solitaire", "sticks": 2 + seed % 5, "order": order}, random.Random(seed))
         run = buchberger(state.sticks, order)
-        assert state.par == run.par >= 1
+        assert state.par_exact and 1 <= state.par <= len(run.productive) <= run.par
         for i, j in run.considered[: run.par]:
             assert not state.is_over
             state = state.apply(Pair.from_indices(i, j))
-        assert state.is_over and state.ply == state.par
+        assert state.is_over and state.ply == run.par
         assert state.sticks == run.sticks[: len(state.sticks)]
 
 
@@ -412,14 +414,16 @@ def test_computer_levels_play_legal_moves_deterministically(mode: str) -> None:
 
 
 @pytest.mark.parametrize("order", ["grevlex", "lex"])
-def test_hard_solitaire_makes_par_or_better(order: str) -> None:
+def test_hard_solitaire_plays_par(order: str) -> None:
     for seed in range(6):
         rng = random.Random(seed)
         state = GAME.new_state({"mode": "solitaire", "sticks": 2 + seed % 4, "order": order}, rng)
+        assert state.par_exact
         while not state.is_over:
             state = state.apply(GAME.computer_move(state, "hard", rng))
-        assert state.ply <= state.par
-        assert state.ply <= len(buchberger(state.sticks[: state.start_count], order).productive)
+        assert state.ply == state.par
+        assert state.outcome is not None and state.outcome.scores == (state.par,)
+        assert state.par_text() == f"par {state.par}"
 
 
 def test_solitaire_plan_completes_the_basis() -> None:
@@ -443,3 +447,23 @@ def test_hard_duel_beats_easy_more_often_than_not() -> None:
             state = state.apply(GAME.computer_move(state, level, rng))
         margin += state.scores[hard_seat] - state.scores[1 - hard_seat]
     assert margin > 0
+
+
+def test_a_solitaire_stored_before_exact_par_loads_with_its_par() -> None:
+    """Par is fixed when a match starts: a state stored when par was Buchberger's count (no ``par_exact``) keeps
+    that par as an upper bound instead of failing to load."""
+    state = GAME.new_state({"mode": "solitaire"}, random.Random(5))
+    state = state.apply(GAME.computer_move(state, "easy", random.Random(1)))
+    legacy = state.to_dict()
+    del legacy["par_exact"]
+    legacy["par"] = state.par + 3  # the old par, larger than the exact one
+    loaded = GAME.load(legacy)
+    assert (loaded.par, loaded.par_exact) == (state.par + 3, False)
+    assert "par ≤" in loaded.par_text()
+
+
+def test_a_duel_with_a_par_is_refused() -> None:
+    data = GAME.new_state({}, random.Random(5)).to_dict()
+    data["par"] = 4
+    with pytest.raises(InvalidState, match="no par"):
+        GAME.load(data)

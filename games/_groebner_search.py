@@ -1,0 +1,462 @@
+"""Exact searches for Gröbner Nim: the duel's game value, the fewest turns (solitaire par), fair random starts.
+
+Rules follow ``seeds/groebner_nim.md``; this module only searches positions built with ``games.groebner_nim``.
+
+Facts the searches rely on (all follow from the deterministic reduction, see the seed page): a pair that reduces
+to zero keeps reducing to zero after sticks are appended, and a picked pair that added a stick reduces to zero
+from then on; so the pairs that would add a stick are exactly the *unpicked* pairs that would, and they are a
+function of the stick list alone. The sticks form a Gröbner basis exactly when every head of the reduced
+Gröbner basis of the ideal (the minimal generators of the initial ideal) is the head of some stick; a move adds
+at most one head, so the number of those heads still missing is a lower bound on the turns left.
+
+A duel position is therefore the stick list plus the number of unpicked pairs that reduce to zero (*passes*:
+each only gives the turn away and is used up). Only the parity of that number matters: whoever could win
+without the two extra passes still can with them, by answering a pass with a pass. So the memo key of a duel
+position is ``(sticks, passes % 2)`` and a pass is searched only from odd parity.
+
+Every search counts the positions it expands against a node budget (deterministic on every machine); when
+the budget is spent it stops and says so instead of returning a guess.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.groebner_nim import (
+    POINTS_PER_STICK,
+    Point,
+    Stick,
+    _reduce,
+    buchberger,
+    divides,
+    minimal_reduced_basis,
+    order_key,
+    random_start,
+    s_stick_points,
+)
+
+PairIndex = tuple[int, int]
+"""A pair of 0-based stick indices ``(i, j)``, ``i < j``."""
+
+PAR_NODES = 20_000
+"""Node budget of the exact par search (under 1 s on the reference machine, see ``make bench``)."""
+DUEL_NODES = 3_000
+"""Node budget of the exact duel search of one ``hard`` move (under 1 s on the reference machine)."""
+START_DUEL_NODES = 500
+"""Node budget of the fairness check of one candidate random start."""
+START_TOTAL_NODES = 1_500
+"""Positions the fairness checks of one random start may expand in all (see :func:`fair_start`)."""
+MIN_START_TURNS = 3
+"""A random start needs at least this many turns to complete the basis, whatever the players pick."""
+
+
+class BudgetSpent(Exception):
+    """A search spent its node budget before it finished."""
+
+
+class Positions:
+    """The positions of one start as a tree of stick lists, with the pairs that add a stick in each (memoised).
+
+    A position is a small integer id; position ``child`` is position ``parent`` with one stick appended. Ids keep
+    the memo keys of the searches cheap to hash.
+
+    Args:
+        order: ``"grevlex"`` or ``"lex"``.
+        target: the heads of the reduced Gröbner basis of the ideal (see :func:`target_heads`).
+    """
+
+    def __init__(self, order: str, target: frozenset[Point]) -> None:
+        self.order = order
+        self.key = order_key(order)
+        self.target = target
+        self._roots: dict[tuple[Stick, ...], int] = {}
+        self._ids: dict[tuple[int, Point, Point], int] = {}
+        self._sticks: list[tuple[Stick, ...]] = []
+        self._parent: list[int] = []
+        self._missing: list[int] = []
+        self._adding: list[dict[PairIndex, Stick] | None] = []
+        self._moves: list[list[tuple[PairIndex, int]] | None] = []
+
+    def __len__(self) -> int:
+        return len(self._sticks)
+
+    def _new(self, sticks: tuple[Stick, ...], parent: int) -> int:
+        self._sticks.append(sticks)
+        self._parent.append(parent)
+        self._missing.append(len(self.target.difference(stick.head for stick in sticks)))
+        self._adding.append(None)
+        self._moves.append(None)
+        return len(self._sticks) - 1
+
+    def root(self, sticks: Sequence[Stick]) -> int:
+        """The id of the stick list ``sticks``, as a position of its own."""
+        key = tuple(sticks)
+        found = self._roots.get(key)
+        if found is not None:
+            return found
+        # descend from the longest prefix already known, so that the searches share their memo
+        for cut in range(len(key) - 1, 1, -1):
+            base = self._roots.get(key[:cut])
+            if base is not None:
+                for new in key[cut:]:
+                    child_key = (base, new.head, new.tail)
+                    child = self._ids.get(child_key)
+                    if child is None:
+                        child = self._ids[child_key] = self._new((*self._sticks[base], new), base)
+                    base = child
+                self._roots[key] = base
+                return base
+        found = self._roots[key] = self._new(key, -1)
+        return found
+
+    def sticks(self, position: int) -> tuple[Stick, ...]:
+        """The stick list of ``position``."""
+        return self._sticks[position]
+
+    def missing(self, position: int) -> int:
+        """How many heads of the reduced basis are not yet the head of a stick (0: the game is over)."""
+        return self._missing[position]
+
+    def adding(self, position: int) -> dict[PairIndex, Stick]:
+        """Map every pair that would add a stick in ``position`` onto the stick it adds.
+
+        Incremental from the parent position: pairs that reduced to zero still do, and an older remainder changes
+        only when the new head divides one of its points.
+        """
+        found = self._adding[position]
+        if found is not None:
+            return found
+        sticks = self._sticks[position]
+        heads = [stick.head for stick in sticks]
+        tails = [stick.tail for stick in sticks]
+        key = self.key
+        parent = self._parent[position]
+        found = {}
+        if parent >= 0:
+            new_head = heads[-1]
+            for pair, rest in self.adding(parent).items():
+                if divides(new_head, rest.head) or divides(new_head, rest.tail):
+                    reduced = _reduce(rest.head, rest.tail, heads, tails, key)
+                    if reduced is None:
+                        continue
+                    rest = reduced
+                found[pair] = rest
+            first_new = len(sticks) - 1
+        else:
+            first_new = 1
+        for j in range(first_new, len(sticks)):
+            for i in range(j):
+                p, q = s_stick_points(sticks[i], sticks[j])
+                new = _reduce(p, q, heads, tails, key)
+                if new is not None:
+                    found[(i, j)] = new
+        self._adding[position] = found
+        return found
+
+    def moves(self, position: int) -> list[tuple[PairIndex, int]]:
+        """The pairs that add a stick in ``position`` with the positions they lead to, those adding a missing
+        basis head first."""
+        found = self._moves[position]
+        if found is not None:
+            return found
+        found = []
+        sticks = self._sticks[position]
+        for pair, new in self.adding(position).items():
+            child_key = (position, new.head, new.tail)
+            child = self._ids.get(child_key)
+            if child is None:
+                child = self._ids[child_key] = self._new((*sticks, new), position)
+            found.append((pair, child))
+        found.sort(key=lambda item: self._missing[item[1]])
+        self._moves[position] = found
+        return found
+
+
+def target_heads(sticks: Sequence[Stick], order: str) -> frozenset[Point]:
+    """The heads of the reduced Gröbner basis of the ideal ``sticks`` generate under ``order``."""
+    return frozenset(stick.head for stick in minimal_reduced_basis(buchberger(sticks, order).sticks, order))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Solitaire: the fewest turns
+
+
+@dataclass(frozen=True, slots=True)
+class Par:
+    """The fewest turns that complete the basis from a position (see :func:`exact_par`).
+
+    Attributes:
+        turns: the fewest turns when ``exact``, else an upper bound (the shortest plan found).
+        exact: ``True`` when the search proved that no shorter plan exists.
+        lower: a proven lower bound (``== turns`` when ``exact``).
+        plan: 0-based pairs that complete the basis in ``turns`` turns, in order.
+        nodes: positions expanded.
+    """
+
+    turns: int
+    exact: bool
+    lower: int
+    plan: tuple[PairIndex, ...]
+    nodes: int
+
+
+def exact_par(sticks: Sequence[Stick], order: str, nodes: int = PAR_NODES,
+              positions: Positions | None = None) -> Par:
+    """Return the fewest turns that make ``sticks`` a Gröbner basis under ``order``, by exact search.
+
+    Iterative-deepening A* over pairs that add a stick (a pair adding nothing never helps), with the number of
+    missing basis heads as the admissible bound (with no turn to spare, only pairs adding a missing head are
+    tried), and a memo of positions proven unable to finish within a number of turns. The upper bound to beat is
+    Buchberger's algorithm (:func:`buchberger`, its pairs that add a stick). When ``nodes`` positions have been
+    expanded the search stops and the result is the best plan known, with ``exact`` false. Deterministic. A
+    position that is already a basis has par 0.
+    """
+    start = tuple(sticks)
+    if positions is None:
+        positions = Positions(order, target_heads(start, order))
+    root = positions.root(start)
+    plan: tuple[PairIndex, ...] = buchberger(start, order).productive
+    lower = positions.missing(root)
+    budget = [nodes]
+    failed: dict[int, int] = {}
+
+    def dfs(position: int, left: int) -> list[PairIndex] | None:
+        missing = positions.missing(position)
+        if missing == 0:
+            return []
+        if missing > left or failed.get(position, -1) >= left:
+            return None
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise BudgetSpent
+        for pair, child in positions.moves(position):  # those adding a missing head come first
+            if missing == left and positions.missing(child) == missing:
+                break
+            rest = dfs(child, left - 1)
+            if rest is not None:
+                return [pair, *rest]
+        failed[position] = left
+        return None
+
+    try:
+        while lower < len(plan):
+            found = dfs(root, lower)
+            if found is not None:
+                plan = tuple(found)
+                break
+            lower += 1
+    except BudgetSpent:
+        return Par(len(plan), False, lower, plan, nodes)
+    return Par(len(plan), True, len(plan), plan, nodes - budget[0])
+
+
+def finishes_within(sticks: Sequence[Stick], order: str, turns: int, positions: Positions | None = None) -> bool:
+    """``True`` when some sequence of at most ``turns`` pairs makes ``sticks`` a Gröbner basis (exhaustive)."""
+    if positions is None:
+        positions = Positions(order, target_heads(sticks, order))
+
+    def reach(position: int, left: int) -> bool:
+        missing = positions.missing(position)
+        if missing == 0:
+            return True
+        if missing > left:
+            return False
+        return any(reach(child, left - 1) for _, child in positions.moves(position))
+
+    return reach(positions.root(sticks), turns)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Duel: the exact game value
+
+_INFINITY = 10**6
+
+
+@dataclass(frozen=True, slots=True)
+class DuelValue:
+    """The exact value of a duel position for the seat to move (see :class:`DuelSolver`).
+
+    Attributes:
+        value: points the mover scores from here minus points the opponent scores, under perfect play.
+        best: a 0-based pair that achieves it, or ``None`` for any unpicked pair that reduces to zero.
+        nodes: positions expanded by this call.
+    """
+
+    value: int
+    best: PairIndex | None
+    nodes: int
+
+
+class DuelSolver:
+    """Exact alpha-beta negamax with a memo of value bounds over the duel positions of one start.
+
+    A position is its stick list and the parity of the unpicked pairs that reduce to zero (see the module
+    docstring). The memo is kept between calls, so solving the start once makes every later position of the same
+    game cheap, and a call that ran out of budget leaves what it proved for the next.
+
+    Args:
+        start: the start sticks.
+        order: ``"grevlex"`` or ``"lex"``.
+        bonus_turn: the variant where adding a stick keeps the turn.
+    """
+
+    def __init__(self, start: Sequence[Stick], order: str, bonus_turn: bool,
+                 positions: Positions | None = None) -> None:
+        self.start = tuple(start)
+        self.order = order
+        self.bonus_turn = bonus_turn
+        self.positions = positions or Positions(order, target_heads(self.start, order))
+        self.positions.root(self.start)
+        self._lower: dict[int, int] = {}
+        self._upper: dict[int, int] = {}
+        self._budget = 0
+
+    def _passes_odd(self, position: int, ply_odd: int) -> int:
+        """1 when the unpicked pairs of ``position`` that reduce to zero are odd in number.
+
+        They are all pairs minus the picked ones minus the adding ones; ``ply_odd`` is the parity of the picked
+        pairs (the key uses it rather than the passes, so that a child's key needs no pair table).
+        """
+        n = len(self.positions.sticks(position))
+        return (n * (n - 1) // 2 - ply_odd - len(self.positions.adding(position))) % 2
+
+    def _search(self, position: int, ply_odd: int, alpha: int, beta: int) -> int:
+        """Value of the position for the mover if inside (alpha, beta); else a bound on the side it fell."""
+        if self.positions.missing(position) == 0:
+            return 0
+        key = 2 * position + ply_odd
+        lower = self._lower.get(key, -_INFINITY)
+        upper = self._upper.get(key, _INFINITY)
+        if lower >= beta or lower == upper:
+            return lower
+        if upper <= alpha:
+            return upper
+        self._budget -= 1
+        if self._budget < 0:
+            raise BudgetSpent
+        low, high = max(alpha, lower), min(beta, upper)
+        best = -_INFINITY
+        window = low
+        child_odd = 1 - ply_odd
+        for _, child in self.positions.moves(position):
+            if self.bonus_turn:
+                value = POINTS_PER_STICK + self._search(child, child_odd, window - POINTS_PER_STICK,
+                                                        high - POINTS_PER_STICK)
+            else:
+                value = POINTS_PER_STICK - self._search(child, child_odd, POINTS_PER_STICK - high,
+                                                        POINTS_PER_STICK - window)
+            if value > best:
+                best = value
+                window = max(window, value)
+                if window >= high:
+                    break
+        if window < high and self._passes_odd(position, ply_odd):
+            # one pass stands for all; an even number of passes is worth no pass at all
+            best = max(best, -self._search(position, child_odd, -high, -window))
+        if best <= low:
+            self._upper[key] = best
+        elif best >= high:
+            self._lower[key] = best
+        else:
+            self._lower[key] = self._upper[key] = best
+        return best
+
+    def solve(self, sticks: Sequence[Stick], passes: int, nodes: int = DUEL_NODES) -> DuelValue:
+        """Return the exact value and a best pair of the position ``sticks`` with ``passes`` unpicked pairs that
+        reduce to zero, for the seat to move.
+
+        Raises:
+            BudgetSpent: the search would expand more than ``nodes`` positions.
+        """
+        self._budget = nodes
+        position = self.positions.root(sticks)
+        if self.positions.missing(position) == 0:
+            return DuelValue(0, None, 0)
+        n = len(self.positions.sticks(position))
+        child_odd = 1 - (n * (n - 1) // 2 - len(self.positions.adding(position)) - passes) % 2
+        best_value, best_pair = -_INFINITY, None
+        for pair, child in self.positions.moves(position):
+            if self.bonus_turn:
+                value = POINTS_PER_STICK + self._search(child, child_odd, best_value - POINTS_PER_STICK, _INFINITY)
+            else:
+                value = POINTS_PER_STICK - self._search(child, child_odd, -_INFINITY, POINTS_PER_STICK - best_value)
+            if value > best_value:
+                best_value, best_pair = value, pair
+        if passes:
+            value = -self._search(position, child_odd, -_INFINITY, -best_value)
+            if value > best_value:
+                best_value, best_pair = value, None
+        return DuelValue(best_value, best_pair, nodes - self._budget)
+
+
+_SOLVERS: OrderedDict[tuple[tuple[Stick, ...], str, bool], DuelSolver] = OrderedDict()
+
+
+def duel_solver(start: Sequence[Stick], order: str, bonus_turn: bool) -> DuelSolver:
+    """The :class:`DuelSolver` of a start, shared (the 16 most recently used are kept)."""
+    key = (tuple(start), order, bonus_turn)
+    solver = _SOLVERS.get(key)
+    if solver is None:
+        return _remember(DuelSolver(start, order, bonus_turn))
+    _SOLVERS.move_to_end(key)
+    return solver
+
+
+def forget(solver: DuelSolver) -> None:
+    """Drop a shared solver (after it ran out of budget, so that its partial bounds do not make later moves
+    depend on how the search was interrupted)."""
+    _SOLVERS.pop((solver.start, solver.order, solver.bonus_turn), None)
+
+
+def _remember(solver: DuelSolver) -> DuelSolver:
+    _SOLVERS[(solver.start, solver.order, solver.bonus_turn)] = solver
+    if len(_SOLVERS) > 16:
+        _SOLVERS.popitem(last=False)
+    return solver
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Fair random starts
+
+
+def fair_start(count: int, order: str, duel: bool, bonus_turn: bool, rng: random.Random) -> tuple[Stick, ...]:
+    """Draw a random start that takes a real game (the rule of ``seeds/groebner_nim.md``, "Random starts").
+
+    Candidates are drawn with :func:`games.groebner_nim.random_start`. A candidate is kept only when no sequence of
+    ``MIN_START_TURNS - 1`` pairs completes the basis. In a duel without ``bonus_turn`` it must moreover be a draw
+    under perfect play: exact value 0 by :class:`DuelSolver`, within ``START_DUEL_NODES`` positions per candidate.
+    Once ``START_TOTAL_NODES`` positions have been spent on candidates, the first non-trivial candidate whose
+    value the search could not settle is taken (or the next non-trivial one, if there was none). The solver of
+    the start kept is shared with the ``hard`` computer (:func:`duel_solver`). Deterministic for a given ``rng``.
+    """
+    fallback: tuple[Stick, ...] | None = None
+    spent = 0
+    while True:
+        sticks = random_start(count, order, rng)
+        if finishes_within(sticks, order, MIN_START_TURNS - 1):
+            continue
+        if not duel or bonus_turn:
+            return sticks
+        if spent >= START_TOTAL_NODES:
+            return fallback or sticks
+        solver = DuelSolver(sticks, order, bonus_turn)
+        budget = min(START_DUEL_NODES, START_TOTAL_NODES - spent)
+        try:
+            found = solver.solve(sticks, start_passes(solver.positions, sticks), budget)
+        except BudgetSpent:
+            spent += budget
+            fallback = fallback or sticks
+            continue
+        spent += found.nodes
+        if found.value == 0:
+            _remember(solver)
+            return sticks
+
+
+def start_passes(positions: Positions, sticks: Sequence[Stick]) -> int:
+    """The pairs of a start with no pair picked yet that reduce to zero."""
+    n = len(sticks)
+    return n * (n - 1) // 2 - len(positions.adding(positions.root(sticks)))

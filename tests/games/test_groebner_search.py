@@ -1,0 +1,187 @@
+"""Exact searches of Gröbner Nim checked against brute force over the engine's own states; the start rule."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games._groebner_search import (
+    MIN_START_TURNS,
+    BudgetSpent,
+    DuelSolver,
+    exact_par,
+    fair_start,
+    start_passes,
+)
+from games.groebner_nim import GAME, POINTS_PER_STICK, GroebnerNimState, format_sticks, random_start
+
+
+def custom(sticks: tuple, order: str, **options: object) -> GroebnerNimState:
+    state = GAME.new_state({"start": format_sticks(sticks), "order": order, **options})
+    assert state.sticks == sticks and state.variant.order == order
+    return state
+
+
+def brute_force_par(state: GroebnerNimState, limit: int = 12) -> int:
+    """Breadth-first search over every legal pair (including pairs that add nothing) with the engine's apply."""
+    level = [state]
+    for turns in range(1, limit + 1):
+        seen: dict[tuple, GroebnerNimState] = {}
+        for current in level:
+            for move in current.legal_moves():
+                child = current.apply(move)
+                if child.is_over:
+                    return turns
+                seen.setdefault((child.sticks, child._picked_set), child)
+        level = list(seen.values())
+    raise AssertionError("no finish within the limit")
+
+
+def brute_force_value(state: GroebnerNimState) -> int:
+    """Exact margin (points of the seat to move minus the other's) over every legal pair, memoised on the full
+    position (the sticks and the set of picked pairs): no parity argument, no pruning."""
+    memo: dict[tuple, int] = {}
+
+    def value(current: GroebnerNimState) -> int:
+        if current.is_over:
+            return 0
+        key = (current.sticks, current._picked_set)
+        if key in memo:
+            return memo[key]
+        best = None
+        for move in current.legal_moves():
+            child = current.apply(move)
+            gain = POINTS_PER_STICK if child.added[-1] is not None else 0
+            rest = value(child)
+            found = gain + rest if child.current_seat == current.current_seat else gain - rest
+            best = found if best is None else max(best, found)
+        assert best is not None
+        memo[key] = best
+        return best
+
+    return value(state)
+
+
+def small_starts(count: int, order: str, seeds: range, max_par: int) -> list[tuple]:
+    """Raw random starts whose par is small enough for brute force."""
+    found = []
+    for seed in seeds:
+        sticks = random_start(count, order, random.Random(seed))
+        if exact_par(sticks, order).turns <= max_par:
+            found.append(sticks)
+    return found
+
+
+@pytest.mark.parametrize("order", ["grevlex", "lex"])
+def test_exact_par_agrees_with_brute_force(order: str) -> None:
+    starts = small_starts(2, order, range(40), 4) + small_starts(3, order, range(10), 3)
+    assert len(starts) >= 20
+    pars = set()
+    for sticks in starts:
+        state = custom(sticks, order, mode="solitaire")
+        found = exact_par(sticks, order)
+        assert found.exact and found.lower == found.turns == state.par and state.par_exact
+        assert brute_force_par(state) == state.par
+        pars.add(state.par)
+        # the plan itself finishes in par turns, each pair adding a stick
+        for pair in found.plan:
+            state = state.apply(GAME.state_class.from_dict(state.to_dict()).parse_move(f"{pair[0] + 1}-{pair[1] + 1}"))
+            assert state.added[-1] is not None
+        assert state.is_over and state.ply == len(found.plan)
+    assert len(pars) >= 3  # the sample is not all one-move games
+
+
+def test_exact_par_out_of_budget_is_an_upper_bound() -> None:
+    sticks = next(s for s in (random_start(6, "grevlex", random.Random(seed)) for seed in range(50))
+                  if exact_par(s, "grevlex").turns >= 4)
+    full = exact_par(sticks, "grevlex")
+    cut = exact_par(sticks, "grevlex", nodes=1)
+    assert full.exact and not cut.exact
+    assert cut.lower <= full.turns <= cut.turns and len(cut.plan) == cut.turns
+
+
+# Raw random 2-stick starts (seeds of ``random_start``) whose full game tree, every pair that adds nothing
+# included, is small enough for brute force; their values are computed here, not stored.
+BRUTE_FORCE_SEEDS = (14, 17, 18, 21, 34, 40, 42, 44, 46, 56)
+
+
+@pytest.mark.parametrize("bonus", [False, True])
+def test_duel_value_agrees_with_brute_force(bonus: bool) -> None:
+    order = "grevlex"
+    values = set()
+    for seed in BRUTE_FORCE_SEEDS:
+        sticks = random_start(2, order, random.Random(seed))
+        state = custom(sticks, order, bonus_turn=bonus)
+        solver = DuelSolver(sticks, order, bonus)
+        found = solver.solve(sticks, start_passes(solver.positions, sticks), 200_000)
+        assert found.value == brute_force_value(state)
+        values.add(found.value)
+        # one ply in, with pairs that add nothing on the board: the hard computer's choice keeps the value
+        state = state.apply(state.legal_moves()[0])
+        if state.is_over:
+            continue
+        adding = set(state.adding_pairs())
+        passes = sum(pair not in adding for pair in state.unpicked_pairs())
+        value = solver.solve(state.sticks, passes, 200_000).value
+        assert value == brute_force_value(state)
+        child = state.apply(GAME.computer_move(state, "hard", random.Random(0)))
+        gain = POINTS_PER_STICK if child.added[-1] is not None else 0
+        rest = brute_force_value(child)
+        assert (gain + rest if child.current_seat == state.current_seat else gain - rest) == value
+    assert len(values) >= 2 or bonus
+
+
+def test_duel_solver_says_when_out_of_budget() -> None:
+    sticks = random_start(5, "grevlex", random.Random(3))
+    solver = DuelSolver(sticks, "grevlex", False)
+    with pytest.raises(BudgetSpent):
+        solver.solve(sticks, start_passes(solver.positions, sticks), 1)
+
+
+def never_finishes_within_two(state: GroebnerNimState) -> bool:
+    """Independent of the search module: every sequence of one or two legal pairs leaves the game running."""
+    for first in state.legal_moves():
+        after = state.apply(first)
+        if after.is_over or any(after.apply(second).is_over for second in after.legal_moves()):
+            return False
+    return True
+
+
+@pytest.mark.parametrize(("mode", "count", "order"), [("duel", 2, "grevlex"), ("duel", 2, "lex"),
+                                                      ("solitaire", 2, "grevlex"), ("duel", 3, "grevlex")])
+def test_random_starts_are_never_trivial(mode: str, count: int, order: str) -> None:
+    for seed in range(12):
+        state = GAME.new_state({"mode": mode, "sticks": count, "order": order}, random.Random(seed))
+        assert len(state.sticks) == count and state.variant.order == order and state.seats == (1 if mode ==
+                                                                                                "solitaire" else 2)
+        assert never_finishes_within_two(state)
+        if mode == "solitaire":
+            assert state.par >= MIN_START_TURNS
+
+
+def test_default_duel_starts_are_draws_under_perfect_play() -> None:
+    """The documented fairness condition on a sample: exact value 0 with a large budget, and by brute force
+    where the game tree is tiny."""
+    brute = 0
+    for seed in range(30):
+        state = GAME.new_state(None, random.Random(seed))
+        assert state.variant.sticks == 2 and not state.variant.bonus_turn
+        solver = DuelSolver(state.sticks, "grevlex", False)
+        assert solver.solve(state.sticks, 0, 200_000).value == 0
+        if len(solver.positions) <= 6:
+            assert brute_force_value(state) == 0
+            brute += 1
+    assert brute >= 2
+
+
+def test_fair_start_is_reproducible() -> None:
+    first = fair_start(2, "grevlex", True, False, random.Random(11))
+    assert first == fair_start(2, "grevlex", True, False, random.Random(11))
+    assert first == GAME.new_state(None, random.Random(11)).sticks
+
+
+def test_custom_starts_stay_as_typed() -> None:
+    state = GAME.new_state({"start": "x^3+1, x*y^2+y^3"})  # a one-move game, kept as typed
+    assert format_sticks(state.sticks) == "x^3 + 1, x*y^2 + y^3"
+    assert state.apply(state.legal_moves()[0]).is_over
