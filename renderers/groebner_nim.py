@@ -93,6 +93,8 @@ def status_line(state: GroebnerNimState, names: Sequence[str], outcome: Outcome 
         if state.variant.mode == "solitaire" and shown.termination.value == "natural":
             par = state.par or 0
             verdict = "under par" if state.ply < par else "on par" if state.ply == par else "over par"
+            if not state.par_exact:  # par is then only an upper bound: "on par" is all that can be said of equal
+                verdict = "within par" if state.ply <= par else "over par"
             return f"Basis complete: {verdict}"
         return outcome_text(state.game, short, shown)
     return f"{short[state.current_seat or 0]} to move"
@@ -208,7 +210,7 @@ def _draw_panel(image: Image.Image, state: GroebnerNimState, names: Sequence[str
     draw_text(image, (x, y), fit_text(f"{mode} · {variant.order}", SMALL, room)[0], SMALL, MUTED)
     y += _LINE
     solitaire = variant.mode == "solitaire"
-    counter = f"{state.ply} turn{'s' if state.ply != 1 else ''} · par {state.par}" if solitaire \
+    counter = f"{state.ply} turn{'s' if state.ply != 1 else ''} · {state.par_text()}" if solitaire \
         else move_count(state.ply)
     draw_text(image, (x, y), fit_text(counter, SMALL, room)[0], SMALL, MUTED)
     y += _LINE + 4

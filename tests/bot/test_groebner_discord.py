@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot import play
+from bot.exts.match._board import board_mentions
 from bot.service import load_state
 from games import GAMES
 from storage import Database, ReadTx
@@ -19,7 +19,7 @@ async def test_solitaire_by_commands_and_its_leaderboard(simcord_env, db: Databa
     started = await stored(db, match_id)
     # solitaire is solitaire: no move deadline, no ping of the player about their own move
     assert started.days_per_move == 0 and started.deadline is None
-    assert play.board_mentions(started).users is False
+    assert board_mentions(started).users is False
     thread = world.thread()
     listing = await world["alice"].slash(thread, "groebner sticks")
     assert listing.ephemeral
