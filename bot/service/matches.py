@@ -12,7 +12,6 @@ Times are UNIX epoch seconds from the injected ``clock``; days per move are whol
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import random
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.service import ratings
+from bot.service.computer import ComputerPool
 from bot.service.errors import (
     BadOption,
     ChallengeClosed,
@@ -42,6 +42,8 @@ DAY = 86400.0
 DAYS_PER_MOVE_CHOICES: tuple[int, ...] = (0, 1, 2, 3, 5, 7, 14)
 """Allowed days per move; 0 means no time limit."""
 CHALLENGE_TTL = DAY
+DUE_BATCH = 25
+"""Due matches (or expired challenges) settled per transaction by :meth:`MatchService.process_due`."""
 """How long an unanswered challenge stays open (seconds)."""
 SETTINGS = frozenset(f.name for f in dataclasses.fields(SettingsRecord)) - {"guild_id"}
 """The settings a server may change (:class:`storage.SettingsRecord` fields but its id)."""
@@ -110,11 +112,13 @@ class MatchService:
         db: the open database.
         computer_id: the user id that stands for the computer in seats (the bot's own user id).
         clock: returns the current time in epoch seconds.
+        computer: where computer moves are searched (default: a thread, :class:`ComputerPool` with no workers).
     """
 
     def __init__(self, db: Database, *, computer_id: int = 0, computer_name: str = "Napkin Games",
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, computer: ComputerPool | None = None) -> None:
         self.db = db
+        self.computer = computer or ComputerPool(0)
         self.computer_id = computer_id
         self.computer_name = computer_name
         self.clock = clock
@@ -139,6 +143,24 @@ class MatchService:
     async def active_matches(self, guild_id: int, user_id: int) -> list[MatchRecord]:
         """``user_id``'s active matches in ``guild_id``, most recently active first."""
         return await self.db.read(ReadTx.active_matches_of, guild_id, user_id)
+
+    async def active_match_page(self, guild_id: int, user_id: int, page: int,
+                                size: int) -> tuple[list[MatchRecord], int, int]:
+        """Page ``page`` (from 1; past the last shows the last) of ``size`` of ``user_id``'s active matches in
+        ``guild_id``, most recently active first; returns ``(matches, page, pages)`` (``pages`` is 1 with none).
+
+        Raises:
+            BadOption: ``page`` below 1.
+        """
+        if page < 1:
+            raise BadOption(f"There is no page {page}; pages start at 1.")
+
+        def body(tx: ReadTx) -> tuple[list[MatchRecord], int, int]:
+            pages = max(1, -(-tx.count_active(guild_id, user_id) // size))
+            shown = min(page, pages)
+            return tx.active_matches_of(guild_id, user_id, size, (shown - 1) * size), shown, pages
+
+        return await self.db.read(body)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log."""
@@ -381,8 +403,8 @@ class MatchService:
     async def computer_replies(self, match_id: int) -> list[MoveResult]:
         """Let the computer move while a computer seat is to move; return the moves applied.
 
-        The search runs in a worker thread; the move is then applied with a version check, so a resign or a
-        forfeit that lands meanwhile wins and the computer's move is dropped.
+        The search runs in :attr:`computer` (worker processes in the bot); the move is then applied with a version
+        check, so a resign or a forfeit that lands meanwhile wins and the computer's move is dropped.
         """
         results: list[MoveResult] = []
         while True:
@@ -393,10 +415,8 @@ class MatchService:
             if not seat.is_computer:
                 return results
             state = load_state(match)
-            game = GAMES[match.game]
-            rng = random.Random(f"{match.id}:{match.ply}:{match.initial_state.get('seed', '')}")
-            move = await asyncio.to_thread(game.computer_move, state, seat.level, rng)  # type: ignore[arg-type]
-            text = state.format_move(move)
+            seed = f"{match.id}:{match.ply}:{match.initial_state.get('seed', '')}"
+            text = await self.computer.choose(match.game, match.state, seat.level, seed)  # type: ignore[arg-type]
 
             def body(tx: Tx, version: int = match.version, before: State[Any] = state, seat: int = seat.seat,
                      text: str = text, now: float = self.clock()) -> MoveResult | None:
@@ -535,13 +555,15 @@ class MatchService:
     async def process_due(self) -> DueWork:
         """Send due reminders (mark them), forfeit matches past their deadline and expire old challenges.
 
-        The caller posts the messages. Each change is its own transaction with a version check.
+        The caller posts the messages. The due matches are found along an index (only they are read), then settled
+        :data:`DUE_BATCH` to a transaction, each re-read and version-checked inside it; members' actions queued
+        meanwhile take their turn between two batches, so a burst of due matches never holds them up for long.
         """
         now = self.clock()
         work = DueWork()
 
-        def due(tx: ReadTx) -> tuple[list[MatchRecord], list[ChallengeRecord]]:
-            return tx.due_matches(now), tx.expired_challenges(now)
+        def due(tx: ReadTx) -> tuple[list[int], list[ChallengeRecord]]:
+            return tx.due_match_ids(now), tx.expired_challenges(now)
 
         def settle(tx: Tx, match_id: int) -> None:
             fresh = tx.get_match(match_id)
@@ -563,11 +585,19 @@ class MatchService:
                 challenge.status = "expired"
                 work.expired.append(challenge)
 
-        matches, challenges = await self.db.read(due)
-        for match in matches:
-            await self.db.write(settle, match.id)
-        for challenge in challenges:
-            await self.db.write(expire, challenge)
+        def settle_batch(tx: Tx, match_ids: Sequence[int]) -> None:
+            for match_id in match_ids:
+                settle(tx, match_id)
+
+        def expire_batch(tx: Tx, batch: Sequence[ChallengeRecord]) -> None:
+            for challenge in batch:
+                expire(tx, challenge)
+
+        match_ids, challenges = await self.db.read(due)
+        for start in range(0, len(match_ids), DUE_BATCH):
+            await self.db.write(settle_batch, match_ids[start:start + DUE_BATCH])
+        for start in range(0, len(challenges), DUE_BATCH):
+            await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
         return work
 
     async def computer_turns(self) -> list[int]:
