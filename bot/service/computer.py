@@ -59,8 +59,15 @@ def choose_notation(game_key: str, state: dict[str, Any], level: Level, seed: st
     return notation
 
 
+WORKER_NICENESS = 5
+"""How much lower a worker's CPU priority is than the bot's: on a machine whose cores are all searching, the event
+loop still gets the CPU first, so members' commands are not held up by the computer's thinking."""
+
+
 def _init_worker(packages: tuple[str, ...]) -> None:
-    """Pool initializer: register the bot's game packages in the worker."""
+    """Pool initializer: lower the worker's priority, register the bot's game packages in the worker."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     for package in packages:
         add_game_package(package)
 
