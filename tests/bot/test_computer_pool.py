@@ -18,11 +18,12 @@ def _positions() -> list[tuple[str, dict[str, object]]]:
     found = []
     for key in GAMES:
         state = GAMES[key].new_state({}, rng)
-        for _ in range(3):
-            if not state.is_over:
-                state = state.apply(GAMES[key].computer_move(state, "easy", rng))
-        if not state.is_over:
-            found.append((key, state.to_dict()))
+        for _ in range(3):  # a few moves in, stopping short of an end
+            after = state.apply(GAMES[key].computer_move(state, "easy", rng))
+            if after.is_over:
+                break
+            state = after
+        found.append((key, state.to_dict()))
     return found
 
 
