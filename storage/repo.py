@@ -178,6 +178,12 @@ _PAR_ORDER = "best_vs_par, games DESC, display_name, user_id"
 """A solitaire board's order: best result against par, then more games (the ``ratings_par`` index)."""
 
 
+def _reversed_order(order: str) -> str:
+    """``order`` (an ORDER BY list) with every term's direction flipped (for walking an index from its end)."""
+    terms = [term.strip() for term in order.split(",")]
+    return ", ".join(term[: -len(" DESC")] if term.endswith(" DESC") else f"{term} DESC" for term in terms)
+
+
 def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -386,12 +392,17 @@ class ReadTx:
         where = "guild_id = ? AND game = ?" + (" AND best_vs_par IS NOT NULL" if solitaire else "")
         order = _PAR_ORDER if solitaire else _RANK_ORDER
         count = self._one(f"SELECT COUNT(*) FROM ratings WHERE {where}", (guild_id, game))  # noqa: S608 - module constants
+        ranked = int(count[0]) if count else 0
+        walk = order
+        if offset > ranked // 2:  # the back half: walk the index from its end, so no page skips over half the board
+            walk = _reversed_order(order)
+            offset, limit = max(0, ranked - offset - limit), min(limit, max(0, ranked - offset))
         rows = self._all(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE rowid IN (SELECT rowid FROM ratings WHERE {where} "  # noqa: S608 - module constants
-            f"ORDER BY {order} LIMIT ? OFFSET ?) ORDER BY {order}",
+            f"ORDER BY {walk} LIMIT ? OFFSET ?) ORDER BY {order}",
             (guild_id, game, limit, offset),
         )
-        return (int(count[0]) if count else 0), [_rating_from_row(row) for row in rows]
+        return ranked, [_rating_from_row(row) for row in rows]
 
     def get_meta(self, key: str) -> str | None:
         """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""

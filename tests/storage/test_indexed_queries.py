@@ -7,7 +7,7 @@ import random
 
 from bot.service import ratings
 from storage import Database, RatingRecord, ReadTx, SeatRecord, Tx
-from storage.repo import _DUE_AT, _DUE_WHERE, _PAR_ORDER, _RANK_ORDER
+from storage.repo import _DUE_AT, _DUE_WHERE, _PAR_ORDER, _RANK_ORDER, _reversed_order
 
 DAY = 86400.0
 
@@ -95,6 +95,10 @@ async def test_stats_and_leaderboards_read_along_their_indexes(db: Database) -> 
     for sql, index in (
         (f"SELECT rowid FROM ratings WHERE guild_id = 1 AND game = 'x' ORDER BY {_RANK_ORDER} LIMIT 20 OFFSET 100",
          "COVERING INDEX ratings_rank"),
+        (f"SELECT rowid FROM ratings WHERE guild_id = 1 AND game = 'x' ORDER BY {_reversed_order(_RANK_ORDER)} "
+         "LIMIT 20 OFFSET 100", "COVERING INDEX ratings_rank"),
+        ("SELECT rowid FROM ratings WHERE guild_id = 1 AND game = 'x' AND best_vs_par IS NOT NULL "
+         f"ORDER BY {_reversed_order(_PAR_ORDER)} LIMIT 20", "INDEX ratings_par"),
         ("SELECT rowid FROM ratings WHERE guild_id = 1 AND game = 'x' AND best_vs_par IS NOT NULL "
          f"ORDER BY {_PAR_ORDER} LIMIT 20", "INDEX ratings_par"),
         ("SELECT * FROM ratings WHERE guild_id = 1 AND user_id = 2 ORDER BY game", "INDEX ratings_member"),
