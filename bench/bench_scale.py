@@ -198,6 +198,7 @@ async def _session(db_path: Path, lines: list[list[str]], big: bool) -> dict[str
                     out["stats"] = await _command_samples(alice, world.channel, "stats")
                 else:
                     out["unrelated"] = await _unrelated_moves(world, bot, lines[LONG_MATCHES:])
+                    out["workers"] = bot.computer.workers
     finally:
         await db.close()
     return out
@@ -213,7 +214,8 @@ def run() -> list[Row]:
         for count, samples in small["unrelated"].items():
             limit = None if count == 0 else 2 * idle
             rows += percentile_rows(f"unrelated Chopsticks move, {count} hard searches running", samples, limit,
-                                    note=f"searches: Polygons {SEARCH_VARIANT}, in the computer's worker processes")
+                                    note=f"searches: Polygons {SEARCH_VARIANT} in the computer's {small['workers']} "
+                                    "worker processes (more searches than workers queue); target 2x idle p50")
         rows += _deadline_rows(Path(folder) / "big.db")
         big = asyncio.run(_session(Path(folder) / "big.db", lines, big=True))
     small_early = percentile(small["early"], 0.5)
