@@ -380,10 +380,11 @@ class ReadTx:
         return [_rating_from_row(row) for row in rows]
 
     def leaderboard_page(self, guild_id: int, game: str, *, solitaire: bool, offset: int,
-                         limit: int) -> tuple[int, list[RatingRecord]]:
+                         limit: int) -> tuple[int, int, list[RatingRecord]]:
         """One page of a leaderboard, ranked in SQL along an index (``ratings_rank``, ``ratings_par``).
 
-        Returns ``(ranked, rows)``: how many rows the board ranks, and those ranked ``offset + 1`` to
+        Returns ``(ranked, offset, rows)``: how many rows the board ranks, the offset used (``offset``, or that of
+        the last page of ``limit`` rows when ``offset`` is past the end), and the rows ranked ``offset + 1`` to
         ``offset + limit`` in order. A duel board (``solitaire=False``) ranks every row of ``game``, established
         ratings (:data:`PROVISIONAL_GAMES` games or more) first, then by displayed rating
         (``round(1000 + 40 * (mu - 3 * sigma))``), wins, name; a solitaire board the rows with a result, by best
@@ -393,6 +394,9 @@ class ReadTx:
         order = _PAR_ORDER if solitaire else _RANK_ORDER
         count = self._one(f"SELECT COUNT(*) FROM ratings WHERE {where}", (guild_id, game))  # noqa: S608 - module constants
         ranked = int(count[0]) if count else 0
+        if offset >= ranked > 0:  # past the end: the last page
+            offset = (ranked - 1) // limit * limit
+        first = offset
         walk = order
         if offset > ranked // 2:  # the back half: walk the index from its end, so no page skips over half the board
             walk = _reversed_order(order)
@@ -402,7 +406,7 @@ class ReadTx:
             f"ORDER BY {walk} LIMIT ? OFFSET ?) ORDER BY {order}",
             (guild_id, game, limit, offset),
         )
-        return ranked, [_rating_from_row(row) for row in rows]
+        return ranked, first, [_rating_from_row(row) for row in rows]
 
     def get_meta(self, key: str) -> str | None:
         """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""

@@ -158,13 +158,11 @@ def leaderboard(tx: ReadTx, guild_id: int, key: str, *, solitaire: bool = False,
     """
     if page < 1 or rows < 1:
         raise ValueError("page and rows start at 1")
-    ranked, records = tx.leaderboard_page(guild_id, key, solitaire=solitaire, offset=(page - 1) * rows, limit=rows)
+    ranked, offset, records = tx.leaderboard_page(guild_id, key, solitaire=solitaire, offset=(page - 1) * rows,
+                                                  limit=rows)
     pages = max(1, (ranked + rows - 1) // rows)
-    if page > pages:
-        page = pages
-        ranked, records = tx.leaderboard_page(guild_id, key, solitaire=solitaire, offset=(page - 1) * rows,
-                                              limit=rows)
-    first = (page - 1) * rows + 1
+    page = min(page, pages)
+    first = offset + 1
     standings = [
         Standing(rank, r.user_id, r.display_name, display_rating(r.mu, r.sigma), r.games < PROVISIONAL_GAMES,
                  r.wins, r.losses, r.draws, r.games, r.best_vs_par)
