@@ -6,6 +6,7 @@ the target it is checked against and whether it met it.
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -62,3 +63,24 @@ def value_row(name: str, value: float, unit: str, limit: float | None = None, no
     else:
         ok, target = value <= limit, f"<= {limit:g} {unit}"
     return Row(name, value, value, value, unit, target, ok, note)
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """The nearest-rank percentile (``fraction`` 0.5 = median, 0.99 = p99) of ``samples``."""
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+def percentile_rows(name: str, samples: list[float], p50_limit: float | None = None,
+                    p99_limit: float | None = None, note: str = "") -> list[Row]:
+    """Two rows, ``<name> p50`` and ``<name> p99`` in ms (min and max beside them), each checked against its limit;
+    the note gives the number of samples (a p99 needs at least 100 to mean what it says)."""
+    detail = f"n={len(samples)}" + (f"; {note}" if note else "")
+    rows = []
+    for label, fraction, limit in (("p50", 0.5, p50_limit), ("p99", 0.99, p99_limit)):
+        value = percentile(samples, fraction)
+        rows.append(Row(f"{name} {label}", value, min(samples), max(samples), "ms",
+                        "" if limit is None else f"<= {limit:g} ms", None if limit is None else value <= limit,
+                        detail))
+    return rows

@@ -1,5 +1,6 @@
 """Child process of the memory benchmark: fill a database with 10,000 active matches, serve one move in each
-game through SimCord, print the resident memory in MB (last line of output).
+game through SimCord, load every active match as a state and hold them, print the resident memory in MB (last line
+of output).
 
 Usage: ``python -m bench.memory_probe DB_PATH``.
 """
@@ -14,14 +15,16 @@ from pathlib import Path
 import psutil
 
 from bench._harness import World, command_for
+from bot.service import load_state
 from games import GAMES
+from storage import Database, MatchRecord, ReadTx
 
 ACTIVE_MATCHES = 10_000
 
 
 async def fill(db_path: Path) -> None:
     """Insert ``ACTIVE_MATCHES`` active matches spread over the five games and 2,000 members."""
-    from storage import Database, SeatRecord, Tx
+    from storage import SeatRecord, Tx
 
     db = await Database.open(db_path)
     rng = random.Random(1)
@@ -43,9 +46,6 @@ async def serve(db_path: Path) -> float:
     import simcord
 
     from bot.client import NapkinBot
-    from bot.service import load_state
-    from storage import Database, ReadTx
-
     db = await Database.open(db_path)
     try:
         async with simcord.run(NapkinBot(db)) as env:
@@ -63,9 +63,17 @@ async def serve(db_path: Path) -> float:
                     notation = state.format_move(GAMES[key].computer_move(state, "easy", rng))
                     name, options = command_for(key, state, notation)
                     await world["alice"].slash(world.thread(), name, **options)
+                loaded = [load_state(match) for match in await db.read(_all_active)]
+                assert len(loaded) >= ACTIVE_MATCHES
                 return psutil.Process().memory_info().rss / 1e6
     finally:
         await db.close()
+
+
+def _all_active(tx: ReadTx) -> list[MatchRecord]:
+    """Every active match of the database, with its seats (what a bot holding them all in memory keeps)."""
+    return [match for match_id in tx.all_match_ids() if (match := tx.get_match(match_id)) and
+            match.status == "active"]
 
 
 def main() -> None:

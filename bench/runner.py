@@ -40,7 +40,7 @@ def main(only: Sequence[str] | None = None, json_path: str = "bench/results.json
         modules = [m for m in modules if m in wanted]
     results: dict[str, list[dict[str, object]]] = {}
     started = time.perf_counter()
-    header = f"{'benchmark':<76} {'median':>10} {'min':>10} {'max':>10} {'unit':<6} {'target':<16} ok"
+    header = f"{'benchmark':<92} {'median':>10} {'min':>10} {'max':>10} {'unit':<6} {'target':<16} ok"
     print(header)
     print("-" * len(header))
     for name in modules:
@@ -49,7 +49,7 @@ def main(only: Sequence[str] | None = None, json_path: str = "bench/results.json
         results[name] = [row.to_dict() for row in rows]
         for row in rows:
             ok = "" if row.ok is None else ("yes" if row.ok else "NO")
-            print(f"{row.name[:76]:<76} {_fmt(row.median):>10} {_fmt(row.low):>10} {_fmt(row.high):>10} "
+            print(f"{row.name[:92]:<92} {_fmt(row.median):>10} {_fmt(row.low):>10} {_fmt(row.high):>10} "
                   f"{row.unit:<6} {row.target:<16} {ok}")
             if row.note:
                 print(f"    {row.note}")

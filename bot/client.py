@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot import exts
 from bot.errors import reply_error
 from bot.service import MatchService
+from bot.service.computer import ComputerPool
 from storage import Database, ReadTx, Tx
 
 log = logging.getLogger(__name__)
@@ -42,10 +43,12 @@ class NapkinBot(commands.Bot):
         db: the open database (the bot does not close it).
         dev_guild: if set, commands are copied to and synced on this server only (instant updates).
         clock: epoch-seconds clock for the service; defaults to discord.py's UTC clock.
+        computer_workers: worker processes for the computer's searches (default one per CPU; 0 searches in a
+            thread). They start with the bot (:meth:`setup_hook`) and stop when it closes.
     """
 
     def __init__(self, db: Database, *, dev_guild: int | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, computer_workers: int | None = None) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -55,7 +58,8 @@ class NapkinBot(commands.Bot):
         self.db = db
         self.dev_guild = dev_guild
         self._clock = clock or (lambda: discord.utils.utcnow().timestamp())
-        self.service = MatchService(db, clock=self.now)
+        self.computer = ComputerPool(computer_workers)
+        self.service = MatchService(db, clock=self.now, computer=self.computer)
         self.force_sync = False
         """Sync the command tree at the next ``setup_hook`` even when it did not change (``napkin sync``)."""
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -65,10 +69,19 @@ class NapkinBot(commands.Bot):
         return self._clock()
 
     async def setup_hook(self) -> None:
-        """Load extensions (they register their commands and persistent buttons), sync commands if they changed."""
+        """Start the computer's workers, load extensions (they register their commands and persistent buttons), sync
+        commands if they changed."""
+        self.computer.start()
         for name in discover_extensions():
             await self.load_extension(name)
         await self.sync_commands(force=self.force_sync)
+
+    async def close(self) -> None:
+        """Log out and stop the computer's workers."""
+        try:
+            await super().close()
+        finally:
+            await self.computer.close()
 
     async def on_ready(self) -> None:
         """Learn the bot's own id (the computer's seat) once connected."""

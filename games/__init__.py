@@ -81,6 +81,12 @@ def add_game_package(package: str) -> None:
         GAMES.reset()
 
 
+def game_packages() -> tuple[str, ...]:
+    """The dotted names of the packages the registry searches, in order (this package first): what another
+    process needs to find the same games (:func:`add_game_package` each of the others there)."""
+    return tuple(_PACKAGES)
+
+
 def get_game(key: str) -> Game[Any, Any]:
     """Return the game registered under ``key``.
 
@@ -108,5 +114,6 @@ __all__ = [
     "State",
     "Termination",
     "add_game_package",
+    "game_packages",
     "get_game",
 ]

@@ -9,6 +9,7 @@ dicts.
 
 from storage.database import DEFAULT_PATH, Database, StorageError
 from storage.repo import (
+    PROVISIONAL_GAMES,
     ChallengeRecord,
     MatchRecord,
     MoveRecord,
@@ -22,6 +23,7 @@ from storage.repo import (
 
 __all__ = [
     "DEFAULT_PATH",
+    "PROVISIONAL_GAMES",
     "ChallengeRecord",
     "Database",
     "MatchRecord",

@@ -177,6 +177,22 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX outbox_next ON outbox (next_at);
     """,
+    # 5: indexes so that the work of the deadline pass, the leaderboards and /stats follows what they return, not
+    # the size of the tables. matches_due orders active matches by the time something next falls due for them (the
+    # reminder while not yet reminded, else the forfeit; storage.repo._DUE_AT is the same expression, which is how
+    # queries use it); ratings_rank and ratings_par hold each leaderboard in its order (storage.repo._RANK_ORDER,
+    # _PAR_ORDER); ratings_member finds a member's rows.
+    """
+    CREATE INDEX matches_due ON matches (
+        (CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END), id)
+        WHERE status = 'active' AND deadline IS NOT NULL;
+    CREATE INDEX ratings_rank ON ratings (
+        guild_id, game, (games < 5), (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name, user_id,
+        games, mu, sigma);
+    CREATE INDEX ratings_par ON ratings (guild_id, game, best_vs_par, games DESC, display_name, user_id)
+        WHERE best_vs_par IS NOT NULL;
+    CREATE INDEX ratings_member ON ratings (guild_id, user_id, game);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,8 +9,9 @@ connection. Records are plain dataclasses with JSON already decoded; nothing her
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,6 +182,27 @@ _CHALLENGE_COLUMNS = ("id, guild_id, channel_id, message_id, game, variant, chal
 _RATING_COLUMNS = "guild_id, game, user_id, display_name, mu, sigma, games, wins, losses, draws, best_vs_par"
 
 
+_DUE_AT = "CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END"
+"""When something next falls due for an active match with a deadline (epoch seconds): its reminder while it was not
+sent, else its forfeit. The expression of the ``matches_due`` index (migration 4): queries must use it verbatim,
+with :data:`_DUE_WHERE`, for SQLite to use the index."""
+_DUE_WHERE = "status = 'active' AND deadline IS NOT NULL"
+
+PROVISIONAL_GAMES = 5
+"""Rated games before a rating is established; provisional ratings rank after the established ones (a constant of the
+``ratings_rank`` index, migration 4)."""
+_RANK_ORDER = "games < 5, ROUND(1000 + 40 * (mu - 3 * sigma)) DESC, wins DESC, display_name, user_id"
+"""A duel leaderboard's order: established first, then by displayed rating, wins, name (the ``ratings_rank`` index)."""
+_PAR_ORDER = "best_vs_par, games DESC, display_name, user_id"
+"""A solitaire board's order: best result against par, then more games (the ``ratings_par`` index)."""
+
+
+def _reversed_order(order: str) -> str:
+    """``order`` (an ORDER BY list) with every term's direction flipped (for walking an index from its end)."""
+    terms = [term.strip() for term in order.split(",")]
+    return ", ".join(term[: -len(" DESC")] if term.endswith(" DESC") else f"{term} DESC" for term in terms)
+
+
 def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -278,21 +300,57 @@ class ReadTx:
         rows = self._all(f"{_MATCH_SELECT} WHERE thread_id = ? LIMIT 2", (thread_id,))
         return _match_from_row(rows[0]) if len(rows) == 1 else None
 
-    def active_matches_of(self, guild_id: int, user_id: int) -> list[MatchRecord]:
-        """Return ``user_id``'s active matches in ``guild_id``, most recently active first."""
+    def active_matches_of(self, guild_id: int, user_id: int, limit: int = -1, offset: int = 0) -> list[MatchRecord]:
+        """Return ``user_id``'s active matches in ``guild_id`` that are not quarantined as damaged, most recently
+        active first: all of them, or the ``limit`` after the first ``offset``."""
         rows = self._all(
-            f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND id IN "  # noqa: S608 - column lists are module constants; values are bound parameters
-            "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC",
-            (guild_id, user_id),
+            f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND damage IS NULL AND id IN "  # noqa: S608 - column lists are module constants; values are bound parameters
+            "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC, id DESC "
+            "LIMIT ? OFFSET ?",
+            (guild_id, user_id, limit, offset),
         )
         return [_match_from_row(row) for row in rows]
 
-    def count_active(self, guild_id: int, user_id: int) -> int:
-        """Number of ``user_id``'s active matches in ``guild_id``."""
+    def match_choices(self, guild_id: int, user_id: int, titles: Mapping[str, str], needle: str = "",
+                      limit: int = 25) -> list[tuple[int, str]]:
+        """The labels of ``user_id``'s active matches in ``guild_id`` of the games in ``titles`` (game key to title),
+        most recently active first, at most ``limit``, built and filtered in SQL without decoding a state.
+
+        Returns ``(match id, label)`` pairs; a label reads ``"#12 Chopsticks vs bob (your move)"`` (``waiting``
+        when another seat is to move, ``solo`` without opponents), cut to 100 characters, and contains ``needle``
+        (ASCII letters in any case).
+        """
+        if not titles:
+            return []
+        params: dict[str, object] = {"user": user_id, "guild": guild_id, "limit": limit,
+                                     "needle": "%" + re.sub(r"([\\%_])", r"\\\1", needle) + "%"}
+        cases = []
+        for index, (key, title) in enumerate(titles.items()):
+            params[f"key{index}"], params[f"title{index}"] = key, title
+            cases.append(f"WHEN :key{index} THEN :title{index}")
+        label = (
+            f"substr('#' || m.id || ' ' || (CASE m.game {' '.join(cases)} END) || ' vs ' || "  # noqa: S608 - module text and placeholders only
+            "coalesce((SELECT group_concat(display_name, ', ') FROM (SELECT display_name FROM seats o "
+            "WHERE o.match_id = m.id AND o.user_id != :user ORDER BY o.seat)), 'solo') || ' (' || "
+            "(CASE WHEN (SELECT t.user_id FROM seats t WHERE t.match_id = m.id AND t.seat = m.current_seat) = :user "
+            "THEN 'your move' ELSE 'waiting' END) || ')', 1, 100)"
+        )
+        keys = ", ".join(f":key{index}" for index in range(len(titles)))
+        rows = self._conn.execute(
+            f"SELECT id, label FROM (SELECT m.id, m.updated_at, {label} AS label FROM matches m "  # noqa: S608 - module text and placeholders only
+            f"WHERE m.guild_id = :guild AND m.status = 'active' AND m.game IN ({keys}) "
+            "AND m.id IN (SELECT match_id FROM seats WHERE user_id = :user AND level IS NULL)) "
+            "WHERE label LIKE :needle ESCAPE '\\' ORDER BY updated_at DESC, id DESC LIMIT :limit", params,
+        ).fetchall()
+        return [(int(row[0]), str(row[1])) for row in rows]
+
+    def count_active(self, guild_id: int, user_id: int, *, sound_only: bool = False) -> int:
+        """Number of ``user_id``'s active matches in ``guild_id`` (with ``sound_only``, those not quarantined)."""
         row = self._one(
             "SELECT COUNT(*) FROM matches m JOIN seats s ON s.match_id = m.id "
-            "WHERE m.guild_id = ? AND m.status = 'active' AND s.user_id = ? AND s.level IS NULL",
-            (guild_id, user_id),
+            "WHERE m.guild_id = ? AND m.status = 'active' AND s.user_id = ? AND s.level IS NULL "
+            "AND (? = 0 OR m.damage IS NULL)",
+            (guild_id, user_id, int(sound_only)),
         )
         return int(row[0]) if row else 0
 
@@ -319,22 +377,18 @@ class ReadTx:
         row = self._one("SELECT MIN(next_at) FROM outbox")
         return float(row[0]) if row and row[0] is not None else None
 
-    def due_matches(self, now: float) -> list[MatchRecord]:
-        """Active matches whose deadline passed or whose reminder (a third of the time left) is due at ``now``
-        (epoch seconds), earliest deadline first."""
-        rows = self._all(
-            f"{_MATCH_SELECT} WHERE status = 'active' AND deadline IS NOT NULL AND "
-            "(deadline <= ? OR (reminded = 0 AND deadline - ? <= days_per_move * 86400.0 / 3.0)) ORDER BY deadline",
-            (now, now),
-        )
-        return [_match_from_row(row) for row in rows]
+    def due_match_ids(self, now: float) -> list[int]:
+        """Ids of the active matches whose deadline passed or whose reminder (a third of the time left) is due at
+        ``now`` (epoch seconds), the earliest due first. Reads only the due entries of an index (``matches_due``),
+        however many matches are active."""
+        rows = self._all(f"SELECT id FROM matches WHERE {_DUE_WHERE} AND {_DUE_AT} <= ? "  # noqa: S608 - module constants
+                         f"ORDER BY {_DUE_AT}, id", (now,))
+        return [int(row[0]) for row in rows]
 
     def next_deadline(self) -> float | None:
-        """The earliest time (epoch seconds) at which a reminder or a forfeit falls due, or ``None``."""
-        row = self._one(
-            "SELECT MIN(CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END) "
-            "FROM matches WHERE status = 'active' AND deadline IS NOT NULL",
-        )
+        """The earliest time (epoch seconds) at which a reminder or a forfeit falls due, or ``None`` (the first
+        entry of the ``matches_due`` index)."""
+        row = self._one(f"SELECT {_DUE_AT} FROM matches WHERE {_DUE_WHERE} ORDER BY {_DUE_AT}, id LIMIT 1")  # noqa: S608 - module constants
         return float(row[0]) if row and row[0] is not None else None
 
     def computer_to_move(self) -> list[int]:
@@ -407,10 +461,39 @@ class ReadTx:
         return [_rating_from_row(row) for row in rows]
 
     def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRecord]:
-        """A player's rating rows in a server, one per game played, by game key."""
+        """A player's rating rows in a server, one per game played, by game key (the ``ratings_member`` index)."""
         rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",  # noqa: S608 - column lists are module constants; values are bound parameters
                          (guild_id, user_id))
         return [_rating_from_row(row) for row in rows]
+
+    def leaderboard_page(self, guild_id: int, game: str, *, solitaire: bool, offset: int,
+                         limit: int) -> tuple[int, int, list[RatingRecord]]:
+        """One page of a leaderboard, ranked in SQL along an index (``ratings_rank``, ``ratings_par``).
+
+        Returns ``(ranked, offset, rows)``: how many rows the board ranks, the offset used (``offset``, or that of
+        the last page of ``limit`` rows when ``offset`` is past the end), and the rows ranked ``offset + 1`` to
+        ``offset + limit`` in order. A duel board (``solitaire=False``) ranks every row of ``game``, established
+        ratings (:data:`PROVISIONAL_GAMES` games or more) first, then by displayed rating
+        (``round(1000 + 40 * (mu - 3 * sigma))``), wins, name; a solitaire board the rows with a result, by best
+        result against par, then more games.
+        """
+        where = "guild_id = ? AND game = ?" + (" AND best_vs_par IS NOT NULL" if solitaire else "")
+        order = _PAR_ORDER if solitaire else _RANK_ORDER
+        count = self._one(f"SELECT COUNT(*) FROM ratings WHERE {where}", (guild_id, game))  # noqa: S608 - module constants
+        ranked = int(count[0]) if count else 0
+        if offset >= ranked > 0:  # past the end: the last page
+            offset = (ranked - 1) // limit * limit
+        first = offset
+        walk = order
+        if offset > ranked // 2:  # the back half: walk the index from its end, so no page skips over half the board
+            walk = _reversed_order(order)
+            offset, limit = max(0, ranked - offset - limit), min(limit, max(0, ranked - offset))
+        rows = self._all(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE rowid IN (SELECT rowid FROM ratings WHERE {where} "  # noqa: S608 - module constants
+            f"ORDER BY {walk} LIMIT ? OFFSET ?) ORDER BY {order}",
+            (guild_id, game, limit, offset),
+        )
+        return ranked, first, [_rating_from_row(row) for row in rows]
 
     def get_meta(self, key: str) -> str | None:
         """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 GAME_CHOICES = [app_commands.Choice(name=GAMES[key].title, value=key) for key in GAMES]
 LEADERBOARD_ROWS = 20
+MAX_PAGE = 2**31 - 1
+"""The ``page`` option's bound (Discord's integers go further; every rank of any server is below it)."""
 
 
 EMBED_FIELD = 1024
@@ -115,22 +117,20 @@ class Community(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[NapkinBot], game: str, solitaire: bool = False,
-                          page: app_commands.Range[int, 1, 500] = 1) -> None:
-        """Post the ranking as an embed (rank, player, rating, W/L/D)."""
+                          page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
+        """Post one page of the ranking as an embed (rank, player, rating, W/L/D), ranked and cut in SQL."""
         guild_id = lifecycle.require_guild(interaction)
         declared = GAMES[game]
         solo = solitaire and any(declared.seats_for(demo.variant) == 1 for demo in declared.demo)
-        rows = await self.bot.db.read(ReadTx.ratings_of_game, guild_id, ratings.board_key(game, solo))
-        standings = ratings.leaderboard(rows, solitaire=solo)
+        board = await self.bot.db.read(ratings.leaderboard, guild_id, ratings.board_key(game, solo), solitaire=solo,
+                                       page=page, rows=LEADERBOARD_ROWS)
         title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
-        if not standings:
+        if not board.standings:
             embed.description = "No finished rated matches yet."
         else:
-            pages = (len(standings) + LEADERBOARD_ROWS - 1) // LEADERBOARD_ROWS
-            page = min(page, pages)
             lines = []
-            for s in standings[(page - 1) * LEADERBOARD_ROWS: page * LEADERBOARD_ROWS]:
+            for s in board.standings:
                 if solo:
                     par = f"{s.best_vs_par:+d}" if s.best_vs_par is not None else "–"
                     lines.append(f"`{s.rank:>2}.` **{escape(s.name)}** · par {par} · "
@@ -141,10 +141,10 @@ class Community(commands.Cog):
                                  f"{s.wins}/{s.losses}/{s.draws}")
             embed.description = "\n".join(lines)
             if solo:
-                embed.set_footer(text=f"page {page} of {pages} · par ±N = best completed game: turns taken minus "
-                                      "par, the fewest turns that complete the basis (lower is better)")
+                embed.set_footer(text=f"page {board.page} of {board.pages} · par ±N = best completed game: turns "
+                                      "taken minus par, the fewest turns that complete the basis (lower is better)")
             else:
-                embed.set_footer(text=f"page {page} of {pages} · rating 1000 + 40·(μ − 3σ), openskill; "
+                embed.set_footer(text=f"page {board.page} of {board.pages} · rating 1000 + 40·(μ − 3σ), openskill; "
                                       "? = provisional (< 5 games); W/L/D")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 

@@ -9,6 +9,7 @@ running. A restarted bot picks up where the stored deadlines say.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -40,14 +41,18 @@ class Deadlines(commands.Cog):
         self.bot = bot
         self.failures = 0
         """Failed passes in a row (0 after a pass that worked)."""
+        self.resuming: asyncio.Task[int] | None = None
+        """The start-up task that resumes the computer's pending turns (:meth:`resume_computer_turns`)."""
 
     async def cog_load(self) -> None:
         """Start the loop."""
         self.deadline_loop.start()
 
     async def cog_unload(self) -> None:
-        """Stop the loop."""
+        """Stop the loop (and the resuming of computer turns, if still under way)."""
         self.deadline_loop.cancel()
+        if self.resuming is not None:
+            self.resuming.cancel()
 
     @tasks.loop(seconds=MAX_SLEEP)
     async def deadline_loop(self) -> None:
@@ -57,16 +62,29 @@ class Deadlines(commands.Cog):
     @deadline_loop.before_loop
     async def _resume(self) -> None:
         await self.bot.wait_until_ready()
-        try:  # a crash between a member's move and the computer's reply left these waiting; computers have no deadline
+        if self.resuming is None:
+            self.resuming = asyncio.create_task(self.resume_computer_turns(), name="resume computer turns")
+
+    async def resume_computer_turns(self) -> int:
+        """Let the computer move where a crash between a member's move and its reply left it to move (computers
+        have no deadline); run in the background at start-up, a few at a time (one per computer worker), so the
+        bot answers meanwhile. Returns the number of matches resumed; failures are logged, never raised."""
+        try:
             waiting = await self.bot.service.computer_turns()
         except Exception:
-            log.exception("finding the computer turns to resume failed")
-            return
-        for match_id in waiting:  # one match that fails (a damaged row is quarantined) does not stop the others
-            try:
-                await lifecycle.run_computer(self.bot, match_id)
-            except Exception:
-                log.exception("resuming the computer's turn in match %s failed", match_id)
+            log.exception("finding computer turns to resume failed")
+            return 0
+        slots = asyncio.Semaphore(max(1, self.bot.computer.workers))
+
+        async def resume(match_id: int) -> None:
+            async with slots:
+                try:
+                    await lifecycle.run_computer(self.bot, match_id)
+                except Exception:
+                    log.exception("resuming the computer's turn in match %s failed", match_id)
+
+        await asyncio.gather(*(resume(match_id) for match_id in waiting))
+        return len(waiting)
 
     def wake(self) -> None:
         """Run the next pass soon (new news was queued) instead of at the next stored deadline."""

@@ -12,7 +12,6 @@ Times are UNIX epoch seconds from the injected ``clock``; days per move are whol
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import random
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.service import ratings
+from bot.service.computer import ComputerPool
 from bot.service.errors import (
     BadOption,
     ChallengeClosed,
@@ -55,6 +55,8 @@ DAY = 86400.0
 DAYS_PER_MOVE_CHOICES: tuple[int, ...] = (0, 1, 2, 3, 5, 7, 14)
 """Allowed days per move; 0 means no time limit."""
 CHALLENGE_TTL = DAY
+DUE_BATCH = 25
+"""Due matches (or expired challenges) settled per transaction by :meth:`MatchService.process_due`."""
 """How long an unanswered challenge stays open (seconds)."""
 SETTINGS = frozenset(f.name for f in dataclasses.fields(SettingsRecord)) - {"guild_id"}
 """The settings a server may change (:class:`storage.SettingsRecord` fields but its id)."""
@@ -161,11 +163,13 @@ class MatchService:
         db: the open database.
         computer_id: the user id that stands for the computer in seats (the bot's own user id).
         clock: returns the current time in epoch seconds.
+        computer: where computer moves are searched (default: a thread, :class:`ComputerPool` with no workers).
     """
 
     def __init__(self, db: Database, *, computer_id: int = 0, computer_name: str = "Napkin Games",
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, computer: ComputerPool | None = None) -> None:
         self.db = db
+        self.computer = computer or ComputerPool(0)
         self.computer_id = computer_id
         self.computer_name = computer_name
         self.clock = clock
@@ -215,6 +219,31 @@ class MatchService:
     async def damaged_matches(self, guild_id: int, user_id: int) -> list[int]:
         """Ids of ``user_id``'s quarantined matches in ``guild_id`` (they were active when found damaged)."""
         return await self.db.read(ReadTx.damaged_matches_of, guild_id, user_id)
+
+    async def active_match_page(self, guild_id: int, user_id: int, page: int,
+                                size: int) -> tuple[list[MatchRecord], int, int]:
+        """Page ``page`` (from 1; past the last shows the last) of ``size`` of ``user_id``'s active matches in
+        ``guild_id``, most recently active first; returns ``(matches, page, pages)`` (``pages`` is 1 with none).
+
+        Raises:
+            BadOption: ``page`` below 1.
+        """
+        if page < 1:
+            raise BadOption(f"There is no page {page}; pages start at 1.")
+
+        def body(tx: ReadTx) -> tuple[list[MatchRecord], int, int]:
+            pages = max(1, -(-tx.count_active(guild_id, user_id, sound_only=True) // size))
+            shown = min(page, pages)
+            return tx.active_matches_of(guild_id, user_id, size, (shown - 1) * size), shown, pages
+
+        for _ in range(3):  # a damaged row found on the page is quarantined (left out from then on): read again
+            matches, shown, pages = await self.db.read(body)
+            damaged = [(match, reason) for match in matches if (reason := damage_of(match)) is not None]
+            if not damaged:
+                break
+            for match, reason in damaged:
+                await self.quarantine(match, reason)
+        return [match for match in matches if damage_of(match) is None], shown, pages
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log."""
@@ -480,8 +509,8 @@ class MatchService:
     async def computer_replies(self, match_id: int) -> list[MoveResult]:
         """Let the computer move while a computer seat is to move; return the moves applied.
 
-        The search runs in a worker thread; the move is then applied with a version check, so a resign or a
-        forfeit that lands meanwhile wins and the computer's move is dropped.
+        The search runs in :attr:`computer` (worker processes in the bot); the move is then applied with a version
+        check, so a resign or a forfeit that lands meanwhile wins and the computer's move is dropped.
         """
         results: list[MoveResult] = []
         while True:
@@ -496,10 +525,8 @@ class MatchService:
             seat = match.seats[match.current_seat]
             if not seat.is_computer:
                 return results
-            game = GAMES[match.game]
-            rng = random.Random(f"{match.id}:{match.ply}:{match.initial_state.get('seed', '')}")
-            move = await asyncio.to_thread(game.computer_move, state, seat.level, rng)  # type: ignore[arg-type]
-            text = state.format_move(move)
+            seed = f"{match.id}:{match.ply}:{match.initial_state.get('seed', '')}"
+            text = await self.computer.choose(match.game, match.state, seat.level, seed)  # type: ignore[arg-type]
 
             def body(tx: Tx, version: int = match.version, before: State[Any] = state, seat: int = seat.seat,
                      text: str = text, now: float = self.clock()) -> MoveResult | None:
@@ -641,13 +668,15 @@ class MatchService:
     async def process_due(self) -> DueWork:
         """Send due reminders (mark them), forfeit matches past their deadline and expire old challenges.
 
-        The caller posts the messages. Each change is its own transaction with a version check.
+        The caller posts the messages. The due matches are found along an index (only they are read), then settled
+        :data:`DUE_BATCH` to a transaction, each re-read and version-checked inside it; members' actions queued
+        meanwhile take their turn between two batches, so a burst of due matches never holds them up for long.
         """
         now = self.clock()
         work = DueWork()
 
-        def due(tx: ReadTx) -> tuple[list[MatchRecord], list[ChallengeRecord]]:
-            return tx.due_matches(now), tx.expired_challenges(now)
+        def due(tx: ReadTx) -> tuple[list[int], list[ChallengeRecord]]:
+            return tx.due_match_ids(now), tx.expired_challenges(now)
 
         def settle(tx: Tx, match_id: int) -> None:
             # the row's condition is checked again here, in the transaction that acts on it: a move that
@@ -676,11 +705,19 @@ class MatchService:
                 challenge.status = "expired"
                 work.expired.append(challenge)
 
-        matches, challenges = await self.db.read(due)
-        for match in matches:
-            await self.db.write(settle, match.id)
-        for challenge in challenges:
-            await self.db.write(expire, challenge)
+        def settle_batch(tx: Tx, match_ids: Sequence[int]) -> None:
+            for match_id in match_ids:
+                settle(tx, match_id)
+
+        def expire_batch(tx: Tx, batch: Sequence[ChallengeRecord]) -> None:
+            for challenge in batch:
+                expire(tx, challenge)
+
+        match_ids, challenges = await self.db.read(due)
+        for start in range(0, len(match_ids), DUE_BATCH):
+            await self.db.write(settle_batch, match_ids[start:start + DUE_BATCH])
+        for start in range(0, len(challenges), DUE_BATCH):
+            await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
         return work
 
     def _forfeit(self, tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:

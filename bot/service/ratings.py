@@ -16,9 +16,11 @@ from openskill.models import PlackettLuce
 
 from games import Termination
 from games.base import read_stored_outcome
-from storage import MatchRecord, RatingRecord, Tx
+from storage import PROVISIONAL_GAMES, MatchRecord, RatingRecord, ReadTx, Tx
 
-PROVISIONAL_GAMES = 5
+__all__ = ["PROVISIONAL_GAMES", "LeaderboardPage", "Standing", "board_key", "display_rating", "leaderboard",
+           "record_result", "split_key"]
+
 _MODEL = PlackettLuce()
 SOLITAIRE_SUFFIX = "/solitaire"
 """Solitaire records are kept apart from the duel ratings of the same game, under ``<game>/solitaire``."""
@@ -135,16 +137,37 @@ def _record_solitaire(tx: Tx, match: MatchRecord, now: float) -> None:
     tx.put_rating(record, now)
 
 
-def leaderboard(rows: list[RatingRecord], solitaire: bool = False) -> list[Standing]:
-    """Sort rating rows into standings: by rating (established players first), or for solitaire by best
-    result relative to par, then games."""
-    if solitaire:
-        ordered = sorted((r for r in rows if r.best_vs_par is not None), key=lambda r: (r.best_vs_par, -r.games))
-    else:
-        ordered = sorted(rows, key=lambda r: (r.games < PROVISIONAL_GAMES, -display_rating(r.mu, r.sigma),
-                                              -r.wins, r.display_name))
-    return [
+@dataclass(frozen=True)
+class LeaderboardPage:
+    """One page of a leaderboard: its standings, its number (from 1), the number of pages and of ranked players."""
+
+    standings: list[Standing]
+    page: int
+    pages: int
+    ranked: int
+
+
+def leaderboard(tx: ReadTx, guild_id: int, key: str, *, solitaire: bool = False, page: int = 1,
+                rows: int = 20) -> LeaderboardPage:
+    """Page ``page`` (a later page than the last shows the last) of ``rows`` standings of the board ``key``
+    (:func:`board_key`), ranked and cut in SQL (:meth:`storage.ReadTx.leaderboard_page`): by rating, established
+    players first, then wins and name; for solitaire by best result relative to par, then games. A read body:
+    ``await db.read(ratings.leaderboard, guild_id, key, page=3)``; its cost follows ``rows``, not the number of
+    players.
+
+    Raises:
+        ValueError: ``page`` or ``rows`` below 1.
+    """
+    if page < 1 or rows < 1:
+        raise ValueError("page and rows start at 1")
+    ranked, offset, records = tx.leaderboard_page(guild_id, key, solitaire=solitaire, offset=(page - 1) * rows,
+                                                  limit=rows)
+    pages = max(1, (ranked + rows - 1) // rows)
+    page = min(page, pages)
+    first = offset + 1
+    standings = [
         Standing(rank, r.user_id, r.display_name, display_rating(r.mu, r.sigma), r.games < PROVISIONAL_GAMES,
                  r.wins, r.losses, r.draws, r.games, r.best_vs_par)
-        for rank, r in enumerate(ordered, start=1)
+        for rank, r in enumerate(records, start=first)
     ]
+    return LeaderboardPage(standings, page, pages, ranked)

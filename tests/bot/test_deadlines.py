@@ -44,11 +44,11 @@ def _reminders(world: World) -> list[str]:
     return [m.content for m in world.thread().history() if "a third of your time" in m.content]
 
 
-@pytest.mark.parametrize("query", ["due_matches", "next_deadline"])
+@pytest.mark.parametrize("query", ["due_match_ids", "next_deadline"])
 async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_time(
         simcord_env, db: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
         query: str) -> None:
-    # due_matches fails inside the pass itself; next_deadline inside the query for the next wake-up
+    # due_match_ids fails inside the pass itself; next_deadline inside the query for the next wake-up
     world = World(simcord_env, "alice", "bob")
     result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], days=1)
     await world["bob"].click(result.response, label="Accept")
@@ -72,7 +72,7 @@ async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_ti
     assert len(failures) == 1 and "deadline pass failed" in failures[0].getMessage()
     assert failures[0].exc_info is not None and isinstance(failures[0].exc_info[1], sqlite3.OperationalError)
     assert cog.failures == 1 and cog.deadline_loop.is_running()
-    if query == "due_matches":
+    if query == "due_match_ids":
         assert _reminders(world) == []  # the failed pass did nothing
     calls = probe.calls
     await simcord_env.advance_time(RETRY_DELAYS[0] - 2)

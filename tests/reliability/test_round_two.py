@@ -104,7 +104,7 @@ async def test_a_move_committed_while_the_pass_runs_gets_no_early_reminder(
     await service.play(match_id, GUILD, ALICE.user_id, "LL")
     clock.now += 2 * DAY + 60  # bob's reminder is due
     read_list, go_on = threading.Event(), threading.Event()
-    original = ReadTx.due_matches
+    original = ReadTx.due_match_ids
 
     def paused(tx: ReadTx, now: float) -> list[Any]:
         found = original(tx, now)
@@ -112,7 +112,7 @@ async def test_a_move_committed_while_the_pass_runs_gets_no_early_reminder(
         go_on.wait(10)  # the pass holds its list while bob moves
         return found
 
-    monkeypatch.setattr(ReadTx, "due_matches", paused)
+    monkeypatch.setattr(ReadTx, "due_match_ids", paused)
     running = asyncio.create_task(service.process_due())
     await asyncio.to_thread(read_list.wait, 10)
     await service.play(match_id, GUILD, BOB.user_id, "LL")  # a fresh 3 days for alice

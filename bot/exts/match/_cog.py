@@ -23,6 +23,7 @@ from bot.exts.match._options import MatchOption, the_match
 from bot.exts.match._views import challenge_view
 from bot.service import ChallengeClosed, Damaged, replay
 from games import GAMES
+from storage import MatchRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -46,6 +47,29 @@ def replay_frames(states: Sequence[T], cap: int = REPLAY_FRAMES) -> list[T]:
         return list(states)
     last = len(states) - 1
     return [states[round(i * last / (cap - 1))] for i in range(cap)]
+
+
+LIST_PAGE = 10
+"""Matches per page of ``/match list``: ten lines of at most :data:`LIST_LINE` characters stay within a message."""
+LIST_LINE = 190
+NAME_LIMIT = 32
+"""Discord's longest display name; a longer stored name is cut to it in a list line."""
+
+
+def list_line(match: MatchRecord, user_id: int) -> str:
+    """One line of ``/match list``: number, game, opponents, whose move, deadline, where (at most :data:`LIST_LINE`
+    characters)."""
+    opponents = ", ".join(escape(s.display_name[:NAME_LIMIT]) for s in match.seats if s.user_id != user_id) or "solo"
+    seat = match.seats[match.current_seat] if match.current_seat is not None else None
+    turn = "**your move**" if seat and seat.user_id == user_id else \
+        f"{escape(seat.display_name[:NAME_LIMIT])} to move" if seat else "over"
+    due = f", deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
+    tail = f"{turn}{due} · <#{match.post_channel_id}>"
+    head = f"#{match.id} {GAMES[match.game].title} vs "
+    room = LIST_LINE - len(head) - len(tail) - 2
+    if len(opponents) > room:
+        opponents = opponents[:max(0, room - 1)] + "…"
+    return f"{head}{opponents}: {tail}"
 
 
 class Match(commands.GroupCog, group_name="match", group_description="Your matches"):
@@ -85,10 +109,13 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
     # ------------------------------------------------------------ commands
 
     @app_commands.command(name="list", description="Your active matches in this server and whose turn it is")
-    async def list_(self, interaction: discord.Interaction[NapkinBot]) -> None:
-        """List the member's active matches."""
+    @app_commands.describe(page=f"Page of {LIST_PAGE} matches (default 1)")
+    async def list_(self, interaction: discord.Interaction[NapkinBot],
+                    page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+        """List the member's active matches, :data:`LIST_PAGE` to a page (a page always fits one message)."""
         guild_id = lifecycle.require_guild(interaction)
-        matches = await self.bot.service.active_matches(guild_id, interaction.user.id)
+        matches, page, pages = await self.bot.service.active_match_page(guild_id, interaction.user.id, page,
+                                                                        LIST_PAGE)
         damaged = [Damaged(match_id, "").args[0] for match_id in
                    await self.bot.service.damaged_matches(guild_id, interaction.user.id)]
         if damaged and not matches:
@@ -98,19 +125,11 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
             await interaction.response.send_message("You have no active matches here. Start one with "
                                                     "`/chopsticks start` or another game's `start`.", ephemeral=True)
             return
-        lines = []
-        for match in matches[:25]:
-            opponents = ", ".join(escape(s.display_name) for s in match.seats
-                                  if s.user_id != interaction.user.id) or "solo"
-            seat = match.seats[match.current_seat] if match.current_seat is not None else None
-            turn = "**your move**" if seat and seat.user_id == interaction.user.id else \
-                f"{escape(seat.display_name)} to move" if seat else "over"
-            due = f", deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
-            lines.append(f"#{match.id} {GAMES[match.game].title} vs {opponents}: {turn}{due} · "
-                         f"<#{match.post_channel_id}>")
-        if len(matches) > 25:
-            lines.append(f"…and {len(matches) - 25} more.")
-        lines.extend(damaged)
+        lines = [list_line(match, interaction.user.id) for match in matches]
+        if pages > 1:
+            more = f" · `/match list page:{page + 1}` for more" if page < pages else ""
+            lines.append(f"Page {page} of {pages}{more}.")
+        lines.extend(damaged[:3])  # (a few: the answer must stay within one message)
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="board", description="Post the current board of a match again")

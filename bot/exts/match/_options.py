@@ -18,11 +18,10 @@ import discord
 from discord import app_commands
 
 from bot.exts.match import _lifecycle as lifecycle
-from bot.exts.match._board import plain_name
 from bot.exts.match._load import member_key
 from bot.service import BadOption, ServiceError, load_state
 from games import GAMES, Game, MoveCommand, MoveParam, Option, RulesError
-from storage import MatchRecord
+from storage import MatchRecord, ReadTx
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -71,22 +70,15 @@ class MatchTransformer(app_commands.Transformer["NapkinBot"]):
 
     async def autocomplete(self, interaction: discord.Interaction[NapkinBot],  # type: ignore[override]
                            value: str) -> list[app_commands.Choice[str]]:  # (discord.py types value as int|float|str)
-        """The member's active matches (of the game), at most 25, filtered by what is typed."""
+        """The member's active matches (of the game), at most 25, filtered by what is typed: one storage query that
+        builds, filters and limits the labels (:meth:`storage.ReadTx.match_choices`), decoding no state."""
         if interaction.guild_id is None:
             return []
-        choices = []
-        needle = str(value).strip().lstrip("#").lower()
-        for match in await interaction.client.service.active_matches(interaction.guild_id, interaction.user.id):
-            if self.game is not None and match.game != self.game:
-                continue
-            opponents = ", ".join(plain_name(s.display_name) for s in match.seats
-                                  if s.user_id != interaction.user.id) or "solo"
-            turn = "your move" if match.current_seat is not None and \
-                match.seats[match.current_seat].user_id == interaction.user.id else "waiting"
-            label = f"#{match.id} {GAMES[match.game].title} vs {opponents} ({turn})"[:100]
-            if needle in label.lower():
-                choices.append(app_commands.Choice(name=label, value=str(match.id)))
-        return choices[:AUTOCOMPLETE_LIMIT]
+        needle = str(value).strip().lstrip("#")
+        titles = {key: GAMES[key].title for key in GAMES if self.game is None or key == self.game}
+        labels = await interaction.client.db.read(ReadTx.match_choices, interaction.guild_id, interaction.user.id,
+                                                  titles, needle, AUTOCOMPLETE_LIMIT)
+        return [app_commands.Choice(name=label, value=str(match_id)) for match_id, label in labels]
 
 
 MatchOption = app_commands.Transform[MatchRecord, MatchTransformer]

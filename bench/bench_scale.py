@@ -1,0 +1,236 @@
+"""Benchmarks of the bot at scale: what one process serving many servers must keep cheap.
+
+- An unrelated member's move (a Chopsticks move through SimCord) while 0, 1, 2 and 4 ``hard`` Polygons searches
+  (lattice 30, 10 dots) run in the computer's worker processes. Target: p50 with 4 searches within 2× of idle.
+- The deadline pass with nothing due (the pass and the query for the next wake-up) at 1,000, 10,000 and 100,000
+  active matches. Target: a few ms, flat.
+- ``/leaderboard`` (first and last page) and ``/stats`` through SimCord with 100,000 rated members. Target < 20 ms.
+- Move latency through SimCord at plies 1–25 and 176–200 of Chopsticks matches played to the 200-ply limit, on a
+  database with only those matches and on one with 100,000 other active matches. Target: within 1.5× of the
+  small case at plies 1–25.
+
+Every latency row gives p50 and p99 with the number of samples; all figures are from this machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench._harness import World
+from bench._timing import Row, percentile, percentile_rows
+from games import GAMES, State
+
+PASS_SAMPLES = 200
+COMMAND_SAMPLES = 100
+LONG_MATCHES = 4
+"""200-ply matches played per database: 100 moves in each ply range."""
+UNRELATED_MOVES = 100
+SEARCHES = (0, 1, 2, 4)
+SIZES = (1_000, 10_000, 100_000)
+RATED_MEMBERS = 100_000
+SEARCH_VARIANT = {"size": 30, "dots": 10}
+
+
+def long_line(seed: int) -> list[str]:
+    """200 Chopsticks moves (default rules) that reach the 200-ply move limit: at each ply a move that neither
+    ends the game early nor repeats a position more than needed, chosen with ``seed``."""
+    game = GAMES["chopsticks"]
+    rng = random.Random(seed)
+    while True:
+        state: State[Any] = game.new_state({})
+        line: list[str] = []
+        while not state.is_over:
+            options = [(move, state.apply(move)) for move in state.legal_moves()]
+            going = [(m, after) for m, after in options if not after.is_over] or options
+            rng.shuffle(going)
+            move, after = min(going, key=lambda pair: pair[1].positions.count(pair[1].positions[-1]))
+            line.append(state.format_move(move))
+            state = after
+        if len(line) == 200:
+            return line
+
+
+def _fill_matches(tx: Any, count: int, start: int = 0) -> None:
+    """Insert ``count`` active matches (every game, 2,000 members, nothing due for a long time) in guild 99."""
+    from storage import SeatRecord
+
+    rng = random.Random(1)
+    starts = {key: GAMES[key].new_state({}, rng).to_dict() for key in tuple(GAMES)}
+    keys = tuple(GAMES)
+    for number in range(start, start + count):
+        key = keys[number % len(keys)]
+        a, b = 1000 + number % 2000, 3000 + (number * 7) % 2000
+        tx.insert_match(guild_id=99, channel_id=98, game=key, variant={}, state=starts[key], current_seat=0,
+                        days_per_move=3, deadline=1e12 + number, rated=True, now=1.0 + number,
+                        seats=[SeatRecord(0, a, f"m{a}"), SeatRecord(1, b, f"m{b}")])
+
+
+async def _deadline_pass_rows(db_path: Path) -> list[Row]:
+    from bot.service import MatchService
+    from storage import Database
+
+    db = await Database.open(db_path)
+    service = MatchService(db, clock=lambda: 1e9)
+    rows: list[Row] = []
+    filled = 0
+    try:
+        for size in SIZES:
+            await db.write(_fill_matches, size - filled, filled)
+            filled = size
+            samples = []
+            for _ in range(PASS_SAMPLES):
+                began = time.perf_counter()
+                work = await service.process_due()
+                await service.next_wakeup()
+                samples.append((time.perf_counter() - began) * 1000)
+                assert not work.reminded and not work.forfeited
+            rows += percentile_rows(f"deadline pass, nothing due, {size:,} active matches", samples, 5.0, 20.0)
+    finally:
+        await db.close()
+    return rows
+
+
+async def _play_line(world: World, line: list[str], samples: dict[str, list[float]]) -> None:
+    """Play ``line`` in a new match of alice against bob; time plies 1–25 and 176–200."""
+    start = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], days=0)
+    await world["bob"].click(start.response, label="Accept")
+    thread = world.thread()
+    for ply, notation in enumerate(line, start=1):
+        actor = world["alice"] if ply % 2 else world["bob"]
+        began = time.perf_counter()
+        result = await actor.slash(thread, "chopsticks move", notation=notation)
+        elapsed = (time.perf_counter() - began) * 1000
+        if result.ephemeral:
+            raise RuntimeError(f"ply {ply}: {notation} refused: {result.response.content}")
+        if ply <= 25:
+            samples["early"].append(elapsed)
+        elif ply >= 176:
+            samples["late"].append(elapsed)
+
+
+async def _searching(bot: Any, count: int, stop: asyncio.Event) -> list[asyncio.Task[None]]:
+    """Start ``count`` loops of ``hard`` Polygons searches in the bot's computer pool."""
+    game = GAMES["polygons"]
+    state = game.new_state(SEARCH_VARIANT).to_dict()
+
+    async def loop(number: int) -> None:
+        round_ = 0
+        while not stop.is_set():
+            await bot.computer.choose("polygons", state, "hard", f"bench:{number}:{round_}")
+            round_ += 1
+
+    return [asyncio.create_task(loop(number)) for number in range(count)]
+
+
+async def _unrelated_moves(world: World, bot: Any, lines: list[list[str]]) -> dict[int, list[float]]:
+    """Chopsticks moves timed while 0, 1, 2, 4 searches run (each count in a new match)."""
+    results: dict[int, list[float]] = {}
+    for count, line in zip(SEARCHES, lines, strict=False):
+        stop = asyncio.Event()
+        tasks = await _searching(bot, count, stop)
+        await asyncio.sleep(0.5 if count else 0)  # the searches are under way
+        start = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], days=0)
+        await world["bob"].click(start.response, label="Accept")
+        thread = world.thread()
+        samples = []
+        for ply, notation in enumerate(line[:UNRELATED_MOVES], start=1):
+            actor = world["alice"] if ply % 2 else world["bob"]
+            began = time.perf_counter()
+            await actor.slash(thread, "chopsticks move", notation=notation)
+            samples.append((time.perf_counter() - began) * 1000)
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        results[count] = samples
+    return results
+
+
+async def _command_samples(actor: Any, channel: Any, name: str, **options: Any) -> list[float]:
+    samples = []
+    for _ in range(COMMAND_SAMPLES):
+        began = time.perf_counter()
+        result = await actor.slash(channel, name, **options)
+        samples.append((time.perf_counter() - began) * 1000)
+        if result.ephemeral and name != "stats":
+            raise RuntimeError(f"/{name} refused: {result.response.content}")
+    return samples
+
+
+async def _session(db_path: Path, lines: list[list[str]], big: bool) -> dict[str, Any]:
+    """Run the bot on ``db_path`` in SimCord; return the samples of this database."""
+    import simcord
+
+    from bot.client import NapkinBot
+    from storage import Database, RatingRecord, Tx
+
+    db = await Database.open(db_path)
+    out: dict[str, Any] = {"early": [], "late": []}
+    try:
+        bot = NapkinBot(db)
+        async with simcord.run(bot) as env:
+            with env.time_context():
+                world = World(env, "alice", "bob")
+                for line in lines[:LONG_MATCHES]:
+                    await _play_line(world, line, out)
+                if big:
+                    def ratings(tx: Tx) -> None:
+                        for number in range(RATED_MEMBERS):
+                            tx.put_rating(RatingRecord(world.guild.id, "chopsticks", 10_000 + number, f"m{number}",
+                                                       25 + (number % 997) / 100, 1 + (number % 13) / 10,
+                                                       number % 12, number % 7, number % 5, 0, None), 1.0)
+                        tx.put_rating(RatingRecord(world.guild.id, "chopsticks", world["alice"].id, "alice", 26.0,
+                                                   1.5, 9, 5, 4, 0, None), 1.0)
+
+                    await db.write(ratings)
+                    alice = world["alice"]
+                    out["leaderboard first"] = await _command_samples(alice, world.channel, "leaderboard",
+                                                                      game="chopsticks")
+                    out["leaderboard middle"] = await _command_samples(alice, world.channel, "leaderboard",
+                                                                       game="chopsticks", page=2500)
+                    out["leaderboard last"] = await _command_samples(alice, world.channel, "leaderboard",
+                                                                     game="chopsticks", page=10**6)
+                    out["stats"] = await _command_samples(alice, world.channel, "stats")
+                else:
+                    out["unrelated"] = await _unrelated_moves(world, bot, lines[LONG_MATCHES:])
+                    out["workers"] = bot.computer.workers
+    finally:
+        await db.close()
+    return out
+
+
+def run() -> list[Row]:
+    """All rows of this module."""
+    rows: list[Row] = []
+    lines = [long_line(seed) for seed in range(2)] * ((LONG_MATCHES + len(SEARCHES)) // 2)
+    with tempfile.TemporaryDirectory() as folder:
+        small = asyncio.run(_session(Path(folder) / "small.db", lines, big=False))
+        idle = percentile(small["unrelated"][0], 0.5)
+        for count, samples in small["unrelated"].items():
+            limit = None if count == 0 else 2 * idle
+            rows += percentile_rows(f"unrelated Chopsticks move, {count} hard searches running", samples, limit,
+                                    note=f"searches: Polygons {SEARCH_VARIANT} in the computer's {small['workers']} "
+                                    "worker processes (more searches than workers queue); target 2x idle p50")
+        rows += _deadline_rows(Path(folder) / "big.db")
+        big = asyncio.run(_session(Path(folder) / "big.db", lines, big=True))
+    small_early = percentile(small["early"], 0.5)
+    for label, samples in (("small database, plies 1-25", small["early"]),
+                           ("small database, plies 176-200", small["late"]),
+                           ("100,000 active matches, plies 1-25", big["early"]),
+                           ("100,000 active matches, plies 176-200", big["late"])):
+        rows += percentile_rows(f"Chopsticks move, {label}", samples, 1.5 * small_early)
+    for key, title in (("leaderboard first", "/leaderboard page 1"),
+                       ("leaderboard middle", "/leaderboard page 2,500 (the middle)"),
+                       ("leaderboard last", "/leaderboard last page"),
+                       ("stats", "/stats")):
+        rows += percentile_rows(f"{title}, {RATED_MEMBERS:,} rated members", big[key], 20.0)
+    return rows
+
+
+def _deadline_rows(db_path: Path) -> list[Row]:
+    return asyncio.run(_deadline_pass_rows(db_path))

@@ -1,0 +1,82 @@
+"""The computer's worker processes: same moves as in the bot's process, the same games, a time guard, a clean stop."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.service import MatchService, Player
+from bot.service.computer import ComputerPool, choose_notation
+from games import GAMES
+from storage import Database
+from tests.conftest import EXTRA_GAMES
+
+
+def _positions() -> list[tuple[str, dict[str, object]]]:
+    rng = random.Random(4)
+    found = []
+    for key in GAMES:
+        state = GAMES[key].new_state({}, rng)
+        for _ in range(3):  # a few moves in, stopping short of an end
+            after = state.apply(GAMES[key].computer_move(state, "easy", rng))
+            if after.is_over:
+                break
+            state = after
+        found.append((key, state.to_dict()))
+    return found
+
+
+async def test_workers_choose_the_moves_the_bot_process_would_for_every_game() -> None:
+    positions = _positions()
+    assert GAMES["tictactoe"].__module__.startswith(EXTRA_GAMES)  # a game the worker only finds if told the package
+    assert {key for key, _ in positions} == set(GAMES)
+    pool = ComputerPool(1)
+    pool.start()
+    try:
+        assert pool.running
+        for key, state in positions:
+            for level in ("easy", "medium"):
+                seed = f"{key}:{level}"
+                assert await pool.choose(key, state, level, seed) == choose_notation(key, state, level, seed)
+    finally:
+        await pool.close()
+    assert not pool.running
+
+
+async def test_a_search_over_its_time_budget_plays_an_easy_move() -> None:
+    key, state = next((key, state) for key, state in _positions() if key == "polygons")
+    pool = ComputerPool(1, budget=0.0)
+    pool.start()
+    try:
+        chosen = await pool.choose(key, state, "hard", "seed")
+    finally:
+        await pool.close()
+    assert chosen == choose_notation(key, state, "easy", "seed")
+
+
+async def test_after_close_moves_are_searched_in_a_thread_and_bad_input_still_raises() -> None:
+    pool = ComputerPool(2)
+    pool.start()
+    await pool.close()
+    await pool.close()  # idempotent
+    key, state = _positions()[0]
+    assert await pool.choose(key, state, "easy", "s") == choose_notation(key, state, "easy", "s")
+    with pytest.raises(ValueError, match="workers"):
+        ComputerPool(-1)
+
+
+async def test_the_service_applies_a_worker_move_with_its_version_check(db: Database) -> None:
+    pool = ComputerPool(1)
+    pool.start()
+    service = MatchService(db, computer_id=1, computer=pool)
+    try:
+        match = await service.start_solo(guild_id=1, channel_id=2, game="chopsticks", variant={},
+                                         player=Player(7, "ann"), level="hard", player_seat=1)
+        replies = await service.computer_replies(match.id)
+    finally:
+        await pool.close()
+    assert [r.seat for r in replies] == [0] and replies[0].match.version == match.version + 1
+    seed = f"{match.id}:0:{match.initial_state.get('seed', '')}"
+    assert replies[0].notation == choose_notation("chopsticks", match.state, "hard", seed)
+    assert (await service.moves(match.id))[0].notation == replies[0].notation

@@ -1,0 +1,107 @@
+"""The deadline and leaderboard queries: the same answers as the plain definitions, read along their indexes."""
+# ruff: noqa: S608  (queries built from the storage module's own constants, to check their plans)
+
+from __future__ import annotations
+
+import random
+
+from bot.service import ratings
+from storage import Database, RatingRecord, ReadTx, SeatRecord, Tx
+from storage.repo import _DUE_AT, _DUE_WHERE, _PAR_ORDER, _RANK_ORDER, _reversed_order
+
+DAY = 86400.0
+
+
+def _plan(conn_rows: list[object]) -> str:
+    return " ".join(str(tuple(row)[-1]) for row in conn_rows)  # type: ignore[arg-type]
+
+
+async def test_due_matches_and_next_deadline_agree_with_their_definition(db: Database) -> None:
+    rng = random.Random(3)
+    now = 1_000_000.0
+
+    def fill(tx: Tx) -> None:
+        for number in range(400):
+            days = rng.choice((0, 1, 3, 14))
+            deadline = None if rng.random() < 0.2 else now + rng.uniform(-2, 15) * DAY
+            match_id = tx.insert_match(guild_id=1, channel_id=2, game="chopsticks", variant={}, state={},
+                                       current_seat=0, days_per_move=days, deadline=deadline, rated=True,
+                                       now=number, seats=[SeatRecord(0, 5, "a"), SeatRecord(1, 6, "b")])
+            changes: dict[str, object] = {"reminded": rng.random() < 0.5}
+            if rng.random() < 0.2:
+                changes["status"] = "finished"
+            tx.update_match(match_id, 0, **changes)
+
+    await db.write(fill)
+    rows = await db.fetchall("SELECT id, status, deadline, reminded, days_per_move FROM matches")
+    live = [r for r in rows if r["status"] == "active" and r["deadline"] is not None]
+
+    def due_at(row: object) -> float:
+        r: dict[str, float] = dict(row)  # type: ignore[call-overload]
+        return r["deadline"] - r["days_per_move"] * DAY / 3 if not r["reminded"] else r["deadline"]
+
+    expected = sorted((r for r in live if r["deadline"] <= now or
+                       (not r["reminded"] and r["deadline"] - now <= r["days_per_move"] * DAY / 3)),
+                      key=lambda r: (due_at(r), r["id"]))
+    found = await db.read(ReadTx.due_match_ids, now)
+    assert found == [r["id"] for r in expected] and 0 < len(found) < len(live)
+    assert await db.read(ReadTx.next_deadline) == min(due_at(r) for r in live)
+    for sql in (f"SELECT id FROM matches WHERE {_DUE_WHERE} AND {_DUE_AT} <= 5 ORDER BY {_DUE_AT}, id",
+                f"SELECT {_DUE_AT} FROM matches WHERE {_DUE_WHERE} ORDER BY {_DUE_AT}, id LIMIT 1"):
+        plan = _plan(await db.fetchall("EXPLAIN QUERY PLAN " + sql))
+        assert "INDEX matches_due" in plan and "TEMP B-TREE" not in plan, plan
+
+
+def _python_order(rows: list[RatingRecord], solitaire: bool) -> list[int]:
+    """The leaderboard order defined in Python (what SQL must reproduce)."""
+    if solitaire:
+        kept = sorted((r for r in rows if r.best_vs_par is not None),
+                      key=lambda r: (r.best_vs_par, -r.games, r.display_name, r.user_id))
+    else:
+        kept = sorted(rows, key=lambda r: (r.games < ratings.PROVISIONAL_GAMES, -ratings.display_rating(r.mu, r.sigma),
+                                           -r.wins, r.display_name, r.user_id))
+    return [r.user_id for r in kept]
+
+
+async def test_leaderboard_pages_follow_the_ranking_in_every_tie(db: Database) -> None:
+    rng = random.Random(8)
+    rows = [RatingRecord(1, "chopsticks", user, rng.choice("abc") * rng.randint(1, 2), rng.choice((20.0, 24.9, 25.0)),
+                         rng.choice((1.0, 2.0, 8.333)), rng.randint(0, 9), rng.randint(0, 3), 0, 0,
+                         rng.choice((None, -1, 0, 2))) for user in range(300)]
+    rows.append(RatingRecord(2, "chopsticks", 999, "other server", 40.0, 1.0, 9, 9, 0, 0, 0))
+
+    def fill(tx: Tx) -> None:
+        for row in rows:
+            tx.put_rating(row, 1.0)
+
+    await db.write(fill)
+    mine = [r for r in rows if r.guild_id == 1]
+    for solitaire in (False, True):
+        expected = _python_order(mine, solitaire)
+        shown: list[int] = []
+        ranks: list[int] = []
+        for page in range(1, 100):
+            board = await db.read(ratings.leaderboard, 1, "chopsticks", solitaire=solitaire, page=page, rows=7)
+            assert board.ranked == len(expected) and board.pages == -(-len(expected) // 7)
+            if page > board.pages:
+                assert board.page == board.pages  # a page past the last shows the last
+                break
+            shown += [s.user_id for s in board.standings]
+            ranks += [s.rank for s in board.standings]
+        assert shown == expected and ranks == list(range(1, len(expected) + 1))
+
+
+async def test_stats_and_leaderboards_read_along_their_indexes(db: Database) -> None:
+    for sql, index in (
+        (f"SELECT rowid FROM ratings WHERE guild_id = 1 AND game = 'x' ORDER BY {_RANK_ORDER} LIMIT 20 OFFSET 100",
+         "COVERING INDEX ratings_rank"),
+        (f"SELECT rowid FROM ratings WHERE guild_id = 1 AND game = 'x' ORDER BY {_reversed_order(_RANK_ORDER)} "
+         "LIMIT 20 OFFSET 100", "COVERING INDEX ratings_rank"),
+        ("SELECT rowid FROM ratings WHERE guild_id = 1 AND game = 'x' AND best_vs_par IS NOT NULL "
+         f"ORDER BY {_reversed_order(_PAR_ORDER)} LIMIT 20", "INDEX ratings_par"),
+        ("SELECT rowid FROM ratings WHERE guild_id = 1 AND game = 'x' AND best_vs_par IS NOT NULL "
+         f"ORDER BY {_PAR_ORDER} LIMIT 20", "INDEX ratings_par"),
+        ("SELECT * FROM ratings WHERE guild_id = 1 AND user_id = 2 ORDER BY game", "INDEX ratings_member"),
+    ):
+        plan = _plan(await db.fetchall("EXPLAIN QUERY PLAN " + sql))
+        assert index in plan and "TEMP B-TREE" not in plan, plan
