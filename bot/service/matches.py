@@ -12,9 +12,12 @@ Times are UNIX epoch seconds from the injected ``clock``; days per move are whol
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import json
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -141,10 +144,44 @@ def sound_state(match: MatchRecord) -> State[Any]:
     raise Damaged(match.id, reason)
 
 
+STATE_CACHE_SIZE = 1024
+"""How many decoded states the process keeps (the most recently used), so that an action on a running match does
+not re-derive its position from the move log again."""
+_states: collections.OrderedDict[tuple[str, str], State[Any]] = collections.OrderedDict()
+_states_lock = threading.Lock()  # moves are applied in the database thread, lookups happen on the event loop
+
+
+def _state_key(game: str, data: dict[str, Any]) -> tuple[str, str]:
+    return game, json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def remember_state(game: str, state: State[Any]) -> None:
+    """Keep ``state`` (just validated, e.g. the position after a move) for the next :func:`load_state` of the same
+    stored data."""
+    key = _state_key(game, state.to_dict())
+    with _states_lock:
+        _states[key] = state
+        _states.move_to_end(key)
+        while len(_states) > STATE_CACHE_SIZE:
+            _states.popitem(last=False)
+
+
 def load_state(match: MatchRecord) -> State[Any]:
-    """Rebuild the rules-core state of a stored match (raises ``InvalidState`` for corrupt data)."""
-    state: State[Any] = GAMES[match.game].load(match.state)
-    return state
+    """The rules-core state of a stored match (raises ``InvalidState`` for corrupt data).
+
+    The games validate a stored state by replaying its moves (:meth:`games.State.from_dict`); a state this process
+    decoded or produced before is taken from a cache keyed by the exact stored data instead (states are
+    immutable), so a running match is replayed once per process, not on every action.
+    """
+    key = _state_key(match.game, match.state)
+    with _states_lock:
+        state = _states.get(key)
+        if state is not None:
+            _states.move_to_end(key)
+            return state
+    loaded: State[Any] = GAMES[match.game].load(match.state)
+    remember_state(match.game, loaded)
+    return loaded
 
 
 def replay(match: MatchRecord, moves: Sequence[MoveRecord]) -> list[State[Any]]:
@@ -561,6 +598,7 @@ class MatchService:
         if not tx.update_match(match.id, match.version, **fields):  # (a refusal rolls the ratings back too)
             raise Outdated("Another move landed first; look at the latest board.")
         updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
+        remember_state(match.game, after)
         return MoveResult(updated, before, after, seat, notation)
 
     # ------------------------------------------------------------ ending a match early
