@@ -151,6 +151,43 @@ async def _unrelated_moves(world: World, bot: Any, lines: list[list[str]]) -> di
     return results
 
 
+LOAD_SEARCHES = 24
+LOAD_REPLAYS = 12
+LOAD_SAMPLES = 40
+
+
+async def _under_load(world: World, bot: Any) -> list[float]:
+    """An unrelated member's ``/match list`` (its first response) while 24 ``hard`` searches queue in the computer
+    pool and 12 GIF replays of a long Napkin Chess match are drawn at once (the load of issue 15)."""
+    import renderers
+
+    game = GAMES["napkin_chess"]
+    rng = random.Random(5)
+    states: list[State[Any]] = [game.new_state({})]
+    while not states[-1].is_over and len(states) < 60:
+        states.append(states[-1].apply(game.computer_move(states[-1], "easy", rng)))
+    names = ["alice", "bob"]
+    stop = asyncio.Event()
+    searches = await _searching(bot, LOAD_SEARCHES, stop)
+
+    async def replays() -> None:
+        while not stop.is_set():
+            await asyncio.to_thread(renderers.render_replay, states, names)
+
+    drawing = [asyncio.create_task(replays()) for _ in range(LOAD_REPLAYS)]
+    await asyncio.sleep(0.5)
+    samples = []
+    for _ in range(LOAD_SAMPLES):
+        began = time.perf_counter()
+        await world["carol"].slash(world.channel, "match list")
+        samples.append((time.perf_counter() - began) * 1000)
+    stop.set()
+    for task in (*searches, *drawing):
+        task.cancel()
+    await asyncio.gather(*searches, *drawing, return_exceptions=True)
+    return samples
+
+
 async def _command_samples(actor: Any, channel: Any, name: str, **options: Any) -> list[float]:
     samples = []
     for _ in range(COMMAND_SAMPLES):
@@ -199,6 +236,8 @@ async def _session(db_path: Path, lines: list[list[str]], big: bool) -> dict[str
                 else:
                     out["unrelated"] = await _unrelated_moves(world, bot, lines[LONG_MATCHES:])
                     out["workers"] = bot.computer.workers
+                    world.members["carol"] = world.guild.add_member(env.create_user("carol"))
+                    out["loaded"] = await _under_load(world, bot)
     finally:
         await db.close()
     return out
@@ -216,6 +255,9 @@ def run() -> list[Row]:
             rows += percentile_rows(f"unrelated Chopsticks move, {count} hard searches running", samples, limit,
                                     note=f"searches: Polygons {SEARCH_VARIANT} in the computer's {small['workers']} "
                                     "worker processes (more searches than workers queue); target 2x idle p50")
+        rows += percentile_rows(f"first response of an unrelated /match list, {LOAD_SEARCHES} hard searches and "
+                                f"{LOAD_REPLAYS} replays running", small["loaded"], 3000.0, 3000.0,
+                                note="Discord's limit for a first response is 3 s")
         rows += _deadline_rows(Path(folder) / "big.db")
         big = asyncio.run(_session(Path(folder) / "big.db", lines, big=True))
     small_early = percentile(small["early"], 0.5)
