@@ -110,8 +110,8 @@ def status_line(state: DifferencesState, names: Sequence[str], outcome: Outcome 
 
 def _header(image: Image.Image, state: DifferencesState, names: Sequence[str], outcome: Outcome | None) -> None:
     scores = state.scores
-    rule = "unique differences" if state.unique else "distinct differences"
-    title = f"Differences · {state.n} x {state.n} · {rule} · {move_count(state.ply)} of {state.n}"
+    rule = "unique" if state.unique else "distinct"
+    title = f"Grid Game of Differences · {state.n} × {state.n} · {rule} · {move_count(state.ply)} of {state.n}"
     _text(image, (_MARGIN, 8), fit_text(title, SMALL, WIDTH - 2 * _MARGIN)[0], SMALL, MUTED)
     shown = ended(state.outcome, outcome)
     if shown is not None:
