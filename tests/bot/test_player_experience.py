@@ -228,3 +228,33 @@ async def test_the_final_board_image_shows_a_resignation(simcord_env, db: Databa
     assert posted == renderers.render(state, names, outcome=outcome)  # drawn with the resignation
     assert posted != renderers.render(state, names)  # which the position alone would not show
     assert outcome.termination.value == "resigned" and outcome.loser == 1
+
+
+async def test_rematches_have_a_cooldown(simcord_env, db: Database) -> None:
+    from bot.exts.match._cog import REMATCH_RATE
+
+    world = World(simcord_env, "alice")
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    await world["alice"].slash(world.thread(), "match resign")
+    final = world.thread().last_message
+    for _ in range(REMATCH_RATE):
+        started = await world["alice"].click(final, label="Rematch")
+        assert started.ephemeral and "Rematch: match #" in started.response.content
+        await world["alice"].slash(world.channel, "match abort")  # keep within the active-match limit
+    rested = await world["alice"].click(final, label="Rematch")
+    assert rested.ephemeral and "try again in" in rested.response.content
+
+
+async def test_a_resignation_board_discord_refuses_is_delivered_later(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    start = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    await world["bob"].click(start.response, label="Accept")
+    match_id = await only_match_id(db)
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
+    resigned = await world["bob"].slash(world.thread(), "match resign")
+    assert (await stored(db, match_id)).status == "finished"
+    assert any("is over and recorded" in (m.content or "") for m in [resigned.response, *resigned.followups] if m)
+    assert (await db.fetchone("SELECT COUNT(*) FROM outbox WHERE kind = 'result'"))[0] == 1
+    await simcord_env.advance_time(120)
+    assert "**alice** wins: bob resigned." in world.thread().last_message.content
+    assert (await db.fetchone("SELECT COUNT(*) FROM outbox"))[0] == 0

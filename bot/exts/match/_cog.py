@@ -17,7 +17,16 @@ from discord.ext import commands
 
 import renderers
 from bot.exts.match import _lifecycle as lifecycle
-from bot.exts.match._board import Board, board_payload, escape, match_outcome, names_of, retire_previous_board
+from bot.exts.match._board import (
+    Board,
+    board_payload,
+    escape,
+    match_outcome,
+    names_of,
+    notify,
+    queue_result,
+    retire_previous_board,
+)
 from bot.exts.match._load import member_key, queues
 from bot.exts.match._options import MatchOption, the_match
 from bot.exts.match._views import challenge_view
@@ -31,6 +40,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+REMATCH_RATE = 10
+"""Rematches a member may ask for in a minute (the Rematch button has no command cooldown of its own)."""
 HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=member_key)
 """``/match history`` renders a whole replay: at most twice a minute per member."""
 
@@ -77,6 +88,7 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
 
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
+        self._rematches: dict[tuple[int, int | None, int], app_commands.Cooldown] = {}
 
     # ------------------------------------------------------------ buttons
 
@@ -103,8 +115,24 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
             raise
 
     async def rematch_button(self, interaction: discord.Interaction[NapkinBot], match_id: int) -> None:
-        """Rematch on a final board."""
+        """Rematch on a final board (at most :data:`REMATCH_RATE` a minute per member, like ``start``)."""
+        bucket = self._rematches.setdefault(member_key(interaction), app_commands.Cooldown(REMATCH_RATE, 60.0))
+        retry = bucket.update_rate_limit()
+        if retry is not None:
+            raise app_commands.CommandOnCooldown(bucket, retry)
         await lifecycle.rematch(interaction, match_id)
+
+    async def _final_board(self, interaction: discord.Interaction[NapkinBot], finished: MatchRecord) -> None:
+        """Answer a resignation or an agreed draw with the final board; if Discord does not take it, the result is
+        stored already, so it goes to the outbox (delivered with back-off) and the member is told."""
+        try:
+            await interaction.response.send_message(**await board_payload(finished))
+        except discord.HTTPException as error:
+            log.warning("could not post the final board of match %s: %s", finished.id, error)
+            await queue_result(self.bot, finished)
+            await notify(interaction, f"Match #{finished.id} is over and recorded; Discord did not take its final "
+                                      "board, which I will post again shortly.")
+        await retire_previous_board(finished.id)
 
     # ------------------------------------------------------------ commands
 
@@ -154,8 +182,7 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         """Resign."""
         record = await the_match(interaction, match)
         finished = await self.bot.service.resign(record.id, record.guild_id, interaction.user.id)
-        await interaction.response.send_message(**await board_payload(finished))
-        await retire_previous_board(record.id)
+        await self._final_board(interaction, finished)
 
     @app_commands.command(name="draw", description="Offer a draw, accept your opponent's offer, or decline it")
     @app_commands.describe(match="The match (implied inside its thread)", action="offer/accept, or decline")
@@ -172,8 +199,7 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
             return
         updated, agreed = await service.offer_draw(record.id, record.guild_id, interaction.user.id)
         if agreed:
-            await interaction.response.send_message(**await board_payload(updated))
-            await retire_previous_board(record.id)
+            await self._final_board(interaction, updated)
             return
         opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
         await interaction.response.send_message(
