@@ -456,6 +456,22 @@ def fair_start(count: int, order: str, duel: bool, bonus_turn: bool, rng: random
             return sticks
 
 
+START_NOTE_NODES = 20_000
+"""Positions the exact search may visit to tell players that a typed start is a forced win."""
+
+
+def start_value(sticks: Sequence[Stick], order: str, bonus_turn: bool,
+                nodes: int = START_NOTE_NODES) -> int | None:
+    """The exact value of a duel start for the first player (their points minus the second player's under perfect
+    play), or ``None`` when the search does not settle it within ``nodes`` positions."""
+    solver = DuelSolver(sticks, order, bonus_turn)
+    try:
+        found = solver.solve(sticks, start_passes(solver.positions, sticks), nodes)
+    except BudgetSpent:
+        return None
+    return found.value
+
+
 def start_passes(positions: Positions, sticks: Sequence[Stick]) -> int:
     """The pairs of a start with no pair picked yet that reduce to zero."""
     n = len(sticks)

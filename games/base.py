@@ -561,6 +561,11 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
         """The dotted name of this game's Discord module (:attr:`extension` or ``bot.games.<key>``)."""
         return self.extension or f"bot.games.{self.key}"
 
+    def start_note(self, state: StateT) -> str | None:
+        """A sentence players should read about a start position before they play it (for example that perfect
+        play wins it for one side), or ``None`` (the default)."""
+        return None
+
     def move_help(self) -> str:
         """One line telling a player how to move (the first board shows it): the commands with examples."""
         return " · ".join(f"`/{self.command} {command.name}`" for command in self.moves)

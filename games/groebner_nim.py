@@ -1141,6 +1141,21 @@ class GroebnerNim(Game[GroebnerNimState, Pair]):
         start = custom
         return _initial_state(checked, start)
 
+    def start_note(self, state: GroebnerNimState) -> str | None:
+        """For a duel from a typed start: whether perfect play wins it for one side (the exact search of
+        :func:`games._groebner_search.start_value`, within its budget); random starts are drawn fair, so ``None``.
+        """
+        if state.variant.mode != "duel" or not state.variant.start or state.ply:
+            return None
+        from games._groebner_search import start_value
+
+        value = start_value(state.sticks, state.variant.order, state.variant.bonus_turn)
+        if not value:
+            return None
+        side = "first" if value > 0 else "second"
+        return (f"This start is a forced win for the {side} player: with perfect play they score {abs(value)} "
+                f"point{'s' if abs(value) != 1 else ''} more.")
+
     def choose_move(self, state: GroebnerNimState, level: Level, rng: random.Random) -> Pair:
         """Choose a pair for the seat to move.
 

@@ -258,3 +258,14 @@ async def test_a_resignation_board_discord_refuses_is_delivered_later(simcord_en
     await simcord_env.advance_time(120)
     assert "**alice** wins: bob resigned." in world.thread().last_message.content
     assert (await db.fetchone("SELECT COUNT(*) FROM outbox"))[0] == 0
+
+
+async def test_a_typed_start_that_is_a_forced_win_says_so_on_the_first_board(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    start = await world["alice"].slash(world.channel, "groebner start", opponent=world["bob"],
+                                       start="x^3+1, x*y^2+y^3")
+    await world["bob"].click(start.response, label="Accept")
+    first = world.thread().history()[0]
+    assert "forced win for the first player" in first.content and "3 points more" in first.content
+    match = await stored(db, await only_match_id(db))
+    assert match.variant["start"]  # the typed start is kept as typed (in canonical form), not replaced

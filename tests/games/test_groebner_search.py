@@ -185,3 +185,14 @@ def test_custom_starts_stay_as_typed() -> None:
     state = GAME.new_state({"start": "x^3+1, x*y^2+y^3"})  # a one-move game, kept as typed
     assert format_sticks(state.sticks) == "x^3 + 1, x*y^2 + y^3"
     assert state.apply(state.legal_moves()[0]).is_over
+
+
+def test_the_start_note_names_a_forced_win_only_for_typed_duel_starts() -> None:
+    from games import GAMES
+
+    game = GAMES["groebner_nim"]
+    typed = game.new_state({"start": "x^3+1, x*y^2+y^3"})
+    assert game.start_note(typed) == ("This start is a forced win for the first player: with perfect play they "
+                                      "score 3 points more.")
+    assert game.start_note(game.new_state({"mode": "solitaire", "start": "x^3+1, x*y^2+y^3"})) is None
+    assert game.start_note(game.new_state({}, random.Random(4))) is None  # random starts are drawn fair

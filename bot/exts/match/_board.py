@@ -53,6 +53,8 @@ class Board:
     results: list[MoveResult] = field(default_factory=list)
     first: bool = False
     ping: bool = True
+    note: str | None = None
+    """What the game says about the start (:meth:`games.Game.start_note`), shown on the first board."""
 
 
 _last_boards: dict[int, discord.Message] = {}
@@ -180,6 +182,8 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
         offer = escape(match.seats[match.draw_offer_seat].display_name)
         lines.append(f"{offer} offers a draw (`/match draw` to accept).")
     if board.first and match.status == "active":
+        if board.note:
+            lines.append(board.note)
         lines.append(how_to_move(match, state))
     return "\n".join(lines)
 
@@ -210,6 +214,8 @@ async def board_payload(match: MatchRecord, state: State[Any] | None = None,
     that a player's action made) and the allowed mentions."""
     state = state or load_state(match)
     board = board or Board()
+    if board.first and match.status == "active" and board.note is None:  # a search, perhaps: off the event loop
+        board.note = await asyncio.to_thread(GAMES[match.game].start_note, state)
     payload: dict[str, Any] = {
         "content": headline(match, state, board),
         "allowed_mentions": board_mentions(match, board),
