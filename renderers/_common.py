@@ -207,6 +207,23 @@ def short_name(name: str, size: int, width: float, *, suffix: str = "") -> str:
     return fit_text(bare, size, width, suffix=suffix)[0]
 
 
+def wrap_text(text: str, size: int, width: float) -> list[str]:
+    """``text`` broken after spaces or hyphens into lines of at most ``width`` pixels at font ``size``; a word too
+    long for a line is cut to fit (:func:`fit_text`). The one wrapping rule of every board."""
+    lines: list[str] = []
+    line = ""
+    for word in re.findall(r"[^ -]+-?|\s+", text):
+        trial = line + word
+        if line.strip() and text_width(trial.rstrip(), size) > width:
+            lines.append(line.rstrip())
+            line = word.lstrip()
+        else:
+            line = trial
+    if line.strip():
+        lines.append(line.rstrip())
+    return [fit_text(part, size, width)[0] for part in lines or [""]]
+
+
 @functools.lru_cache(maxsize=2048)
 def fit_text(text: str, size: int, width: float, *, min_size: int | None = None, suffix: str = "") -> tuple[str, int]:
     """Fit ``text + suffix`` into ``width`` pixels: the one text-fitting rule of every board.

@@ -35,6 +35,7 @@ from renderers._common import (
     palette_png,
     short_name,
     text_width,
+    wrap_text,
 )
 
 WIDTH = 640
@@ -221,7 +222,7 @@ def _draw_panel(image: Image.Image, state: GroebnerNimState, names: Sequence[str
         y += _LINE
     shown = ended(state.outcome, outcome)
     colour = INK if shown is not None or solitaire or state.current_seat is None else SEAT_COLOURS[state.current_seat]
-    for part in _wrap(status_line(state, names, outcome), SMALL, room):
+    for part in wrap_text(status_line(state, names, outcome), SMALL, room):
         draw_text(image, (x, y), part, SMALL, colour)
         y += _LINE
     y += 6
@@ -280,18 +281,3 @@ def _draw_picked(image: Image.Image, state: GroebnerNimState, x: int, y: int) ->
         colour = SEAT_COLOURS[0] if solitaire else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         draw_text(image, (x + col * column_width, y + row * _LINE), fit_text(text, SMALL, column_width - 4)[0], SMALL,
                   colour if new is not None else MUTED)
-
-
-def _wrap(text: str, size: int, width: int) -> list[str]:
-    """``text`` broken at spaces into lines that fit ``width`` pixels at font ``size`` (long words are cut)."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if current and text_width(candidate, size) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    lines.append(current)
-    return [fit_text(line, size, width)[0] for line in lines]

@@ -39,7 +39,7 @@ from renderers._common import (
     outcome_text,
     palette_png,
     short_name,
-    text_width,
+    wrap_text,
 )
 
 BOARD_PX = 400
@@ -169,21 +169,6 @@ _NAME_PX = 150
 """Widest a player's name may be in the status line, pixels (longer names are shortened)."""
 
 
-def _wrap(text: str, size: int, width: float) -> list[str]:
-    """``text`` broken at spaces into lines of at most ``width`` pixels (a word too long is cut)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        trial = f"{line} {word}" if line else word
-        if line and text_width(trial, size) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    lines.append(line)
-    return [fit_text(part, size, width)[0] for part in lines]
-
-
 def _render(state: NapkinState, names: Sequence[str], free_size: int | None, outcome: Outcome | None) -> bytes:
     scale, w_px, h_px = _layout(state)
     panel_x = _LEFT + w_px + _PANEL_GAP
@@ -226,7 +211,7 @@ def _render(state: NapkinState, names: Sequence[str], free_size: int | None, out
         y += _LINE
     shown = ended(state.outcome, outcome)
     colour = INK if shown is not None or state.current_seat is None else SEAT_COLOURS[state.current_seat]
-    for part in _wrap(status_line(state, names, outcome), SMALL, room):
+    for part in wrap_text(status_line(state, names, outcome), SMALL, room):
         text((panel_x, y), part, SMALL, colour)
         y += _LINE
     if state.last_move is not None:

@@ -10,7 +10,6 @@ is still open, when the faces are provisional), with the side count written insi
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 
 import shapely
@@ -38,6 +37,7 @@ from renderers._common import (
     palette_png,
     short_name,
     text_width,
+    wrap_text,
 )
 
 BOARD_PX = 390
@@ -197,22 +197,6 @@ def _draw_dots(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, sta
         draw_text(image, (lx, ly), dot.name, LABEL_SIZE, colour, anchor, stroke=3, stroke_fill=BACKGROUND)
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
-    """Break ``text`` after spaces or hyphens into lines at most ``width`` pixels wide."""
-    lines: list[str] = []
-    line = ""
-    for word in re.findall(r"[^ -]+-?|\s+", text):
-        trial = line + word
-        if line.strip() and text_width(trial.rstrip(), size) > width:
-            lines.append(line.rstrip())
-            line = word.lstrip()
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return lines
-
-
 def status_line(state: PolygonsState, names: Sequence[str], outcome: Outcome | None = None) -> str:
     """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's).
 
@@ -242,7 +226,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsSt
         y += _LINE
     shown = ended(state.outcome, outcome)
     colour = INK if shown is not None or state.current_seat is None else SEAT_COLOURS[state.current_seat]
-    for part in _wrap(draw, status_line(state, names, outcome), PANEL_SIZE, width):
+    for part in wrap_text(status_line(state, names, outcome), PANEL_SIZE, width):
         text((left, y), fit_text(part, PANEL_SIZE, width)[0], PANEL_SIZE, colour)
         y += _LINE
     y += 6
@@ -269,7 +253,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsSt
     if last is not None:
         info.append(f"Last move: {state.format_move(last)}")
     for line in info:
-        for part in _wrap(draw, line, SMALL, width):
+        for part in wrap_text(line, SMALL, width):
             text((left, y), fit_text(part, SMALL, width)[0], SMALL, INK)
             y += _LINE
     y += 6
