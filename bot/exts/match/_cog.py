@@ -131,7 +131,7 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
             log.warning("could not post the final board of match %s: %s", finished.id, error)
             await queue_result(self.bot, finished)
             await notify(interaction, f"Match #{finished.id} is over and recorded; Discord did not take its final "
-                                      "board, which I will post again shortly.")
+                                      "board, which I will post again shortly (`/match board` shows it now).")
         await retire_previous_board(finished.id)
 
     # ------------------------------------------------------------ commands
