@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from bot.client import NapkinBot
 from bot.service import ServiceError
 from games import RulesError, add_game_package
 from storage import Database
+from tests.postgres_cluster import Cluster, fresh_database, start_cluster
 
 EXTRA_GAMES = "tests.extra_games"
 """The tests' own games (a sixth game, tic-tac-toe), registered like the real ones so every generic suite runs them."""
@@ -24,6 +25,18 @@ add_game_package(EXTRA_GAMES)
 async def db_path(tmp_path: Path) -> Path:
     """Path of a fresh database file for the test."""
     return tmp_path / "napkin.db"
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the whole run (started on first use)."""
+    yield from start_cluster()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """The URL of a fresh, empty PostgreSQL database for the test (dropped afterwards)."""
+    yield from fresh_database(postgres_cluster)
 
 
 @pytest_asyncio.fixture
