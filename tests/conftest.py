@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -39,10 +40,28 @@ def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
     yield from fresh_database(postgres_cluster)
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests marked ``both_backends`` (and, with ``NAPKIN_TEST_ALL_BACKENDS`` set, every test) that use the ``db``
+    fixture run once per storage backend."""
+    if "backend" in metafunc.fixturenames and (metafunc.definition.get_closest_marker("both_backends")
+                                               or os.environ.get("NAPKIN_TEST_ALL_BACKENDS")):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The storage backend of the test's database: ``"sqlite"`` unless the test runs on both."""
+    return str(getattr(request, "param", "sqlite"))
+
+
 @pytest_asyncio.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    """An open, migrated database."""
-    database = await Database.open(db_path)
+async def db(backend: str, db_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
+    """An open, migrated database (SQLite; PostgreSQL too for tests marked ``both_backends``)."""
+    database = await Database.open(db_path if backend == "sqlite" else request.getfixturevalue("postgres_url"))
+    assert database.backend == backend
     try:
         yield database
     finally:

@@ -15,6 +15,8 @@ from storage import Database, ReadTx, SeatRecord, StorageError, Tx
 from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION
 from storage.postgres import _dialect
 
+pytestmark = pytest.mark.both_backends
+
 
 def _sqlite_schema(path: Path) -> tuple[dict[str, list[str]], set[str]]:
     with contextlib.closing(sqlite3.connect(path)) as conn:

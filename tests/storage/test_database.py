@@ -15,6 +15,8 @@ import pytest
 from storage import Database, ReadTx, SeatRecord, StorageError, Tx
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
+pytestmark = pytest.mark.both_backends
+
 
 async def _insert(db: Database, now: float = 100.0) -> int:
     def body(tx: Tx) -> int:

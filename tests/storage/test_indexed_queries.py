@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.service import ratings
 from storage import Database, RatingRecord, ReadTx, SeatRecord, Tx
 from storage.repo import _DUE_AT, _DUE_WHERE, _PAR_ORDER, _RANK_ORDER, _reversed_order
+
+pytestmark = pytest.mark.both_backends
 
 DAY = 86400.0
 
