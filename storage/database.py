@@ -1,4 +1,7 @@
-"""The SQLite store: connections, migrations and the one transaction style.
+"""The SQLite store (the default): connections, migrations and the one transaction style.
+
+:meth:`Database.open` also takes a ``postgresql://`` URL, which opens the PostgreSQL store of
+:mod:`storage.postgres` (same methods, same queries); a path or a ``sqlite:///path`` URL opens SQLite.
 
 Every access is a plain synchronous *body* that receives a :class:`~storage.repo.ReadTx` (reads) or a
 :class:`~storage.repo.Tx` (writes) and runs, in one round trip, in the thread that owns the connection:
@@ -36,7 +39,7 @@ import os
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Concatenate, Literal, ParamSpec, TypeVar
+from typing import ClassVar, Concatenate, Literal, ParamSpec, TypeVar
 
 import aiosqlite
 
@@ -52,6 +55,9 @@ T = TypeVar("T")
 P = ParamSpec("P")
 
 Synchronous = Literal["NORMAL", "FULL"]
+
+SQLITE_URL = "sqlite:///"
+"""A database setting that starts so names the SQLite file after it (``sqlite:////srv/napkin.db`` is absolute)."""
 
 
 class StorageError(RuntimeError):
@@ -73,6 +79,11 @@ class Database:
     for a single connection test; the normal store is a file.
     """
 
+    IntegrityError: ClassVar[type[Exception]] = sqlite3.IntegrityError
+    """What a write raises when a constraint refuses it (a logged ply again, a missing match), per backend."""
+    backend: ClassVar[str] = "sqlite"
+    """``"sqlite"`` or ``"postgresql"``."""
+
     def __init__(self, path: str | os.PathLike[str], writer: aiosqlite.Connection, reader: aiosqlite.Connection,
                  synchronous: Synchronous) -> None:
         self.path = str(path)
@@ -87,7 +98,8 @@ class Database:
         """Open (creating if needed) and migrate the database at ``path``.
 
         Args:
-            path: file path of the SQLite database.
+            path: file path of the SQLite database, or ``sqlite:///`` and that path; a ``postgresql://`` URL opens
+                a :class:`storage.postgres.PostgresDatabase` instead (``synchronous`` does not apply there).
             synchronous: ``"NORMAL"`` (default, safe under WAL against application crashes) or ``"FULL"``.
 
         Raises:
@@ -97,6 +109,13 @@ class Database:
         """
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be NORMAL or FULL")
+        target = os.fspath(path)
+        if target.startswith(("postgresql://", "postgres://")):
+            from storage.postgres import PostgresDatabase  # psycopg is needed only by this backend
+
+            return await PostgresDatabase.connect(target)
+        if target.startswith(SQLITE_URL):
+            path = target[len(SQLITE_URL):]
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         try:

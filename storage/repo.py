@@ -2,18 +2,47 @@
 
 :class:`ReadTx` holds the reads and :class:`Tx` (a ``ReadTx``) adds the writes; :meth:`storage.Database.read`
 and :meth:`storage.Database.write` hand one to a synchronous body running in the database thread. These two
-classes are the whole interface the service sees: a second backend implements the same methods over its own
-connection. Records are plain dataclasses with JSON already decoded; nothing here knows the games' rules.
+classes are the whole interface the service sees. Their SQL is the subset SQLite and PostgreSQL share (``?``
+placeholders, ``INSERT … ON CONFLICT``, ``RETURNING``); the few spellings that differ are class attributes, which
+:class:`storage.postgres.PgReadTx` and :class:`storage.postgres.PgTx` override. Records are plain dataclasses with
+JSON already decoded; nothing here knows the games' rules.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Protocol
+
+
+class Row(Protocol):
+    """A result row, by column position or name (:class:`Row`, or the PostgreSQL backend's row)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> list[str]: ...
+
+
+class Cursor(Protocol):
+    """What a query returns (the part of DB-API's cursor the queries use)."""
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    @property
+    def rowcount(self) -> int: ...
+
+
+class Connection(Protocol):
+    """A connection inside one transaction (:class:`sqlite3.Connection`, or the PostgreSQL backend's adapter),
+    taking ``?`` (sequence) or ``:name`` (mapping) placeholders."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Any], /) -> Cursor: ...
 
 
 @dataclass
@@ -207,7 +236,7 @@ def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _match_from_row(row: sqlite3.Row) -> MatchRecord:
+def _match_from_row(row: Row) -> MatchRecord:
     """Decode a match row; a row whose JSON or seats cannot be decoded comes back with ``damage`` saying why
     (never raises for bad data, so one damaged row cannot take down a list or a pass)."""
     try:
@@ -225,7 +254,7 @@ def _match_from_row(row: sqlite3.Row) -> MatchRecord:
         )
 
 
-def _decode_match(row: sqlite3.Row) -> MatchRecord:
+def _decode_match(row: Row) -> MatchRecord:
     match = MatchRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         game=row["game"], variant=json.loads(row["variant"]), initial_state=json.loads(row["initial_state"]),
@@ -249,12 +278,12 @@ def _decode_match(row: sqlite3.Row) -> MatchRecord:
 _OUTBOX_COLUMNS = "id, match_id, kind, ply, attempts, next_at, created_at"
 
 
-def _outbox_from_row(row: sqlite3.Row) -> OutboxRecord:
+def _outbox_from_row(row: Row) -> OutboxRecord:
     return OutboxRecord(row["id"], row["match_id"], row["kind"], row["ply"], row["attempts"], row["next_at"],
                         row["created_at"])
 
 
-def _challenge_from_row(row: sqlite3.Row) -> ChallengeRecord:
+def _challenge_from_row(row: Row) -> ChallengeRecord:
     return ChallengeRecord(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
         game=row["game"], variant=json.loads(row["variant"]), challenger_id=row["challenger_id"],
@@ -264,7 +293,7 @@ def _challenge_from_row(row: sqlite3.Row) -> ChallengeRecord:
     )
 
 
-def _rating_from_row(row: sqlite3.Row) -> RatingRecord:
+def _rating_from_row(row: Row) -> RatingRecord:
     return RatingRecord(row["guild_id"], row["game"], row["user_id"], row["display_name"], row["mu"], row["sigma"],
                         row["games"], row["wins"], row["losses"], row["draws"], row["best_vs_par"])
 
@@ -273,41 +302,54 @@ class ReadTx:
     """The read queries, over one connection inside a read (or write) body. Never kept after the body returns.
 
     Args:
-        conn: the SQLite connection, in the thread that owns it.
+        conn: the connection, inside the body's transaction, in the thread that runs the body.
     """
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    _match_select: ClassVar[str] = _MATCH_SELECT
+    """A match row with its seats (the seats' JSON aggregate is spelt per backend)."""
+    _group_concat: ClassVar[str] = "group_concat(display_name, ', ')"
+    """The opponents' names joined by ``", "`` in seat order."""
+    _rowid: ClassVar[str] = "rowid"
+    """A column naming one physical row of a table."""
+    _like: ClassVar[str] = "LIKE"
+    """Pattern matching that ignores the case of ASCII letters."""
+
+    def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
-    def _all(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-        rows: list[sqlite3.Row] = self._conn.execute(sql, tuple(params)).fetchall()
+    def _limit(self, limit: int) -> int | None:
+        """A ``LIMIT`` parameter: a negative ``limit`` means none (SQLite reads ``-1`` so)."""
+        return limit
+
+    def _all(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        rows: list[Row] = self._conn.execute(sql, tuple(params)).fetchall()
         return rows
 
-    def _one(self, sql: str, params: Sequence[object] = ()) -> sqlite3.Row | None:
-        row: sqlite3.Row | None = self._conn.execute(sql, tuple(params)).fetchone()
+    def _one(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        row: Row | None = self._conn.execute(sql, tuple(params)).fetchone()
         return row
 
     # ------------------------------------------------------------ matches
 
     def get_match(self, match_id: int) -> MatchRecord | None:
         """Load a match with its seats, or ``None``."""
-        row = self._one(f"{_MATCH_SELECT} WHERE id = ?", (match_id,))
+        row = self._one(f"{self._match_select} WHERE id = ?", (match_id,))
         return _match_from_row(row) if row is not None else None
 
     def match_in_thread(self, thread_id: int) -> MatchRecord | None:
         """Return the one match whose thread is ``thread_id``, or ``None`` when none is, or when more than one
         row names it (then nothing can say which match is meant, and the member names it)."""
-        rows = self._all(f"{_MATCH_SELECT} WHERE thread_id = ? LIMIT 2", (thread_id,))
+        rows = self._all(f"{self._match_select} WHERE thread_id = ? LIMIT 2", (thread_id,))
         return _match_from_row(rows[0]) if len(rows) == 1 else None
 
     def active_matches_of(self, guild_id: int, user_id: int, limit: int = -1, offset: int = 0) -> list[MatchRecord]:
         """Return ``user_id``'s active matches in ``guild_id`` that are not quarantined as damaged, most recently
         active first: all of them, or the ``limit`` after the first ``offset``."""
         rows = self._all(
-            f"{_MATCH_SELECT} WHERE guild_id = ? AND status = 'active' AND damage IS NULL AND id IN "  # noqa: S608 - column lists are module constants; values are bound parameters
+            f"{self._match_select} WHERE guild_id = ? AND status = 'active' AND damage IS NULL AND id IN "  # noqa: S608 - column lists are module constants; values are bound parameters
             "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC, id DESC "
             "LIMIT ? OFFSET ?",
-            (guild_id, user_id, limit, offset),
+            (guild_id, user_id, self._limit(limit), offset),
         )
         return [_match_from_row(row) for row in rows]
 
@@ -330,8 +372,8 @@ class ReadTx:
             cases.append(f"WHEN :key{index} THEN :title{index}")
         label = (
             f"substr('#' || m.id || ' ' || (CASE m.game {' '.join(cases)} END) || ' vs ' || "  # noqa: S608 - module text and placeholders only
-            "coalesce((SELECT group_concat(display_name, ', ') FROM (SELECT display_name FROM seats o "
-            "WHERE o.match_id = m.id AND o.user_id != :user ORDER BY o.seat)), 'solo') || ' (' || "
+            f"coalesce((SELECT {self._group_concat} FROM (SELECT display_name FROM seats o "
+            "WHERE o.match_id = m.id AND o.user_id != :user ORDER BY o.seat) AS opponents), 'solo') || ' (' || "
             "(CASE WHEN (SELECT t.user_id FROM seats t WHERE t.match_id = m.id AND t.seat = m.current_seat) = :user "
             "THEN 'your move' ELSE 'waiting' END) || ')', 1, 100)"
         )
@@ -339,8 +381,8 @@ class ReadTx:
         rows = self._conn.execute(
             f"SELECT id, label FROM (SELECT m.id, m.updated_at, {label} AS label FROM matches m "  # noqa: S608 - module text and placeholders only
             f"WHERE m.guild_id = :guild AND m.status = 'active' AND m.game IN ({keys}) "
-            "AND m.id IN (SELECT match_id FROM seats WHERE user_id = :user AND level IS NULL)) "
-            "WHERE label LIKE :needle ESCAPE '\\' ORDER BY updated_at DESC, id DESC LIMIT :limit", params,
+            "AND m.id IN (SELECT match_id FROM seats WHERE user_id = :user AND level IS NULL)) AS labelled "
+            f"WHERE label {self._like} :needle ESCAPE '\\' ORDER BY updated_at DESC, id DESC LIMIT :limit", params,
         ).fetchall()
         return [(int(row[0]), str(row[1])) for row in rows]
 
@@ -489,7 +531,8 @@ class ReadTx:
             walk = _reversed_order(order)
             offset, limit = max(0, ranked - offset - limit), min(limit, max(0, ranked - offset))
         rows = self._all(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE rowid IN (SELECT rowid FROM ratings WHERE {where} "  # noqa: S608 - module constants
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE {self._rowid} IN (SELECT {self._rowid} FROM ratings "  # noqa: S608 - module constants
+            f"WHERE {where} "
             f"ORDER BY {walk} LIMIT ? OFFSET ?) ORDER BY {order}",
             (guild_id, game, limit, offset),
         )
@@ -502,7 +545,7 @@ class ReadTx:
 
 
 class Tx(ReadTx):
-    """The read queries plus the writes, inside one ``BEGIN IMMEDIATE`` transaction (a write body's argument).
+    """The read queries plus the writes, inside one write transaction (a write body's argument).
 
     Raising from the body rolls every write back.
     """
@@ -519,11 +562,11 @@ class Tx(ReadTx):
         cursor = self._conn.execute(
             "INSERT INTO matches (guild_id, channel_id, game, variant, initial_state, state, status, current_seat, "
             "days_per_move, deadline, rated, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?) RETURNING id",
             (guild_id, channel_id, game, json.dumps(variant), text, text, current_seat, days_per_move, deadline,
              int(rated), now, now),
         )
-        match_id = int(cursor.lastrowid or 0)
+        match_id = int(cursor.fetchone()[0])
         self._conn.executemany(
             "INSERT INTO seats (match_id, seat, user_id, display_name, level) VALUES (?, ?, ?, ?, ?)",
             [(match_id, s.seat, s.user_id, s.display_name, s.level) for s in seats],
@@ -563,8 +606,9 @@ class Tx(ReadTx):
     def add_outbox(self, match_id: int, kind: str, ply: int, now: float, next_at: float | None = None) -> None:
         """Queue news (``"reminder"`` or ``"result"``) of ``match_id`` at ``ply`` (once per kind and ply), first
         tried at ``next_at`` (default ``now``, epoch seconds)."""
-        self._conn.execute("INSERT OR IGNORE INTO outbox (match_id, kind, ply, next_at, created_at) "
-                           "VALUES (?, ?, ?, ?, ?)", (match_id, kind, ply, now if next_at is None else next_at, now))
+        self._conn.execute("INSERT INTO outbox (match_id, kind, ply, next_at, created_at) "
+                           "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                           (match_id, kind, ply, now if next_at is None else next_at, now))
 
     def outbox_delivered(self, outbox_id: int) -> None:
         """Forget news that was delivered (or can never be: the match moved on, the channel is gone)."""
@@ -582,7 +626,8 @@ class Tx(ReadTx):
         """Append a move to the log.
 
         Raises:
-            sqlite3.IntegrityError: the ply is already logged, or there is no such match.
+            IntegrityError: the backend's (``Database.IntegrityError``): the ply is already logged, or there is no
+                such match.
         """
         self._conn.execute(
             "INSERT INTO moves (match_id, ply, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -600,11 +645,11 @@ class Tx(ReadTx):
         cursor = self._conn.execute(
             "INSERT INTO challenges (guild_id, channel_id, game, variant, challenger_id, challenger_name, "
             "opponent_id, days_per_move, status, created_at, expires_at, challenger_seat) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
             (guild_id, channel_id, game, json.dumps(variant), challenger_id, challenger_name, opponent_id,
              days_per_move, now, expires_at, challenger_seat),
         )
-        return int(cursor.lastrowid or 0)
+        return int(cursor.fetchone()[0])
 
     def close_challenge(self, challenge_id: int, status: str, match_id: int | None = None) -> bool:
         """Move an open challenge to ``status``; ``False`` if it was no longer open."""
@@ -635,12 +680,16 @@ class Tx(ReadTx):
     def put_rating(self, rating: RatingRecord, now: float) -> None:
         """Insert or replace a rating row."""
         self._conn.execute(
-            f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, updated_at) "  # noqa: S608 - column lists are module constants; values are bound parameters
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO ratings ({_RATING_COLUMNS}, updated_at) "  # noqa: S608 - column lists are module constants; values are bound parameters
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+            "display_name = excluded.display_name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+            "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws, "
+            "best_vs_par = excluded.best_vs_par, updated_at = excluded.updated_at",
             (rating.guild_id, rating.game, rating.user_id, rating.display_name, rating.mu, rating.sigma,
              rating.games, rating.wins, rating.losses, rating.draws, rating.best_vs_par, now),
         )
 
     def put_meta(self, key: str, value: str) -> None:
         """Write a key of the ``meta`` table."""
-        self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        self._conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                           "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from bot.client import NapkinBot
 from bot.service import ServiceError
 from games import RulesError, add_game_package
 from storage import Database
+from tests.postgres_cluster import Cluster, fresh_database, start_cluster
 
 EXTRA_GAMES = "tests.extra_games"
 """The tests' own games (a sixth game, tic-tac-toe), registered like the real ones so every generic suite runs them."""
@@ -26,10 +28,40 @@ async def db_path(tmp_path: Path) -> Path:
     return tmp_path / "napkin.db"
 
 
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the whole run (started on first use)."""
+    yield from start_cluster()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """The URL of a fresh, empty PostgreSQL database for the test (dropped afterwards)."""
+    yield from fresh_database(postgres_cluster)
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests marked ``both_backends`` (and, with ``NAPKIN_TEST_ALL_BACKENDS`` set, every test) that use the ``db``
+    fixture run once per storage backend."""
+    if "backend" in metafunc.fixturenames and (metafunc.definition.get_closest_marker("both_backends")
+                                               or os.environ.get("NAPKIN_TEST_ALL_BACKENDS")):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The storage backend of the test's database: ``"sqlite"`` unless the test runs on both."""
+    return str(getattr(request, "param", "sqlite"))
+
+
 @pytest_asyncio.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    """An open, migrated database."""
-    database = await Database.open(db_path)
+async def db(backend: str, db_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Database]:
+    """An open, migrated database (SQLite; PostgreSQL too for tests marked ``both_backends``)."""
+    database = await Database.open(db_path if backend == "sqlite" else request.getfixturevalue("postgres_url"))
+    assert database.backend == backend
     try:
         yield database
     finally:

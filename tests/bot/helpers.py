@@ -47,6 +47,7 @@ async def only_match_id(db: Database) -> int:
 async def snapshot(db: Database) -> list[tuple[Any, ...]]:
     """Everything stored about matches, moves and challenges (to assert that nothing changed)."""
     rows = []
-    for table in ("matches", "moves", "challenges", "seats", "ratings"):
-        rows.extend(tuple(r) for r in await db.fetchall(f"SELECT * FROM {table} ORDER BY rowid"))  # noqa: S608 - table names from a fixed tuple
+    for table, key in (("matches", "id"), ("moves", "match_id, ply"), ("challenges", "id"), ("seats", "match_id, seat"),
+                       ("ratings", "guild_id, game, user_id")):
+        rows.extend(tuple(r) for r in await db.fetchall(f"SELECT * FROM {table} ORDER BY {key}"))  # noqa: S608 - table names from a fixed tuple
     return rows

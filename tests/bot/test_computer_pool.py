@@ -12,6 +12,8 @@ from games import GAMES
 from storage import Database
 from tests.conftest import EXTRA_GAMES
 
+pytestmark = pytest.mark.both_backends
+
 
 def _positions() -> list[tuple[str, dict[str, object]]]:
     rng = random.Random(4)

@@ -7,6 +7,7 @@ import io
 import json
 
 import discord
+import pytest
 from PIL import Image
 
 from bot.client import NapkinBot
@@ -14,6 +15,8 @@ from bot.service import replay
 from games import GAMES
 from storage import Database, ReadTx
 from tests.bot.helpers import World, only_match_id, snapshot, stored
+
+pytestmark = pytest.mark.both_backends
 
 DAY = 86400
 
@@ -48,12 +51,11 @@ async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
     assert sum("a third of your time" in t for t in _thread_texts(world)) == 1
 
 
-async def test_restart_in_the_middle_of_a_deadline_still_forfeits_on_time(simcord_env, db: Database,
-                                                                          db_path) -> None:
+async def test_restart_in_the_middle_of_a_deadline_still_forfeits_on_time(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _match(simcord_env, world, db, days=1)
     await simcord_env.advance_time(DAY / 2)
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db.path)
     try:
         await simcord_env.restart_bot(NapkinBot(reopened))
         await simcord_env.advance_time(DAY / 2 - 60)

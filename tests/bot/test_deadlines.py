@@ -15,6 +15,8 @@ from bot.exts.deadlines import RETRY_DELAYS
 from storage import Database, ReadTx
 from tests.bot.helpers import World, only_match_id, stored
 
+pytestmark = pytest.mark.both_backends
+
 DAY = 86400
 
 

@@ -14,6 +14,8 @@ from storage import Database, ReadTx
 from tests.bot.helpers import World, only_match_id, snapshot, stored
 from tests.reliability._support import GAME_KEYS, start_command
 
+pytestmark = pytest.mark.both_backends
+
 REAL_GAMES = ("chopsticks", "differences", "groebner_nim", "napkin_chess", "polygons")
 
 

@@ -11,6 +11,8 @@ from bot.service import matches as service_module
 from games import GAMES, InvalidState
 from storage import Database
 
+pytestmark = pytest.mark.both_backends
+
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 
 
