@@ -130,7 +130,10 @@ def _backup(args: argparse.Namespace) -> int:
     from bot.config import Settings
     from storage import Database, StorageError
 
-    source = Path(args.database or Settings().database)
+    location = args.database or Settings().database
+    if location.startswith(("postgresql://", "postgres://")):
+        return _fail("backup", "the database is PostgreSQL: back it up with pg_dump (see the README).", 2)
+    source = Path(location.removeprefix("sqlite:///"))
     target = Path(args.path)
     if not source.is_file():
         return _fail("backup", f"there is no database at {source}; name it with --database or NAPKIN_DATABASE.", 2)
@@ -159,8 +162,10 @@ def _inspect(args: argparse.Namespace) -> int:
     from bot.config import Settings
     from storage import Database, ReadTx, StorageError
 
-    source = Path(args.database or Settings().database)
-    if not source.is_file():
+    location = args.database or Settings().database
+    source: Path | str = location
+    if not location.startswith(("postgresql://", "postgres://")) and not Path(
+            location.removeprefix("sqlite:///")).is_file():
         return _fail("inspect", f"there is no database at {source}; name it with --database or NAPKIN_DATABASE.", 2)
 
     async def main() -> dict[str, object] | None:

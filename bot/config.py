@@ -3,7 +3,7 @@
 | variable           | meaning                                                  | default     |
 |--------------------|----------------------------------------------------------|-------------|
 | ``DISCORD_TOKEN``  | the bot token (required by ``napkin run``)               | none        |
-| ``NAPKIN_DATABASE``| path of the SQLite database file                         | ``napkin.db``|
+| ``NAPKIN_DATABASE``| a SQLite file path (or ``sqlite:///path``), or a ``postgresql://`` URL | ``napkin.db``|
 | ``NAPKIN_DEV_GUILD``| a server id whose commands sync instantly (development) | none        |
 | ``NAPKIN_LOG_LEVEL``| logging level                                           | ``INFO``    |
 """
