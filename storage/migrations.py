@@ -196,6 +196,11 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE best_vs_par IS NOT NULL;
     CREATE INDEX ratings_member ON ratings (guild_id, user_id, game);
     """,
+    # 6: extra time given with /match give-time: how many times each seat gave its opponent a day, as a JSON list
+    # of counts by seat ([0, 2]: seat 1 gave two days); NULL while nobody has given any.
+    """
+    ALTER TABLE matches ADD COLUMN time_given TEXT;
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -339,6 +344,10 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX ratings_par ON ratings (guild_id, game, best_vs_par, games DESC, display_name, user_id)
         WHERE best_vs_par IS NOT NULL;
     CREATE INDEX ratings_member ON ratings (guild_id, user_id, game);
+    """,
+    # 6: as in SQLite.
+    """
+    ALTER TABLE matches ADD COLUMN time_given TEXT;
     """,
 )
 

@@ -95,6 +95,14 @@ class MatchRecord:
     damage: str | None = None
     """Why the row cannot be played (quarantined, or found undecodable when read: its JSON fields are then empty
     and its seats may be missing); ``None`` for a sound row."""
+    time_given: list[int] | None = None
+    """How many times each seat gave its opponent extra time (``/match give-time``), by seat; ``None`` while
+    nobody has."""
+
+    def times_given(self, seat: int) -> int:
+        """How many times ``seat`` gave its opponent extra time in this match."""
+        given = self.time_given or []
+        return given[seat] if 0 <= seat < len(given) and isinstance(given[seat], int) else 0
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat ``user_id`` holds (the first, if the same member holds two), else ``None``."""
@@ -188,16 +196,16 @@ class RatingRecord:
 
 MATCH_FIELDS: frozenset[str] = frozenset({
     "state", "status", "ply", "current_seat", "deadline", "reminded", "draw_offer_seat", "outcome", "end_reason",
-    "updated_at", "finished_at", "rating_changes",
+    "updated_at", "finished_at", "rating_changes", "time_given",
 })
 """The columns :meth:`Tx.update_match` may set (the version is bumped by the update itself)."""
 
-_JSON_FIELDS = frozenset({"state", "outcome", "rating_changes"})
+_JSON_FIELDS = frozenset({"state", "outcome", "rating_changes", "time_given"})
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, variant, initial_state, state, status, version, ply, "
     "current_seat, days_per_move, deadline, reminded, draw_offer_seat, outcome, end_reason, rated, created_at, "
-    "updated_at, finished_at, rating_changes, damage"
+    "updated_at, finished_at, rating_changes, damage, time_given"
 )
 _SEATS_JSON = (
     "(SELECT json_group_array(json_array(seat, user_id, display_name, level)) FROM "
@@ -266,6 +274,7 @@ def _decode_match(row: Row) -> MatchRecord:
         finished_at=row["finished_at"],
         rating_changes=json.loads(row["rating_changes"]) if row["rating_changes"] else None,
         damage=row["damage"], quarantined=row["damage"] is not None,
+        time_given=json.loads(row["time_given"]) if row["time_given"] else None,
     )
     for name in ("variant", "initial_state", "state"):
         if not isinstance(getattr(match, name), dict):

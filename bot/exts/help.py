@@ -30,6 +30,7 @@ MATCH_COMMANDS = (
     ("/match resign", "give up a match"),
     ("/match draw", "offer a draw, accept one, or decline it"),
     ("/match abort", "call a match off before both sides have moved"),
+    ("/match give-time", "give your opponent one more day to move"),
     ("/match history", "the move list, a replay and an export"),
 )
 COMMUNITY_COMMANDS = (

@@ -15,6 +15,7 @@ from bot.service.errors import (
 )
 from bot.service.matches import (
     DAYS_PER_MOVE_CHOICES,
+    EXTRA_TIME_LIMIT,
     ChallengeResult,
     DueWork,
     MatchService,
@@ -26,6 +27,7 @@ from bot.service.matches import (
 
 __all__ = [
     "DAYS_PER_MOVE_CHOICES",
+    "EXTRA_TIME_LIMIT",
     "BadOption",
     "ChallengeClosed",
     "ChallengeResult",

@@ -58,9 +58,13 @@ DAY = 86400.0
 DAYS_PER_MOVE_CHOICES: tuple[int, ...] = (0, 1, 2, 3, 5, 7, 14)
 """Allowed days per move; 0 means no time limit."""
 CHALLENGE_TTL = DAY
+"""How long an unanswered challenge stays open (seconds)."""
 DUE_BATCH = 25
 """Due matches (or expired challenges) settled per transaction by :meth:`MatchService.process_due`."""
-"""How long an unanswered challenge stays open (seconds)."""
+EXTRA_TIME = DAY
+"""Seconds ``/match give-time`` adds to the deadline of the player to move."""
+EXTRA_TIME_LIMIT = 3
+"""How many times each player may give extra time in one match."""
 SETTINGS = frozenset(f.name for f in dataclasses.fields(SettingsRecord)) - {"guild_id"}
 """The settings a server may change (:class:`storage.SettingsRecord` fields but its id)."""
 
@@ -103,6 +107,9 @@ class DueWork:
 
     reminded: list[MatchRecord] = field(default_factory=list)
     forfeited: list[MatchRecord] = field(default_factory=list)
+    aborted: list[MatchRecord] = field(default_factory=list)
+    """Matches called off at their deadline because a side never made its first move (not forfeited:
+    :meth:`MatchService.process_due`)."""
     expired: list[ChallengeRecord] = field(default_factory=list)
     quarantined: list[int] = field(default_factory=list)
     """Ids of due matches found damaged (marked, left out of the pass)."""
@@ -524,11 +531,14 @@ class MatchService:
                 mover = match.seats[before.current_seat].display_name if before.current_seat is not None else "?"
                 raise NotYourTurn(f"It is not your turn: {mover} is to move.")
             if match.deadline is not None and match.deadline <= now:  # the pass has not run yet: it is over anyway
-                return self._forfeit(tx, match, now, queue=False)  # the caller posts the result
+                return self._time_is_up(tx, match, now, queue=False)  # the caller posts the result
             return self._apply(tx, match, before, before.current_seat or 0, text, now)
 
         now = self.clock()
         result = await self._write(body)
+        if isinstance(result, MatchRecord) and result.status == "aborted":
+            raise TimeRanOut(f"Your time for a first move in match #{match_id} ran out before this move: the match "
+                             "is aborted (it counts for nobody), and your move was not played.", result)
         if isinstance(result, MatchRecord):
             raise TimeRanOut(f"Your time in match #{match_id} ran out before this move: the match is forfeited "
                              "on time, and your move was not played.", result)
@@ -701,10 +711,56 @@ class MatchService:
         now = self.clock()
         return await self._write(body)
 
+    async def give_time(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
+        """Give the opponent, who is to move, :data:`EXTRA_TIME` (one day) more before their deadline, as the
+        lichess correspondence "give more time" button does; each player may do it :data:`EXTRA_TIME_LIMIT` times
+        per match. The deadline moves in one transaction with a version check; the reminder (if not yet sent) comes
+        a day later with it. Returns the updated match.
+
+        Raises:
+            NotFound, MatchOver, Outdated, NotAllowed: not seated; a computer match or solitaire; it is the
+            giver's own turn; the match has no deadline (or the player to move has run out of time already);
+            the giver's :data:`EXTRA_TIME_LIMIT` is reached.
+        """
+        def body(tx: Tx) -> MatchRecord:
+            match = self._load_for_action(tx, match_id, guild_id)
+            seat = match.seat_of(user_id)
+            if seat is None:
+                raise NotAllowed(f"You are not playing in match #{match_id}.")
+            if len(match.seats) == 1 or any(s.is_computer for s in match.seats):
+                raise NotAllowed("Extra time is for an opponent who is a member; this match has none, so there is "
+                                 "nobody to give time to.")
+            to_move = match.current_seat
+            if to_move is None or to_move == seat:
+                raise NotAllowed("It is your own turn; you can only give extra time to your opponent while they "
+                                 "are to move.")
+            if match.deadline is None:
+                raise NotAllowed(f"Match #{match_id} has no time limit, so there is no deadline to extend.")
+            if match.deadline <= now:
+                raise NotAllowed(f"Your opponent's time in match #{match_id} has already run out; it "
+                                 "can no longer be extended.")
+            given = match.times_given(seat)
+            if given >= EXTRA_TIME_LIMIT:
+                raise LimitReached(f"You have already given extra time {EXTRA_TIME_LIMIT} times in match "
+                                   f"#{match_id}, the most a player may.")
+            counts = [match.times_given(s.seat) for s in match.seats]
+            counts[seat] = given + 1
+            self._update(tx, match, deadline=match.deadline + EXTRA_TIME, time_given=counts, updated_at=now)
+            updated = tx.get_match(match_id)
+            assert updated is not None
+            return updated
+
+        now = self.clock()
+        return await self._write(body)
+
     # ------------------------------------------------------------ deadlines
 
     async def process_due(self) -> DueWork:
         """Send due reminders (mark them), forfeit matches past their deadline and expire old challenges.
+
+        A match past its deadline in which a side never made its first move is aborted instead of forfeited
+        (it counts for nobody; :meth:`_never_moved` says which matches, following lichess: a game is aborted, not
+        lost on time, while either side has not made its first move).
 
         The caller posts the messages. The due matches are found along an index (only they are read), then settled
         :data:`DUE_BATCH` to a transaction, each re-read and version-checked inside it; members' actions queued
@@ -730,7 +786,8 @@ class MatchService:
                 work.quarantined.append(match_id)
                 return
             if fresh.deadline <= now:
-                work.forfeited.append(self._forfeit(tx, fresh, now))
+                ended = self._time_is_up(tx, fresh, now)
+                (work.aborted if ended.status == "aborted" else work.forfeited).append(ended)
             elif not fresh.reminded and fresh.deadline - now <= fresh.days_per_move * DAY / 3:
                 tx.update_match(fresh.id, fresh.version, reminded=True)
                 tx.add_outbox(fresh.id, "reminder", fresh.ply, now)  # delivered (and retried) from the outbox
@@ -757,6 +814,42 @@ class MatchService:
         for start in range(0, len(challenges), DUE_BATCH):
             await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
         return work
+
+    def _time_is_up(self, tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:
+        """End ``match``, whose deadline has passed: aborted while a side has not made its first move
+        (:meth:`_never_moved`), else forfeited by the seat to move; with ``queue``, its final board is queued."""
+        absent = self._never_moved(tx, match)
+        if absent is not None:
+            return self._abort_unstarted(tx, match, absent, now, queue=queue)
+        return self._forfeit(tx, match, now, queue=queue)
+
+    @staticmethod
+    def _never_moved(tx: ReadTx, match: MatchRecord) -> int | None:
+        """The seat to move of ``match`` if some human seat has not made its first move yet (lichess aborts a game
+        while either side has not moved: so the player to move counts even when the other side has moved, and in
+        a match against the computer the human's first move is what counts), else ``None``."""
+        if match.current_seat is None:
+            return None
+        humans = {s.seat for s in match.seats if not s.is_computer}
+        if match.ply == 0:
+            return match.current_seat if humans else None
+        moved = {m.seat for m in tx.get_moves(match.id)}
+        return match.current_seat if humans - moved else None
+
+    def _abort_unstarted(self, tx: Tx, match: MatchRecord, seat: int, now: float, *,
+                         queue: bool = True) -> MatchRecord:
+        """Abort ``match`` at its deadline because a side never made its first move; ``seat`` (the seat to move,
+        who let the deadline pass) is kept as the outcome's ``loser``, which for an abort only names who did not
+        move (nobody loses: no rating changes). With ``queue``, queues the final board in the outbox."""
+        scores = sound_state(match).scores
+        outcome = Outcome(None, False, tuple(scores) if scores is not None else None, Termination.ABORTED, seat)
+        self._update(tx, match, status="aborted", outcome=outcome.to_dict(), end_reason=Termination.ABORTED.value,
+                     deadline=None, finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None)
+        if queue:
+            tx.add_outbox(match.id, "result", match.ply, now)
+        updated = tx.get_match(match.id)
+        assert updated is not None
+        return updated
 
     def _forfeit(self, tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:
         """Finish ``match`` on time against its seat to move; with ``queue``, queue the result in the outbox."""

@@ -27,14 +27,36 @@ async def _match(env, world: World, db: Database, days: int = 3, game: str = "ch
     return await only_match_id(db)
 
 
+def _pinged(env, since: int, text: str) -> set[int]:
+    """The users the bot allowed to be pinged by the messages it sent since request ``since`` containing ``text``
+    (there must be one)."""
+    users: set[int] = set()
+    sent = 0
+    for entry in env.http_requests[since:]:
+        body = entry.json if isinstance(entry.json, dict) else {}
+        payload = body.get("data") if entry.path.startswith("/interactions/") else body
+        if isinstance(payload, dict) and text in str(payload.get("content", "")):
+            sent += 1
+            users |= {int(u) for u in payload["allowed_mentions"].get("users", [])}
+            assert not payload["allowed_mentions"].get("parse"), payload["allowed_mentions"]
+    assert sent, f"no message containing {text!r} was sent"
+    return users
+
+
 def _thread_texts(world: World) -> list[str]:
     return [m.content for m in world.thread().history()]
+
+
+async def _both_sides_moved(world: World) -> None:
+    """alice, bob, alice: each side made its first move (a forfeit needs it), and bob is to move."""
+    for actor, move in ((world["alice"], "LL"), (world["bob"], "LL"), (world["alice"], "RR")):
+        await actor.slash(world.thread(), "chopsticks move", notation=move)
 
 
 async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _match(simcord_env, world, db, days=3)
-    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    await _both_sides_moved(world)
     # bob has 3 days; the reminder comes when one day (a third) is left, the forfeit at the deadline
     await simcord_env.advance_time(2 * DAY - 60)
     assert not any("a third of your time" in t for t in _thread_texts(world))
@@ -54,6 +76,7 @@ async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
 async def test_restart_in_the_middle_of_a_deadline_still_forfeits_on_time(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _match(simcord_env, world, db, days=1)
+    await _both_sides_moved(world)
     await simcord_env.advance_time(DAY / 2)
     reopened = await Database.open(db.path)
     try:
@@ -62,7 +85,8 @@ async def test_restart_in_the_middle_of_a_deadline_still_forfeits_on_time(simcor
         assert (await stored(reopened, match_id)).status == "active"
         await simcord_env.advance_time(120)
         match = await stored(reopened, match_id)
-        assert match.status == "finished" and match.outcome["winner"] == 1
+        assert match.status == "finished" and match.outcome["winner"] == 0
+        assert match.outcome["termination"] == "out_of_time"
     finally:
         await reopened.close()
 
@@ -209,3 +233,78 @@ async def test_active_match_limit_per_member(simcord_env, db: Database) -> None:
     listing = await world["alice"].slash(world.channel, "match list")
     assert listing.ephemeral
     assert listing.response.content.count("Chopsticks vs") == 2
+
+
+@pytest.mark.parametrize("first_moves", [0, 1], ids=["nobody moved", "only alice moved"])
+async def test_a_match_whose_first_move_never_comes_is_aborted_not_forfeited(simcord_env, db: Database,
+                                                                             first_moves: int) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await _match(simcord_env, world, db, days=1)
+    if first_moves:
+        await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    absent = ["alice", "bob"][first_moves]
+    since = len(simcord_env.http_requests)
+    await simcord_env.advance_time(DAY - 60)
+    assert (await stored(db, match_id)).status == "active"
+    await simcord_env.advance_time(120)
+    match = await stored(db, match_id)
+    assert match.status == "aborted" and match.outcome is not None
+    assert (match.outcome["termination"], match.outcome["winner"]) == ("aborted", None)
+    assert match.seats[match.outcome["loser"]].display_name == absent
+    final = world.thread().last_message
+    assert f"Match aborted: {absent} made no first move before the deadline; it counts for nobody." in final.content
+    assert "<@" not in final.content  # nobody is told it is their move, or thanked for the match
+    assert _pinged(simcord_env, since, "Match aborted") == set()
+    assert not any("ran out of time" in t for t in _thread_texts(world))
+    assert await db.read(ReadTx.ratings_of_game, world.guild.id, "chopsticks") == []
+
+
+async def test_give_time_moves_the_opponents_deadline_by_a_day(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob", "carol")
+    match_id = await _match(simcord_env, world, db, days=2)
+    thread = world.thread()
+    await world["alice"].slash(thread, "chopsticks move", notation="LL")
+    deadline = int((await stored(db, match_id)).deadline)
+    since = len(simcord_env.http_requests)
+    given = await world["alice"].slash(thread, "match give-time")
+    assert not given.ephemeral
+    text = given.response.content
+    assert f"alice gives one more day: the deadline is now <t:{deadline + DAY}:f> (extra time 1 of 3" in text
+    assert f"<@{world['bob'].id}>, your move · deadline <t:{deadline + DAY}:R>." in text
+    assert _pinged(simcord_env, since, "gives one more day") == {world["bob"].id}
+    match = await stored(db, match_id)
+    assert match.deadline == deadline + DAY and match.time_given == [1, 0]
+
+    before = await snapshot(db)
+    for actor, expected in (("bob", "your own turn"), ("carol", "not playing in match")):
+        refused = await world[actor].slash(thread, "match give-time")
+        assert refused.ephemeral and expected in refused.response.content
+    assert await snapshot(db) == before
+    for _ in range(2):
+        await world["alice"].slash(world.channel, "match give-time", match=str(match_id))
+    assert (await stored(db, match_id)).deadline == deadline + 3 * DAY
+    before = await snapshot(db)
+    refused = await world["alice"].slash(thread, "match give-time")
+    assert refused.ephemeral and "already given extra time 3 times" in refused.response.content
+    assert await snapshot(db) == before
+
+    await simcord_env.advance_time(deadline + 3 * DAY - 60 - simcord_env.bot.now())
+    assert (await stored(db, match_id)).status == "active"  # the old deadline passed long ago
+    await simcord_env.advance_time(120)
+    assert (await stored(db, match_id)).status == "aborted"  # bob never made his first move
+
+
+async def test_give_time_refused_without_a_member_opponent_or_a_deadline(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    computer = await only_match_id(db)
+    result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], days=0)
+    await world["bob"].click(result.response, label="Accept")
+    unlimited = max(await db.read(ReadTx.all_match_ids))
+    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    before = await snapshot(db)
+    refused = await world["alice"].slash(world.channel, "match give-time", match=str(computer))
+    assert refused.ephemeral and "nobody to give time to" in refused.response.content
+    refused = await world["alice"].slash(world.thread(), "match give-time")
+    assert refused.ephemeral and f"Match #{unlimited} has no time limit" in refused.response.content
+    assert await snapshot(db) == before

@@ -55,7 +55,8 @@ async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_ti
     result = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], days=1)
     await world["bob"].click(result.response, label="Accept")
     match_id = await only_match_id(db)
-    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    for actor, move in ((world["alice"], "LL"), (world["bob"], "LL"), (world["alice"], "RR")):
+        await actor.slash(world.thread(), "chopsticks move", notation=move)  # both sides moved: a forfeit is due
     deadline = (await stored(db, match_id)).deadline
     assert deadline is not None
     cog = simcord_env.bot.get_cog("Deadlines")  # the extension's own module instance, loaded by discord.py

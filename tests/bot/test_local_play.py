@@ -141,5 +141,5 @@ async def test_deadlines_fall_due_on_the_real_clock(db: Database) -> None:
         assert moved > 86400
         await server.env.settle()  # what the follower does every TIMER_SECONDS
         match = await db.read(ReadTx.get_match, match.id)
-        assert match is not None and match.status == "finished"
-        assert "alice ran out of time" in server.channel.last_message.content
+        assert match is not None and match.status == "aborted"  # nobody moved: aborted, not forfeited
+        assert "alice made no first move before the deadline" in server.channel.last_message.content

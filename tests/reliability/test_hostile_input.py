@@ -81,7 +81,7 @@ def other_commands(bot: Any, game: str, legal_name: str, legal_options: dict[str
 
 
 MATCH_COMMANDS = [("match board", {}), ("match resign", {}), ("match draw", {}), ("match abort", {}),
-                  ("match history", {}), ("match draw", {"action": "decline"})]
+                  ("match history", {}), ("match draw", {"action": "decline"}), ("match give-time", {})]
 
 
 class Attempts:

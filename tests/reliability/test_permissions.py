@@ -47,6 +47,8 @@ async def test_only_seated_players_act(simcord_env, db: Database, game: str) -> 
         (world["carol"], "match draw", {}, "not playing"),
         (world["carol"], "match draw", {"action": "decline"}, "not playing"),
         (world["carol"], "match abort", {}, "not playing"),
+        (world["carol"], "match give-time", {}, "not playing"),
+        (world["carol"], "match give-time", {"match": str(match_id)}, "not playing"),
         (world["carol"], "match resign", {"match": str(match_id)}, "not playing"),
         (world["carol"], name, {**options, "match": str(match_id)}, "not playing"),
     ]

@@ -84,14 +84,15 @@ async def test_a_move_after_the_deadline_forfeits_instead_of_resetting_the_clock
     clock = Clock()
     service = MatchService(db, clock=clock)
     match_id = await _duel(service, days=1)
-    await service.play(match_id, GUILD, ALICE.user_id, "LL")
+    for player, move in ((ALICE, "LL"), (BOB, "LL"), (ALICE, "RR")):  # each side has moved: a forfeit is due
+        await service.play(match_id, GUILD, player.user_id, move)
     deadline = (await match_of(db, match_id)).deadline
     assert deadline is not None
     clock.now = deadline + 3600  # the bot was down: no pass ran at the deadline
     with pytest.raises(TimeRanOut, match="ran out"):
         await service.play(match_id, GUILD, BOB.user_id, "LL")
     match = await match_of(db, match_id)
-    assert match.status == "finished" and match.deadline is None and match.ply == 1  # the late move is not stored
+    assert match.status == "finished" and match.deadline is None and match.ply == 3  # the late move is not stored
     assert match.outcome is not None and match.outcome["termination"] == "out_of_time"
     assert match.outcome["winner"] == 0 and match.outcome["loser"] == 1
 
@@ -138,8 +139,8 @@ async def test_a_reminder_whose_post_fails_is_retried_until_delivered(simcord_en
     await simcord_env.advance_time(600)
     assert len(_reminders(world.thread())) == 1
     assert await db.fetchall("SELECT * FROM outbox") == []
-    await simcord_env.advance_time(DAY)
-    assert len(_reminders(world.thread())) == 1 and (await match_of(db, match_id)).status == "finished"
+    await simcord_env.advance_time(DAY)  # (bob never made a first move: the match is aborted at the deadline)
+    assert len(_reminders(world.thread())) == 1 and (await match_of(db, match_id)).status == "aborted"
 
 
 # ---------------------------------------------------------------- damaged rows
@@ -185,7 +186,7 @@ async def test_a_damaged_row_due_in_the_pass_does_not_stop_the_others(simcord_en
 
     cog.run_pass = counted
     await simcord_env.advance_time(DAY + 60)
-    assert (await match_of(db, healthy)).status == "finished"  # forfeited on time
+    assert (await match_of(db, healthy)).status == "aborted"  # ended at its deadline (no first move: aborted)
     assert (await db.fetchone("SELECT damage, deadline FROM matches WHERE id = ?", (damaged,)))[1] is None
     assert cog.failures == 0 and passes <= 30  # no busy loop: about one pass an hour, and the due ones
     assert cog.deadline_loop.is_running()
@@ -349,10 +350,18 @@ async def test_solitaire_abort_only_before_the_first_move(db: Database) -> None:
 # ---------------------------------------------------------------- news that arrives
 
 
+async def _both_sides_moved(world: World) -> None:
+    """alice, bob, alice in the match's thread: each side made its first move, so the deadline forfeits (a match
+    without them is aborted), and bob is to move."""
+    for player, move in (("alice", "LL"), ("bob", "LL"), ("alice", "RR")):
+        await world[player].slash(world.thread(), "chopsticks move", notation=move)
+
+
 async def test_a_deleted_thread_falls_back_to_the_channel(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await start_discord_match(world, db, "chopsticks", days=1)
     thread = world.thread()
+    await _both_sides_moved(world)
     simcord_env.backend.delete_channel(thread.id)
     await simcord_env.settle()
     await simcord_env.advance_time(2 * DAY / 3 + 60)
@@ -367,6 +376,7 @@ async def test_a_deleted_thread_falls_back_to_the_channel(simcord_env, db: Datab
 async def test_a_forfeit_notice_meeting_a_server_error_is_retried(simcord_env, db: Database, status: int) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await start_discord_match(world, db, "chopsticks", days=1)
+    await _both_sides_moved(world)
     await simcord_env.advance_time(DAY - 10)  # the reminder is out; the forfeit is next
     simcord_env.inject_error("POST", "/channels/*/messages", status=status, times=1)
     await simcord_env.advance_time(20)

@@ -4,7 +4,8 @@ One board per turn: a move against the computer is shown on one board together w
 the newest board of a match carries buttons (the previous one's are removed when a new one is posted, as far as
 Discord lets us; a click that still arrives answers "out of date"). A board pings only when a seated player's
 action made it: the player to move (never in solitaire, where that is the player who just moved), or, on the
-final board, both human players. A finished match's board reads the result, never "to move".
+final board, both human players (nobody on the board of an aborted match). A finished match's board reads the
+result, never "to move".
 """
 
 from __future__ import annotations
@@ -106,6 +107,10 @@ def board_items(match: MatchRecord, state: State[Any]) -> Sequence[discord.ui.It
 def describe_outcome(match: MatchRecord) -> str:
     """One line about how a finished match ended (``**alice** wins: bob resigned.``)."""
     if match.status == "aborted" or match.outcome is None:
+        seat = read_stored_outcome(match.outcome).loser if match.outcome else None
+        if seat is not None and 0 <= seat < len(match.seats):  # aborted at the deadline by the deadline pass
+            return (f"Match aborted: {escape(match.seats[seat].display_name)} made no first move before the "
+                    "deadline; it counts for nobody.")
         return "Match aborted; it counts for nobody."
     game = GAMES[match.game]
     outcome = read_stored_outcome(match.outcome)  # rows stored before outcomes had a termination, too
@@ -165,7 +170,7 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
             lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])
                                                  for seat in match.seats if str(seat.user_id) in changes))
         humans = sorted({seat.user_id for seat in match.seats if not seat.is_computer})
-        if board.ping and len(match.seats) > 1 and humans:
+        if board.ping and len(match.seats) > 1 and humans and match.status != "aborted":
             lines.append(" ".join(f"<@{user}>" for user in humans) + " — thanks for the match!")
     elif match.current_seat is not None:
         seat = match.seats[match.current_seat]
@@ -197,6 +202,8 @@ def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.Al
     """Who the board may ping: the human player to move in a running duel, both human players at the end; nobody
     in solitaire or when the board was not made by a player's action."""
     if (board is not None and not board.ping) or len(match.seats) == 1:
+        return discord.AllowedMentions.none()
+    if match.status == "aborted":  # called off: nobody is thanked for a match that never was
         return discord.AllowedMentions.none()
     if match.status != "active":
         users = [discord.Object(s.user_id) for s in match.seats if not s.is_computer]

@@ -1,5 +1,5 @@
-"""``/match``: list, board, resign, draw, abort and history of matches, for every game; and what a click on a
-persistent button does (:class:`bot.exts.match._views.ButtonHandler`)."""
+"""``/match``: list, board, resign, draw, abort, extra time and history of matches, for every game; and what a
+click on a persistent button does (:class:`bot.exts.match._views.ButtonHandler`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import io
 import json
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -26,11 +26,12 @@ from bot.exts.match._board import (
     notify,
     queue_result,
     retire_previous_board,
+    send_to_match,
 )
 from bot.exts.match._load import member_key, queues
 from bot.exts.match._options import MatchOption, the_match
 from bot.exts.match._views import challenge_view
-from bot.service import ChallengeClosed, Damaged, replay
+from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay
 from games import GAMES
 from storage import MatchRecord
 
@@ -217,6 +218,39 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         await interaction.response.send_message(f"Match #{record.id} aborted by {who}; it counts for nobody.",
                                                 allowed_mentions=discord.AllowedMentions.none())
         await retire_previous_board(record.id)
+
+    @app_commands.command(name="give-time", description="Give your opponent, who is to move, one more day")
+    @app_commands.describe(match="The match (implied inside its thread)")
+    async def give_time(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
+        """Add a day to the deadline of the opponent to move (at most ``EXTRA_TIME_LIMIT`` times per match per
+        giver) and post the board with the new deadline, pinging the player to move."""
+        record = await the_match(interaction, match)
+        updated = await self.bot.service.give_time(record.id, record.guild_id, interaction.user.id)
+        seat = updated.seat_of(interaction.user.id)
+        given = updated.times_given(seat) if seat is not None else 0
+        deadline = int(updated.deadline or 0)
+        note = (f"{escape(interaction.user.display_name)} gives one more day: the deadline is now <t:{deadline}:f> "
+                f"(extra time {given} of {EXTRA_TIME_LIMIT} from them in this match).")
+
+        async def payload() -> dict[str, Any]:
+            built = await board_payload(updated)
+            built["content"] = f"{note}\n{built['content']}"
+            return built
+
+        if interaction.channel_id == updated.post_channel_id:
+            await interaction.response.send_message(**await payload())
+            await retire_previous_board(updated.id, await interaction.original_response())
+            return
+        try:
+            message = await send_to_match(self.bot, updated, payload)
+        except (discord.HTTPException, discord.ClientException) as error:
+            log.warning("could not post the board of match %s after extra time: %s", updated.id, error)
+            await notify(interaction, f"One more day given in match #{updated.id} (the deadline is now "
+                                      f"<t:{deadline}:f>); the board could not be posted, `/match board` shows it.")
+            return
+        await retire_previous_board(updated.id, message)
+        await interaction.response.send_message(f"One more day given in match #{updated.id}; the board is in "
+                                                f"<#{updated.post_channel_id}>.", ephemeral=True)
 
     @app_commands.command(name="history", description="Move list, JSON export and animated replay of a match")
     @app_commands.describe(match="Match number (any match of this server, also finished ones)")
