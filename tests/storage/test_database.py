@@ -226,3 +226,31 @@ async def test_concurrent_openers_migrate_exactly_once(db_path: Path) -> None:
             await db.close()
     assert versions == [SCHEMA_VERSION] * 4
     assert reasons[:4] == [(1, "natural"), (2, "resigned"), (3, "resigned"), (4, "out_of_time")]
+
+
+async def test_upgrade_from_schema_5_keeps_real_matches_and_stores_extra_time(db_path: Path) -> None:
+    _schema1_database(db_path)
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:  # the fixture's matches as schema 5 holds them
+        for number in range(1, 5):
+            conn.executescript(MIGRATIONS[number])
+        conn.execute("PRAGMA user_version=5")
+        conn.commit()
+    assert SCHEMA_VERSION >= 6
+    before = _table_rows(db_path, "SELECT * FROM matches ORDER BY id")
+    assert len(before) == 13
+    db = await Database.open(db_path)
+    try:
+        assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
+        after = _table_rows(db_path, "SELECT * FROM matches ORDER BY id")
+        assert [row[:len(before[0])] for row in after] == before  # every column kept; the new one is empty
+        assert all(row[len(before[0]):] == (None,) for row in after)
+        matches = [await db.read(ReadTx.get_match, i) for i in range(1, 14)]
+        assert all(m is not None and m.damage is None and m.time_given is None for m in matches)
+        active = matches[12]
+        assert active is not None and active.status == "active" and active.times_given(1) == 0
+        assert await db.write(Tx.update_match, active.id, active.version, time_given=[0, 2])
+        given = await db.read(ReadTx.get_match, active.id)
+        assert given is not None and given.time_given == [0, 2] and given.times_given(1) == 2
+        assert given.version == active.version + 1
+    finally:
+        await db.close()
