@@ -8,6 +8,7 @@ import pytest
 from bot.service import EXTRA_TIME_LIMIT, LimitReached, MatchOver, MatchService, NotAllowed, Player, TimeRanOut
 from storage import Database, ReadTx
 from tests.bot.helpers import snapshot, stored
+from tests.reliability._support import Clock, service_match
 
 pytestmark = pytest.mark.both_backends
 
@@ -16,20 +17,8 @@ ALICE, BOB, CAROL = Player(1, "alice"), Player(2, "bob"), Player(3, "carol")
 GUILD = 10
 
 
-class Clock:
-    """A settable epoch clock for the service."""
-
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def _duel(service: MatchService, days: int = 3) -> int:
-    challenge = await service.create_challenge(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
-                                               challenger=ALICE, opponent=BOB, days_per_move=days)
-    return (await service.accept_challenge(challenge.id, GUILD, BOB)).match.id
+    return (await service_match(service, "chopsticks", GUILD, (ALICE, BOB), channel_id=5, days=days)).id
 
 
 async def _ratings(db: Database) -> list[tuple[str, int]]:

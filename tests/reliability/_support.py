@@ -24,7 +24,8 @@ GAME_KEYS: tuple[str, ...] = tuple(GAMES)
 """Every registered game (the tests' extra games included: see tests/conftest.py)."""
 
 __all__ = [  # re-exported for the test modules
-    "GAME_KEYS", "World", "assert_consistent", "assert_no_mention_escapes", "assert_ratings_match_results", "burst",
+    "GAME_KEYS", "Clock", "World",
+    "assert_consistent", "assert_no_mention_escapes", "assert_ratings_match_results", "burst",
     "command_for", "ephemeral_refusal", "full_snapshot", "hands_over_turn", "is_domain_error", "legal_texts",
     "match_of", "quick_settle", "require_game", "service_match", "shuffled", "solitaire_variant", "start_command",
     "start_discord_match",
@@ -138,11 +139,22 @@ def hands_over_turn(state: State, text: str) -> bool:
 
 
 async def service_match(service: MatchService, game: str, guild_id: int, players: tuple[Player, Player],
-                        channel_id: int = 1) -> MatchRecord:
-    """A two-seat match of ``game`` (default variant) started through the service: challenge, then accept."""
+                        channel_id: int = 1, days: int | None = None) -> MatchRecord:
+    """A two-seat match of ``game`` (default variant, ``days`` per move or the server's) started through the
+    service: challenge, then accept."""
     challenge = await service.create_challenge(guild_id=guild_id, channel_id=channel_id, game=game, variant={},
-                                               challenger=players[0], opponent=players[1])
+                                               challenger=players[0], opponent=players[1], days_per_move=days)
     return (await service.accept_challenge(challenge.id, guild_id, players[1])).match
+
+
+class Clock:
+    """A settable epoch clock for the service (``clock.now`` in epoch seconds)."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 async def start_discord_match(world: World, db: Database, game: str, challenger: str = "alice",

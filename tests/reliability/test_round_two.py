@@ -26,10 +26,12 @@ from bot.service import LimitReached, MatchService, NotAllowed, Player, TimeRanO
 from storage import Database, ReadTx, StorageError
 from tests.bot.helpers import move_button
 from tests.reliability._support import (
+    Clock,
     World,
     ephemeral_refusal,
     full_snapshot,
     match_of,
+    service_match,
     start_discord_match,
 )
 
@@ -38,20 +40,8 @@ ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 GUILD = 10
 
 
-class Clock:
-    """A settable epoch clock for the service."""
-
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def _duel(service: MatchService, days: int = 3) -> int:
-    challenge = await service.create_challenge(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
-                                               challenger=ALICE, opponent=BOB, days_per_move=days)
-    return (await service.accept_challenge(challenge.id, GUILD, BOB)).match.id
+    return (await service_match(service, "chopsticks", GUILD, (ALICE, BOB), channel_id=5, days=days)).id
 
 
 def _texts(channel: Any) -> list[str]:
