@@ -28,8 +28,9 @@ class Row:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-safe dict."""
-        return asdict(self)
+        """Return a JSON-safe dict (a figure not measured, NaN, becomes ``None``)."""
+        return {key: None if isinstance(value, float) and math.isnan(value) else value
+                for key, value in asdict(self).items()}
 
 
 def measure_ms(fn: Callable[[], object], repeat: int = 20, warmup: int = 1) -> tuple[float, float, float]:

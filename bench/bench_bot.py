@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bench._harness import World, command_for
+from bench._storage import throughput
 from bench._timing import Row, percentile_rows, value_row
 from games import GAMES
 
@@ -95,51 +96,6 @@ def _gif_row() -> list[Row]:
             value_row("GIF replay, 60-ply Chopsticks match: size", len(gif) / 1e6, "MB", 8.0)]
 
 
-async def _write_moves(db_path: str, match_ids: list[int], moves: int, synchronous: str, seed: int,
-                       writers: int = 1) -> tuple[int, float]:
-    """Apply ``moves`` random legal moves per writer (``writers`` concurrent tasks on one service, each on its
-    share of ``match_ids``); return (moves applied, seconds). Each writer keeps the states the service returned,
-    as the bot keeps nothing but what the service hands back."""
-    from bot.service import MatchService, load_state
-    from storage import Database, ReadTx
-
-    db = await Database.open(db_path, synchronous=synchronous)
-    service = MatchService(db)
-
-    async def writer(ids: list[int], rng: random.Random) -> int:
-        states: dict[int, object] = {}
-        users: dict[int, list[int]] = {}
-        applied, index = 0, 0
-        while applied < moves:
-            match_id = ids[index % len(ids)]
-            index += 1
-            if match_id not in states:
-                match = await db.read(ReadTx.get_match, match_id)
-                assert match is not None
-                states[match_id] = load_state(match)
-                users[match_id] = [seat.user_id for seat in match.seats]
-            state = states[match_id]
-            if state.is_over:  # type: ignore[attr-defined]
-                continue
-            move = state.format_move(rng.choice(list(state.legal_moves())))  # type: ignore[attr-defined]
-            user = users[match_id][state.current_seat]  # type: ignore[attr-defined]
-            states[match_id] = (await service.play(match_id, 1, user, move)).after
-            applied += 1
-        return applied
-
-    began = time.perf_counter()
-    counts = await asyncio.gather(*(writer(match_ids[i::writers], random.Random(seed * 10 + i))
-                                    for i in range(writers)))
-    seconds = time.perf_counter() - began
-    await db.close()
-    return sum(counts), seconds
-
-
-def _writer_process(db_path: str, match_ids: list[int], moves: int, synchronous: str, seed: int,
-                    queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    queue.put(asyncio.run(_write_moves(db_path, match_ids, moves, synchronous, seed)))
-
-
 async def _prepare(db_path: Path, synchronous: str) -> list[int]:
     from bot.service import MatchService, Player
     from storage import Database
@@ -157,40 +113,14 @@ async def _prepare(db_path: Path, synchronous: str) -> list[int]:
     return ids
 
 
-def _count(db_path: Path) -> tuple[int, int]:
-    from storage import Database
-
-    async def count() -> tuple[int, int]:
-        db = await Database.open(db_path)
-        moves = (await db.fetchone("SELECT COUNT(*) FROM moves"))[0]
-        plies = (await db.fetchone("SELECT SUM(ply) FROM matches"))[0]
-        await db.close()
-        return int(moves), int(plies)
-
-    return asyncio.run(count())
-
-
 def _storage_rows(synchronous: str, processes: bool) -> list[Row]:
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "throughput.db"
         ids = asyncio.run(_prepare(db_path, synchronous))
-        if processes:
-            context = multiprocessing.get_context("spawn")
-            queue = context.Queue()
-            workers = [context.Process(target=_writer_process, args=(str(db_path), ids[i::2], MOVES_PER_WRITER,
-                                                                     synchronous, i, queue)) for i in range(2)]
-            for worker in workers:
-                worker.start()
-            results = [queue.get() for _ in workers]
-            for worker in workers:
-                worker.join()
-            applied, seconds = sum(r[0] for r in results), max(r[1] for r in results)
-            shape = "2 writer processes"
-        else:
-            applied, seconds = asyncio.run(_write_moves(str(db_path), ids, MOVES_PER_WRITER, synchronous, 1,
-                                                        writers=2))
-            shape = "2 concurrent writers in the bot's process"
-        moves, plies = _count(db_path)
+        run = throughput(str(db_path), ids, processes=2 if processes else 0, moves_per_writer=MOVES_PER_WRITER,
+                         synchronous=synchronous, writers=2)
+        shape = "2 writer processes" if processes else "2 concurrent writers in the bot's process"
+    applied, seconds, moves, plies = run.writes.applied, run.writes.seconds, run.logged, run.plies
     note = (f"{applied} moves, {shape}, {MATCHES} active matches, {seconds:.2f} s; the log holds {moves} moves and "
             f"the matches' plies sum to {plies} (lost or doubled: {abs(moves - applied) + abs(plies - applied)})")
     name = f"storage, WAL synchronous={synchronous}: moves/s, {shape}"

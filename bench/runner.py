@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import pkgutil
 import platform
 import sys
@@ -25,6 +26,8 @@ def discover() -> list[str]:
 
 
 def _fmt(value: float) -> str:
+    if math.isnan(value):  # not measured (the row's note says why)
+        return "-"
     if value >= 1000:
         return f"{value:,.0f}"
     if value >= 10:
