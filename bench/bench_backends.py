@@ -51,13 +51,17 @@ NOW = 1e9
 DAY = 86400.0
 
 MOVES_PER_S = 250.0
-"""Target: moves per second from one writer process (a bot far beyond Discord's first sharding threshold makes a few
-moves a second at its peak)."""
+"""Target of every moves run, in moves per second (each move is a member's turn: even a bot with 100,000 active
+matches sees a few a second)."""
 MOVE_P50_MS, MOVE_P99_MS = 10.0, 50.0
 PASS_P50_MS, PASS_P99_MS = 100.0, 250.0
 FLATNESS = 2.0
 """Target: the pass's p50 at the largest size within this factor of its p50 at the smallest."""
 
+NO_DRIVER = "psycopg is not installed (pip install -e '.[postgres]')"
+POSTGRES_OPTIONS = "-c synchronous_commit=off -c max_connections=100"
+"""The benchmark cluster: the server's defaults (fsync on) but for commits, as durable as SQLite's WAL with
+``synchronous=NORMAL``."""
 
 
 @dataclass
@@ -68,9 +72,6 @@ class Target:
     database: str
     synchronous: str
     setting: str
-
-NO_DRIVER = "psycopg is not installed (pip install -e '.[postgres]')"
-POSTGRES_OPTIONS = "-c synchronous_commit=off -c max_connections=100"
 
 
 def _shape(processes: int, flushed: bool) -> str:
