@@ -27,9 +27,14 @@ def _fail(command: str, message: str, code: int = 1) -> int:
 def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]]) -> int:
     """Open the database and a bot with the configured token, run ``body(bot, token)``, and turn the ways Discord
     can refuse (a bad token, no network) into one line and exit code 1."""
-    from bot.config import Settings
+    from pydantic import ValidationError
 
-    settings = Settings()
+    from bot.config import Settings, settings_problem
+
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        return _fail(command, settings_problem(error))
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         return _fail(command, "DISCORD_TOKEN is not set (put it in the environment or in .env); see the README.", 2)
     import aiohttp
@@ -44,7 +49,8 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
     async def main() -> None:
         db = await Database.open(settings.database)
         try:
-            async with NapkinBot(db, dev_guild=settings.dev_guild) as bot:
+            async with NapkinBot(db, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
+                                 shard_ids=settings.shard_ids) as bot:
                 await body(bot, token)
         finally:
             await db.close()

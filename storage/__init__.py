@@ -18,6 +18,7 @@ from storage.repo import (
     ReadTx,
     SeatRecord,
     SettingsRecord,
+    Shards,
     Tx,
 )
 
@@ -33,6 +34,7 @@ __all__ = [
     "ReadTx",
     "SeatRecord",
     "SettingsRecord",
+    "Shards",
     "StorageError",
     "Tx",
 ]

@@ -137,6 +137,8 @@ class PgReadTx(ReadTx):
     _group_concat: ClassVar[str] = "string_agg(display_name, ', ')"
     _rowid: ClassVar[str] = "ctid"
     _like: ClassVar[str] = "ILIKE"
+    _for_update: ClassVar[str] = " FOR UPDATE OF {table}"
+    _skip_locked: ClassVar[str] = " FOR UPDATE OF {table} SKIP LOCKED"
 
     def _limit(self, limit: int) -> int | None:
         return None if limit < 0 else limit

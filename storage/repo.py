@@ -10,9 +10,10 @@ JSON already decoded; nothing here knows the games' rules.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -194,6 +195,51 @@ class RatingRecord:
 
 
 
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards one bot process serves: ``ids`` out of ``count``.
+
+    A server (guild) belongs to shard ``(guild_id >> 22) % count`` (Discord's formula, "Sharding" in the Gateway
+    documentation). The deadline pass, the outbox and the resuming of computer turns of a process take only the
+    work of its own servers, and leave the rest to the processes that serve them.
+
+    Raises:
+        ValueError: ``count`` below 1, no ids, an id repeated or outside ``0 .. count - 1``.
+    """
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"the shard count must be at least 1, not {self.count}")
+        if not self.ids:
+            raise ValueError("a process serves at least one shard")
+        if len(set(self.ids)) != len(self.ids):
+            raise ValueError("a shard id is named twice")
+        outside = [shard for shard in self.ids if not 0 <= shard < self.count]
+        if outside:
+            raise ValueError(f"shard {outside[0]} is outside 0-{self.count - 1} (the shard count is {self.count})")
+
+    def shard_of(self, guild_id: int) -> int:
+        """The shard of server ``guild_id``."""
+        return (guild_id >> 22) % self.count
+
+    def serves(self, guild_id: int) -> bool:
+        """``True`` when server ``guild_id`` is on one of :attr:`ids`."""
+        return self.shard_of(guild_id) in self.ids
+
+    def where(self, column: str = "guild_id") -> str:
+        """An SQL condition (both dialects) true for rows whose server ``column`` is on one of :attr:`ids`."""
+        ids = ", ".join(str(int(shard)) for shard in sorted(self.ids))
+        return f"(({column} >> 22) % {int(self.count)}) IN ({ids})"
+
+
+def _shard_where(shards: Shards | None, column: str = "guild_id") -> str:
+    """`` AND`` :meth:`Shards.where`, or nothing for a process that serves every shard (``None``)."""
+    return "" if shards is None else f" AND {shards.where(column)}"
+
+
 MATCH_FIELDS: frozenset[str] = frozenset({
     "state", "status", "ply", "current_seat", "deadline", "reminded", "draw_offer_seat", "outcome", "end_reason",
     "updated_at", "finished_at", "rating_changes", "time_given",
@@ -322,6 +368,13 @@ class ReadTx:
     """A column naming one physical row of a table."""
     _like: ClassVar[str] = "LIKE"
     """Pattern matching that ignores the case of ASCII letters."""
+    _for_update: ClassVar[str] = ""
+    """Appended to a write body's read of rows it is about to change, to lock them until the transaction ends
+    (PostgreSQL's ``FOR UPDATE OF {table}``, ``{table}`` filled in).
+    Empty on SQLite, whose ``BEGIN IMMEDIATE`` already serialises writers."""
+    _skip_locked: ClassVar[str] = ""
+    """Appended to a read that claims work: rows another transaction holds are skipped, not waited for (PostgreSQL's
+    ``FOR UPDATE OF {table} SKIP LOCKED``). Empty on SQLite (one writer at a time: nothing is ever held by another)."""
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
@@ -418,34 +471,47 @@ class ReadTx:
                          "ORDER BY m.id", (guild_id, user_id))
         return [int(r[0]) for r in rows]
 
-    def due_outbox(self, now: float) -> list[OutboxRecord]:
-        """News whose next attempt is due at ``now`` (epoch seconds), oldest first."""
-        rows = self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE next_at <= ? ORDER BY next_at, id", (now,))  # noqa: S608 - column lists are module constants; values are bound parameters
+    def due_outbox(self, now: float, shards: Shards | None = None) -> list[OutboxRecord]:
+        """News whose next attempt is due at ``now`` (epoch seconds), oldest first (with ``shards``, only news of
+        their servers' matches)."""
+        if shards is None:
+            rows = self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE next_at <= ? ORDER BY next_at, id", (now,))  # noqa: S608 - column lists are module constants; values are bound parameters
+        else:
+            rows = self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE next_at <= ? AND match_id IN "  # noqa: S608 - module constants
+                             f"(SELECT id FROM matches WHERE {shards.where()}) ORDER BY next_at, id", (now,))
         return [_outbox_from_row(row) for row in rows]
 
-    def next_outbox(self) -> float | None:
-        """When the next news delivery is due (epoch seconds), or ``None`` when the outbox is empty."""
-        row = self._one("SELECT MIN(next_at) FROM outbox")
+    def next_outbox(self, shards: Shards | None = None) -> float | None:
+        """When the next news delivery is due (epoch seconds), or ``None`` when the outbox is empty (with ``shards``,
+        of news of their servers' matches)."""
+        if shards is None:
+            row = self._one("SELECT MIN(next_at) FROM outbox")
+        else:
+            row = self._one(f"SELECT MIN(next_at) FROM outbox WHERE match_id IN "  # noqa: S608 - module constants
+                            f"(SELECT id FROM matches WHERE {shards.where()})")
         return float(row[0]) if row and row[0] is not None else None
 
-    def due_match_ids(self, now: float) -> list[int]:
+    def due_match_ids(self, now: float, shards: Shards | None = None) -> list[int]:
         """Ids of the active matches whose deadline passed or whose reminder (a third of the time left) is due at
-        ``now`` (epoch seconds), the earliest due first. Reads only the due entries of an index (``matches_due``),
-        however many matches are active."""
-        rows = self._all(f"SELECT id FROM matches WHERE {_DUE_WHERE} AND {_DUE_AT} <= ? "  # noqa: S608 - module constants
+        ``now`` (epoch seconds), the earliest due first; with ``shards``, only matches of their servers. Reads only
+        the due entries of an index (``matches_due``), however many matches are active."""
+        rows = self._all(f"SELECT id FROM matches WHERE {_DUE_WHERE} AND {_DUE_AT} <= ?{_shard_where(shards)} "  # noqa: S608 - module constants
                          f"ORDER BY {_DUE_AT}, id", (now,))
         return [int(row[0]) for row in rows]
 
-    def next_deadline(self) -> float | None:
+    def next_deadline(self, shards: Shards | None = None) -> float | None:
         """The earliest time (epoch seconds) at which a reminder or a forfeit falls due, or ``None`` (the first
-        entry of the ``matches_due`` index)."""
-        row = self._one(f"SELECT {_DUE_AT} FROM matches WHERE {_DUE_WHERE} ORDER BY {_DUE_AT}, id LIMIT 1")  # noqa: S608 - module constants
+        entry of the ``matches_due`` index; with ``shards``, the first of their servers')."""
+        row = self._one(f"SELECT {_DUE_AT} FROM matches WHERE {_DUE_WHERE}{_shard_where(shards)} "  # noqa: S608 - module constants
+                        f"ORDER BY {_DUE_AT}, id LIMIT 1")
         return float(row[0]) if row and row[0] is not None else None
 
-    def computer_to_move(self) -> list[int]:
-        """Active matches whose seat to move is the computer's (after a restart nobody else would move them)."""
-        rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "
-                         "WHERE m.status = 'active' AND s.level IS NOT NULL ORDER BY m.id")
+    def computer_to_move(self, shards: Shards | None = None) -> list[int]:
+        """Active matches whose seat to move is the computer's (after a restart nobody else would move them); with
+        ``shards``, only matches of their servers."""
+        rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "  # noqa: S608 - module constants
+                         f"WHERE m.status = 'active' AND s.level IS NOT NULL{_shard_where(shards, 'm.guild_id')} "
+                         "ORDER BY m.id")
         return [int(r[0]) for r in rows]
 
     def raw_match(self, match_id: int) -> dict[str, Any] | None:
@@ -478,15 +544,16 @@ class ReadTx:
         row = self._one(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,))  # noqa: S608 - column lists are module constants; values are bound parameters
         return _challenge_from_row(row) if row else None
 
-    def expired_challenges(self, now: float) -> list[ChallengeRecord]:
-        """Open challenges whose time ran out at ``now`` (epoch seconds)."""
-        rows = self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?",  # noqa: S608 - column lists are module constants; values are bound parameters
-                         (now,))
+    def expired_challenges(self, now: float, shards: Shards | None = None) -> list[ChallengeRecord]:
+        """Open challenges whose time ran out at ``now`` (epoch seconds); with ``shards``, of their servers only."""
+        rows = self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?"  # noqa: S608 - column lists are module constants; values are bound parameters
+                         f"{_shard_where(shards)}", (now,))
         return [_challenge_from_row(row) for row in rows]
 
-    def next_challenge_expiry(self) -> float | None:
-        """The earliest expiry (epoch seconds) of an open challenge, or ``None``."""
-        row = self._one("SELECT MIN(expires_at) FROM challenges WHERE status = 'open'")
+    def next_challenge_expiry(self, shards: Shards | None = None) -> float | None:
+        """The earliest expiry (epoch seconds) of an open challenge (with ``shards``, of their servers), or
+        ``None``."""
+        row = self._one(f"SELECT MIN(expires_at) FROM challenges WHERE status = 'open'{_shard_where(shards)}")  # noqa: S608 - module constants
         return float(row[0]) if row and row[0] is not None else None
 
     # ------------------------------------------------------------ settings, ratings, meta
@@ -606,6 +673,38 @@ class Tx(ReadTx):
         )
         return cursor.rowcount == 1
 
+    def lock_match(self, match_id: int) -> MatchRecord | None:
+        """Load a match (or ``None``) and hold its row until the transaction ends: a concurrent writer of the same
+        match in another process waits for this transaction, then reads what it wrote (PostgreSQL's ``FOR
+        UPDATE``; on SQLite the plain read, as ``BEGIN IMMEDIATE`` already holds every other writer off)."""
+        row = self._one(f"{self._match_select} WHERE id = ?{self._for_update.format(table='matches')}",
+                        (match_id,))
+        return _match_from_row(row) if row is not None else None
+
+    def claim_match(self, match_id: int) -> MatchRecord | None:
+        """Load a match and hold its row until the transaction ends, unless another transaction holds it: then
+        ``None`` at once, as for a match that does not exist (PostgreSQL's ``FOR UPDATE SKIP LOCKED``; on SQLite the
+        plain read). The deadline pass claims each due match so, so that of several processes exactly one acts on
+        it and none waits for another."""
+        row = self._one(f"{self._match_select} WHERE id = ?{self._skip_locked.format(table='matches')}",
+                        (match_id,))
+        return _match_from_row(row) if row is not None else None
+
+    @contextlib.contextmanager
+    def savepoint(self, name: str = "item") -> Iterator[None]:
+        """Run the ``with`` block as a nested transaction: when it raises, its writes alone are rolled back (and the
+        error propagates); the rest of the transaction stands. ``name`` is a plain identifier."""
+        if not name.isidentifier():
+            raise ValueError(f"not a savepoint name: {name!r}")
+        self._conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            self._conn.execute(f"RELEASE SAVEPOINT {name}")
+            raise
+        self._conn.execute(f"RELEASE SAVEPOINT {name}")
+
     def quarantine_match(self, match_id: int, reason: str) -> None:
         """Mark a match damaged with ``reason`` and take it out of the deadline pass (its deadline is cleared);
         its status and data are kept as found, for an admin to inspect."""
@@ -618,6 +717,34 @@ class Tx(ReadTx):
         self._conn.execute("INSERT INTO outbox (match_id, kind, ply, next_at, created_at) "
                            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                            (match_id, kind, ply, now if next_at is None else next_at, now))
+
+    def claim_outbox(self, now: float, until: float, limit: int, shards: Shards | None = None) -> list[OutboxRecord]:
+        """Claim up to ``limit`` news due at ``now`` (epoch seconds), oldest first, for this transaction's process
+        to deliver: their next attempt moves to ``until`` (a lease), so no other process takes them meanwhile, and
+        a process that dies before it delivered them leaves them to whoever claims them after ``until``. News
+        another transaction is claiming is skipped, not waited for. With ``shards``, only news of their servers'
+        matches. Returns the news as they were before the claim (``attempts`` and ``next_at`` unchanged)."""
+        shard_filter = "" if shards is None else f" AND match_id IN (SELECT id FROM matches WHERE {shards.where()})"  # noqa: S608 - module text
+        rows = self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE next_at <= ?{shard_filter} "  # noqa: S608 - module constants
+                         f"ORDER BY next_at, id LIMIT ?{self._skip_locked.format(table='outbox')}", (now, limit))
+        claimed = [_outbox_from_row(row) for row in rows]
+        if claimed:
+            self._conn.executemany("UPDATE outbox SET next_at = ? WHERE id = ?", [(until, news.id) for news in claimed])
+        return claimed
+
+    def take_lease(self, name: str, now: float, until: float) -> bool:
+        """Take the lease ``name`` until ``until`` (epoch seconds) if nobody holds it at ``now``; ``True`` when this
+        transaction took it. Of several processes asking at once exactly one gets it (a concurrent taker waits for
+        the first to commit, then finds the lease held). Leases are rows ``lease:<name>`` of ``meta``; a process
+        that dies holding one leaves it to expire."""
+        cursor = self._conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value "
+            "WHERE CAST(meta.value AS DOUBLE PRECISION) <= ?", (f"lease:{name}", repr(float(until)), now))
+        return cursor.rowcount == 1
+
+    def drop_lease(self, name: str) -> None:
+        """Give the lease ``name`` back (taken with :meth:`take_lease`)."""
+        self._conn.execute("DELETE FROM meta WHERE key = ?", (f"lease:{name}",))
 
     def outbox_delivered(self, outbox_id: int) -> None:
         """Forget news that was delivered (or can never be: the match moved on, the channel is gone)."""

@@ -48,6 +48,7 @@ from storage import (
     ReadTx,
     SeatRecord,
     SettingsRecord,
+    Shards,
     Tx,
 )
 
@@ -117,6 +118,14 @@ class DueWork:
 
 NEWS_RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 3600.0)
 """Seconds before the 2nd, 3rd, 4th and every later attempt to deliver news (a reminder, a result)."""
+NEWS_LEASE = 300.0
+"""Seconds a process holds the news it claimed for delivery (:meth:`MatchService.claim_news`); news a process
+claimed and never settled (it died) is claimed again after this."""
+NEWS_BATCH = 25
+"""News claimed per transaction."""
+COMPUTER_TURN_LEASE = 120.0
+"""Seconds a process holds a computer turn it resumes (:meth:`MatchService.resume_computer_turn`): longer than a
+computer move may take (:data:`bot.service.computer.MOVE_BUDGET`) with its board posted."""
 
 
 def damage_of(match: MatchRecord) -> str | None:
@@ -208,11 +217,16 @@ class MatchService:
         computer_id: the user id that stands for the computer in seats (the bot's own user id).
         clock: returns the current time in epoch seconds.
         computer: where computer moves are searched (default: a thread, :class:`ComputerPool` with no workers).
+        shards: the Discord shards this process serves, when several processes share the database: the deadline
+            pass, the outbox and the resuming of computer turns then take only their servers' work. ``None`` (the
+            default): every server's.
     """
 
     def __init__(self, db: Database, *, computer_id: int = 0, computer_name: str = "Napkin Games",
-                 clock: Callable[[], float] = time.time, computer: ComputerPool | None = None) -> None:
+                 clock: Callable[[], float] = time.time, computer: ComputerPool | None = None,
+                 shards: Shards | None = None) -> None:
         self.db = db
+        self.shards = shards
         self.computer = computer or ComputerPool(0)
         self.computer_id = computer_id
         self.computer_name = computer_name
@@ -577,7 +591,7 @@ class MatchService:
 
             def body(tx: Tx, version: int = match.version, before: State[Any] = state, seat: int = seat.seat,
                      text: str = text, now: float = self.clock()) -> MoveResult | None:
-                fresh = tx.get_match(match_id)
+                fresh = tx.lock_match(match_id)
                 if fresh is None or fresh.version != version or fresh.status != "active":
                     return None
                 return self._apply(tx, fresh, before, seat, text, now)
@@ -762,38 +776,21 @@ class MatchService:
         (it counts for nobody; :meth:`_never_moved` says which matches, following lichess: a game is aborted, not
         lost on time, while either side has not made its first move).
 
-        The caller posts the messages. The due matches are found along an index (only they are read), then settled
-        :data:`DUE_BATCH` to a transaction, each re-read and version-checked inside it; members' actions queued
-        meanwhile take their turn between two batches, so a burst of due matches never holds them up for long.
+        The caller posts the messages. The due matches are found along an index (only they are read; with
+        :attr:`shards`, only those of this process's servers), then settled :data:`DUE_BATCH` to a transaction,
+        each claimed inside it (:meth:`storage.Tx.claim_match`: re-read and held, or skipped while another process
+        holds it) and settled in a savepoint, so that of several processes running the pass at once exactly one
+        acts on each match, and a match that cannot be settled now (its version moved on) is left for the next pass
+        without undoing the rest of the batch. Members' actions queued meanwhile take their turn between two
+        batches, so a burst of due matches never holds them up for long. A challenge is expired by the one
+        transaction that closes it while it is still open.
         """
         now = self.clock()
         work = DueWork()
+        shards = self.shards
 
         def due(tx: ReadTx) -> tuple[list[int], list[ChallengeRecord]]:
-            return tx.due_match_ids(now), tx.expired_challenges(now)
-
-        def settle(tx: Tx, match_id: int) -> None:
-            # the row's condition is checked again here, in the transaction that acts on it: a move that
-            # committed since the pass read its list gave a fresh clock (no forfeit, no early reminder)
-            fresh = tx.get_match(match_id)
-            if fresh is None or fresh.status != "active" or fresh.deadline is None:
-                return
-            try:
-                sound_state(fresh)
-            except Damaged as error:
-                log.error("match %s is damaged and quarantined: %s", match_id, error.reason)
-                tx.quarantine_match(match_id, error.reason)
-                work.quarantined.append(match_id)
-                return
-            if fresh.deadline <= now:
-                ended = self._time_is_up(tx, fresh, now)
-                (work.aborted if ended.status == "aborted" else work.forfeited).append(ended)
-            elif not fresh.reminded and fresh.deadline - now <= fresh.days_per_move * DAY / 3:
-                tx.update_match(fresh.id, fresh.version, reminded=True)
-                tx.add_outbox(fresh.id, "reminder", fresh.ply, now)  # delivered (and retried) from the outbox
-                fresh.reminded = True
-                fresh.version += 1
-                work.reminded.append(fresh)
+            return tx.due_match_ids(now, shards), tx.expired_challenges(now, shards)
 
         def expire(tx: Tx, challenge: ChallengeRecord) -> None:
             if tx.close_challenge(challenge.id, "expired"):
@@ -802,7 +799,12 @@ class MatchService:
 
         def settle_batch(tx: Tx, match_ids: Sequence[int]) -> None:
             for match_id in match_ids:
-                settle(tx, match_id)
+                try:
+                    with tx.savepoint("due_match"):
+                        self._settle_due(tx, match_id, now, work)
+                except Outdated:
+                    log.info("match %s changed while the deadline pass settled it; the next pass looks again",
+                             match_id)
 
         def expire_batch(tx: Tx, batch: Sequence[ChallengeRecord]) -> None:
             for challenge in batch:
@@ -814,6 +816,36 @@ class MatchService:
         for start in range(0, len(challenges), DUE_BATCH):
             await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
         return work
+
+    def _settle_due(self, tx: Tx, match_id: int, now: float, work: DueWork) -> None:
+        """Act on due match ``match_id`` at ``now`` inside ``tx``: claim it, then forfeit or abort it at its deadline,
+        or mark and queue its reminder, recording what was done in ``work`` (nothing when it is no longer due, or
+        another process holds it).
+
+        Raises:
+            Outdated: the match's version moved on (the caller's savepoint undoes this match alone).
+        """
+        # the row's condition is checked again here, in the transaction that acts on it: a move that
+        # committed since the pass read its list gave a fresh clock (no forfeit, no early reminder)
+        fresh = tx.claim_match(match_id)  # None also while another process settles it (or a move holds it)
+        if fresh is None or fresh.status != "active" or fresh.deadline is None:
+            return
+        try:
+            sound_state(fresh)
+        except Damaged as error:
+            log.error("match %s is damaged and quarantined: %s", match_id, error.reason)
+            tx.quarantine_match(match_id, error.reason)
+            work.quarantined.append(match_id)
+            return
+        if fresh.deadline <= now:
+            ended = self._time_is_up(tx, fresh, now)
+            (work.aborted if ended.status == "aborted" else work.forfeited).append(ended)
+        elif not fresh.reminded and fresh.deadline - now <= fresh.days_per_move * DAY / 3:
+            self._update(tx, fresh, reminded=True)
+            tx.add_outbox(fresh.id, "reminder", fresh.ply, now)  # delivered (and retried) from the outbox
+            fresh.reminded = True
+            fresh.version += 1
+            work.reminded.append(fresh)
 
     def _time_is_up(self, tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:
         """End ``match``, whose deadline has passed: aborted while a side has not made its first move
@@ -870,8 +902,17 @@ class MatchService:
         await self.db.write(Tx.add_outbox, match.id, "result", match.ply, now, now + NEWS_RETRY_DELAYS[0])
 
     async def due_news(self) -> list[OutboxRecord]:
-        """News due for (another) delivery attempt now, oldest first."""
-        return await self.db.read(ReadTx.due_outbox, self.clock())
+        """News due for (another) delivery attempt now, oldest first (with :attr:`shards`, of this process's
+        servers; read only: :meth:`claim_news` is what a delivering process uses)."""
+        return await self.db.read(ReadTx.due_outbox, self.clock(), self.shards)
+
+    async def claim_news(self, limit: int = NEWS_BATCH) -> list[OutboxRecord]:
+        """Claim up to ``limit`` news due now (with :attr:`shards`, of this process's servers) for this process to
+        deliver, oldest first: no other process delivers them for :data:`NEWS_LEASE` seconds. Settle each with
+        :meth:`news_done` or :meth:`news_failed`; news left unsettled (the process died) is claimed again after the
+        lease (:meth:`storage.Tx.claim_outbox`)."""
+        now = self.clock()
+        return await self.db.write(Tx.claim_outbox, now, now + NEWS_LEASE, limit, self.shards)
 
     async def news_done(self, news: OutboxRecord) -> None:
         """Forget ``news``: delivered, no longer true (the match moved on), or its channel is gone."""
@@ -885,13 +926,26 @@ class MatchService:
         return next_at
 
     async def computer_turns(self) -> list[int]:
-        """Ids of active matches waiting for the computer (a crash between a member's move and the reply)."""
-        return await self.db.read(ReadTx.computer_to_move)
+        """Ids of active matches waiting for the computer (a crash between a member's move and the reply); with
+        :attr:`shards`, of this process's servers."""
+        return await self.db.read(ReadTx.computer_to_move, self.shards)
+
+    async def claim_computer_turn(self, match_id: int) -> bool:
+        """Claim the resuming of the computer's turn in ``match_id`` for :data:`COMPUTER_TURN_LEASE` seconds;
+        ``False`` when another process holds it. Give it back with :meth:`release_computer_turn`."""
+        now = self.clock()
+        return await self.db.write(Tx.take_lease, f"computer-turn:{match_id}", now, now + COMPUTER_TURN_LEASE)
+
+    async def release_computer_turn(self, match_id: int) -> None:
+        """Give back a claim of :meth:`claim_computer_turn`."""
+        await self.db.write(Tx.drop_lease, f"computer-turn:{match_id}")
 
     async def next_wakeup(self) -> float | None:
-        """The earliest time something falls due (reminder, forfeit, challenge expiry), or ``None``."""
+        """The earliest time something falls due (reminder, forfeit, challenge expiry, news to deliver; with
+        :attr:`shards`, for this process's servers), or ``None``."""
         def earliest(tx: ReadTx) -> float | None:
-            times = [t for t in (tx.next_deadline(), tx.next_challenge_expiry(), tx.next_outbox()) if t is not None]
+            times = [t for t in (tx.next_deadline(self.shards), tx.next_challenge_expiry(self.shards),
+                                 tx.next_outbox(self.shards)) if t is not None]
             return min(times) if times else None
 
         return await self.db.read(earliest)
@@ -899,8 +953,8 @@ class MatchService:
     # ------------------------------------------------------------ helpers
 
     @staticmethod
-    def _load_for_action(tx: ReadTx, match_id: int, guild_id: int) -> MatchRecord:
-        match = tx.get_match(match_id)
+    def _load_for_action(tx: Tx, match_id: int, guild_id: int) -> MatchRecord:
+        match = tx.lock_match(match_id)  # another process's action on the match waits for this one, then sees it
         if match is None or match.guild_id != guild_id:
             raise NotFound(f"There is no match #{match_id} in this server.")
         reason = damage_of(match)
