@@ -157,6 +157,8 @@ class PostgresDatabase(Database):
 
     IntegrityError: ClassVar[type[Exception]] = psycopg.IntegrityError
     backend: ClassVar[str] = "postgresql"
+    TransientError: ClassVar[tuple[type[Exception], ...]] = (
+        psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure, psycopg.errors.LockNotAvailable)
 
     def __init__(self, url: str, pool: ConnectionPool[PgConnection]) -> None:
         self.path = url

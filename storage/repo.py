@@ -813,6 +813,22 @@ class Tx(ReadTx):
              json.dumps(sorted(settings.allowed_channels)), settings.max_active, int(settings.rate_computer), now),
         )
 
+    def lock_rating(self, fresh: RatingRecord, now: float) -> RatingRecord:
+        """The rating row of ``fresh``'s server, game and member, held until the transaction ends (so that two
+        processes finishing matches of the same member count both); ``fresh`` (a new player's record) is stored
+        first, at ``now``, when the member has none yet. Write it back with :meth:`put_rating`. A body that locks
+        several rows locks them in member-id order, so that two such bodies never wait for each other in a ring."""
+        self._conn.execute(
+            f"INSERT INTO ratings ({_RATING_COLUMNS}, updated_at) "  # noqa: S608 - column lists are module constants; values are bound parameters
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO NOTHING",
+            (fresh.guild_id, fresh.game, fresh.user_id, fresh.display_name, fresh.mu, fresh.sigma, fresh.games,
+             fresh.wins, fresh.losses, fresh.draws, fresh.best_vs_par, now),
+        )
+        row = self._one(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?"  # noqa: S608 - module constants
+                        f"{self._for_update.format(table='ratings')}", (fresh.guild_id, fresh.game, fresh.user_id))
+        assert row is not None  # inserted above, or there already
+        return _rating_from_row(row)
+
     def put_rating(self, rating: RatingRecord, now: float) -> None:
         """Insert or replace a rating row."""
         self._conn.execute(

@@ -38,6 +38,10 @@ MAX_SLEEP = 3600.0
 """Longest sleep between passes, in seconds."""
 RETRY_DELAYS = (5.0, 15.0, 60.0, 300.0)
 """Seconds to wait after the 1st, 2nd, 3rd and every later failed pass in a row."""
+HELD_RETRY = 1.0
+"""Seconds to wait after a pass that did nothing although something is due: another process holds that work (it is
+acting on it, or died holding it and the database has not yet let go), so the next pass waits a little instead of
+spinning."""
 
 
 class Deadlines(commands.Cog):
@@ -47,6 +51,8 @@ class Deadlines(commands.Cog):
         self.bot = bot
         self.failures = 0
         """Failed passes in a row (0 after a pass that worked)."""
+        self.delivered = 0
+        """News the last pass delivered."""
         self.resuming: asyncio.Task[int] | None = None
         """The start-up task that resumes the computer's pending turns (:meth:`resume_computer_turns`)."""
 
@@ -133,7 +139,7 @@ class Deadlines(commands.Cog):
         """
         started = self.bot.now()
         try:
-            await self.tick()
+            work = await self.tick()
             wake = await self.bot.service.next_wakeup()
         except Exception:
             delay = RETRY_DELAYS[min(self.failures, len(RETRY_DELAYS) - 1)]
@@ -141,7 +147,13 @@ class Deadlines(commands.Cog):
             log.exception("deadline pass failed (%d in a row); retrying in %.0f s", self.failures, delay)
             return delay
         self.failures = 0
-        return MAX_SLEEP if wake is None else min(MAX_SLEEP, max(0.0, wake - started) + 0.001)
+        if wake is None:
+            return MAX_SLEEP
+        idle = not (work.reminded or work.forfeited or work.aborted or work.expired or work.quarantined
+                    or self.delivered)
+        if idle and wake <= started:
+            return HELD_RETRY
+        return min(MAX_SLEEP, max(0.0, wake - started) + 0.001)
 
     async def tick(self) -> DueWork:
         """Process everything due now, deliver the news that is due (reminders and results, from the outbox) and
@@ -149,7 +161,7 @@ class Deadlines(commands.Cog):
         work = await self.bot.service.process_due()
         for challenge in work.expired:
             await self._expire(challenge)
-        await self.deliver_news()
+        self.delivered = await self.deliver_news()
         return work
 
     async def deliver_news(self) -> int:

@@ -780,8 +780,9 @@ class MatchService:
         :attr:`shards`, only those of this process's servers), then settled :data:`DUE_BATCH` to a transaction,
         each claimed inside it (:meth:`storage.Tx.claim_match`: re-read and held, or skipped while another process
         holds it) and settled in a savepoint, so that of several processes running the pass at once exactly one
-        acts on each match, and a match that cannot be settled now (its version moved on) is left for the next pass
-        without undoing the rest of the batch. Members' actions queued meanwhile take their turn between two
+        acts on each match, and a match that cannot be settled now (its version moved on, or the server broke a
+        deadlock between two passes over rating rows) is left for the next pass without undoing the rest of the
+        batch. Members' actions queued meanwhile take their turn between two
         batches, so a burst of due matches never holds them up for long. A challenge is expired by the one
         transaction that closes it while it is still open.
         """
@@ -797,14 +798,16 @@ class MatchService:
                 challenge.status = "expired"
                 work.expired.append(challenge)
 
+        later: tuple[type[Exception], ...] = (Outdated, *self.db.TransientError)
+
         def settle_batch(tx: Tx, match_ids: Sequence[int]) -> None:
             for match_id in match_ids:
                 try:
                     with tx.savepoint("due_match"):
                         self._settle_due(tx, match_id, now, work)
-                except Outdated:
-                    log.info("match %s changed while the deadline pass settled it; the next pass looks again",
-                             match_id)
+                except later as error:
+                    log.info("match %s could not be settled now (%s); the next pass looks again", match_id,
+                             type(error).__name__)
 
         def expire_batch(tx: Tx, batch: Sequence[ChallengeRecord]) -> None:
             for challenge in batch:

@@ -97,8 +97,8 @@ async def test_a_move_committed_while_the_pass_runs_gets_no_early_reminder(
     read_list, go_on = threading.Event(), threading.Event()
     original = ReadTx.due_match_ids
 
-    def paused(tx: ReadTx, now: float) -> list[Any]:
-        found = original(tx, now)
+    def paused(tx: ReadTx, now: float, shards: Any = None) -> list[Any]:
+        found = original(tx, now, shards)
         read_list.set()
         go_on.wait(10)  # the pass holds its list while bob moves
         return found
