@@ -696,14 +696,15 @@ class Tx(ReadTx):
         error propagates); the rest of the transaction stands. ``name`` is a plain identifier."""
         if not name.isidentifier():
             raise ValueError(f"not a savepoint name: {name!r}")
-        self._conn.execute(f"SAVEPOINT {name}")
+        quoted = f'"{name}"'  # a quoted identifier: also a word either dialect reserves
+        self._conn.execute(f"SAVEPOINT {quoted}")
         try:
             yield
         except BaseException:
-            self._conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
-            self._conn.execute(f"RELEASE SAVEPOINT {name}")
+            self._conn.execute(f"ROLLBACK TO SAVEPOINT {quoted}")
+            self._conn.execute(f"RELEASE SAVEPOINT {quoted}")
             raise
-        self._conn.execute(f"RELEASE SAVEPOINT {name}")
+        self._conn.execute(f"RELEASE SAVEPOINT {quoted}")
 
     def quarantine_match(self, match_id: int, reason: str) -> None:
         """Mark a match damaged with ``reason`` and take it out of the deadline pass (its deadline is cleared);
