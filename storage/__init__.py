@@ -12,6 +12,7 @@ from storage.repo import (
     PROVISIONAL_GAMES,
     ChallengeRecord,
     MatchRecord,
+    MemberPrefs,
     MoveRecord,
     OutboxRecord,
     RatingRecord,
@@ -19,6 +20,7 @@ from storage.repo import (
     SeatRecord,
     SettingsRecord,
     Tx,
+    VacationRecord,
 )
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "ChallengeRecord",
     "Database",
     "MatchRecord",
+    "MemberPrefs",
     "MoveRecord",
     "OutboxRecord",
     "RatingRecord",
@@ -35,4 +38,5 @@ __all__ = [
     "SettingsRecord",
     "StorageError",
     "Tx",
+    "VacationRecord",
 ]
