@@ -23,10 +23,10 @@ ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="
 
 def describe(prefs: MemberPrefs) -> str:
     """The preferences in words."""
-    dm = ("on: I send you a direct message when it becomes your move and at each reminder" if prefs.dm_turns
-          else "off")
-    pings = ("on: boards and reminders @-mention you when it is your move" if prefs.pings
-             else "off: boards and reminders show your name in bold, without a ping")
+    dm = ("on (I write to you when it becomes your move, and at each reminder)" if prefs.dm_turns
+          else "off (`/notify dm:on` to get one when it becomes your move)")
+    pings = ("on (boards and reminders mention you when it is your move)" if prefs.pings
+             else "off (boards and reminders show your name in bold instead)")
     return f"• Direct messages: {dm}\n• Pings: {pings}"
 
 
