@@ -222,7 +222,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE UNIQUE INDEX vacations_open ON vacations (guild_id, user_id) WHERE ended_at IS NULL;
     CREATE INDEX vacations_member ON vacations (guild_id, user_id, started_at);
-    CREATE INDEX vacations_due ON vacations (ends_by) WHERE ended_at IS NULL;
+    CREATE INDEX vacations_due ON vacations (ends_by, id) WHERE ended_at IS NULL;
 
     CREATE TABLE member_prefs (
         user_id    INTEGER PRIMARY KEY,
@@ -397,7 +397,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     );
     CREATE UNIQUE INDEX vacations_open ON vacations (guild_id, user_id) WHERE ended_at IS NULL;
     CREATE INDEX vacations_member ON vacations (guild_id, user_id, started_at);
-    CREATE INDEX vacations_due ON vacations (ends_by) WHERE ended_at IS NULL;
+    CREATE INDEX vacations_due ON vacations (ends_by, id) WHERE ended_at IS NULL;
 
     CREATE TABLE member_prefs (
         user_id    BIGINT  PRIMARY KEY,
