@@ -12,6 +12,7 @@ from storage.repo import (
     PROVISIONAL_GAMES,
     ChallengeRecord,
     MatchRecord,
+    MemberPrefs,
     MoveRecord,
     OutboxRecord,
     RatingRecord,
@@ -20,6 +21,7 @@ from storage.repo import (
     SettingsRecord,
     Shards,
     Tx,
+    VacationRecord,
 )
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "ChallengeRecord",
     "Database",
     "MatchRecord",
+    "MemberPrefs",
     "MoveRecord",
     "OutboxRecord",
     "RatingRecord",
@@ -37,4 +40,5 @@ __all__ = [
     "Shards",
     "StorageError",
     "Tx",
+    "VacationRecord",
 ]

@@ -54,6 +54,13 @@ class SeatRecord:
     user_id: int
     display_name: str
     level: str | None = None
+    pings: bool = True
+    """Boards may @-mention this member (their ``/notify`` preference, global)."""
+    dm: bool = False
+    """This member asked for a direct message when it becomes their turn (``/notify``, global)."""
+    away_until: float | None = None
+    """While the member is on vacation in the match's server: when their allowance runs out (epoch seconds, the
+    vacation's ``ends_by``); else ``None``."""
 
     @property
     def is_computer(self) -> bool:
@@ -175,6 +182,34 @@ class SettingsRecord:
     allowed_channels: list[int] = field(default_factory=list)
     max_active: int = 25
     rate_computer: bool = False
+    vacation_days: int = 14
+    """Each member's vacation allowance per calendar year in this server, in days (0: no vacations)."""
+
+
+@dataclass
+class VacationRecord:
+    """A member's vacation in one server: from ``started_at`` until ``ended_at`` (``None`` while it lasts) or at the
+    latest ``ends_by``, when the allowance it started with runs out (epoch seconds); ``days`` is what it cost
+    (``None`` while it lasts)."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    started_at: float
+    ends_by: float
+    ended_at: float | None
+    days: int | None
+
+
+@dataclass
+class MemberPrefs:
+    """A member's preferences, the same in every server (defaults for a member who never set them)."""
+
+    user_id: int
+    dm_turns: bool = False
+    """A direct message when it becomes their turn (after an opponent's move, and at the reminder)."""
+    pings: bool = True
+    """Boards and reminders may @-mention them."""
 
 
 @dataclass
@@ -253,9 +288,17 @@ _MATCH_COLUMNS = (
     "current_seat, days_per_move, deadline, reminded, draw_offer_seat, outcome, end_reason, rated, created_at, "
     "updated_at, finished_at, rating_changes, damage, time_given"
 )
+_SEAT_VALUES = "s.seat, s.user_id, s.display_name, s.level, p.pings, p.dm_turns, v.ends_by"
+"""Per seat: the seat, the member, their preferences (``NULL`` when never set) and their open vacation's end in the
+match's server (``NULL`` when not on vacation)."""
+_SEATS_FROM = (
+    "FROM seats s LEFT JOIN member_prefs p ON p.user_id = s.user_id "
+    "LEFT JOIN vacations v ON v.guild_id = matches.guild_id AND v.user_id = s.user_id AND v.ended_at IS NULL "
+    "WHERE s.match_id = matches.id"
+)
 _SEATS_JSON = (
-    "(SELECT json_group_array(json_array(seat, user_id, display_name, level)) FROM "
-    "(SELECT seat, user_id, display_name, level FROM seats WHERE match_id = matches.id ORDER BY seat)) AS seats_json"
+    "(SELECT json_group_array(json_array(seat, user_id, display_name, level, pings, dm_turns, ends_by)) FROM "  # noqa: S608 - module constants
+    f"(SELECT {_SEAT_VALUES} {_SEATS_FROM} ORDER BY s.seat)) AS seats_json"
 )
 _MATCH_SELECT = f"SELECT {_MATCH_COLUMNS}, {_SEATS_JSON} FROM matches"  # noqa: S608 - column lists are module constants; values are bound parameters
 """A match row with its seats in one query."""
@@ -325,12 +368,19 @@ def _decode_match(row: Row) -> MatchRecord:
     for name in ("variant", "initial_state", "state"):
         if not isinstance(getattr(match, name), dict):
             raise TypeError(f"{name} is not a JSON object")
-    match.seats = [SeatRecord(int(seat), int(user_id), str(name), level) for seat, user_id, name, level in
-                   json.loads(row["seats_json"])]
+    match.seats = [SeatRecord(int(seat), int(user_id), str(name), level, pings is None or bool(pings), bool(dm),
+                              None if away is None else float(away))
+                   for seat, user_id, name, level, pings, dm, away in json.loads(row["seats_json"])]
     return match
 
 
 _OUTBOX_COLUMNS = "id, match_id, kind, ply, attempts, next_at, created_at"
+_VACATION_COLUMNS = "id, guild_id, user_id, started_at, ends_by, ended_at, days"
+
+
+def _vacation_from_row(row: Row) -> VacationRecord:
+    return VacationRecord(row["id"], row["guild_id"], row["user_id"], row["started_at"], row["ends_by"],
+                          row["ended_at"], row["days"])
 
 
 def _outbox_from_row(row: Row) -> OutboxRecord:
@@ -560,12 +610,13 @@ class ReadTx:
 
     def get_settings(self, guild_id: int) -> SettingsRecord:
         """Return a server's settings (defaults if never set)."""
-        row = self._one("SELECT days_per_move, use_threads, allowed_channels, max_active, rate_computer "
-                        "FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        row = self._one("SELECT days_per_move, use_threads, allowed_channels, max_active, rate_computer, "
+                        "vacation_days FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if row is None:
             return SettingsRecord(guild_id)
         return SettingsRecord(guild_id, row["days_per_move"], bool(row["use_threads"]),
-                              list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]))
+                              list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]),
+                              row["vacation_days"])
 
     def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
         """A player's rating row, or ``None`` before their first finished match."""
@@ -613,6 +664,47 @@ class ReadTx:
             (guild_id, game, limit, offset),
         )
         return ranked, first, [_rating_from_row(row) for row in rows]
+
+    # ------------------------------------------------------------ vacations, member preferences
+
+    def active_matches_anywhere(self, user_id: int) -> list[MatchRecord]:
+        """``user_id``'s active matches in every server that are not quarantined, most recently active first (along
+        ``seats_user``)."""
+        rows = self._all(
+            f"{self._match_select} WHERE status = 'active' AND damage IS NULL AND id IN "  # noqa: S608 - column lists are module constants; values are bound parameters
+            "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC, id DESC",
+            (user_id,),
+        )
+        return [_match_from_row(row) for row in rows]
+
+    def open_vacation(self, guild_id: int, user_id: int) -> VacationRecord | None:
+        """The member's vacation in ``guild_id`` that has not been ended, or ``None`` (``vacations_open``)."""
+        row = self._one(f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND user_id = ? "  # noqa: S608 - column lists are module constants; values are bound parameters
+                        "AND ended_at IS NULL", (guild_id, user_id))
+        return _vacation_from_row(row) if row else None
+
+    def vacation_days_spent(self, guild_id: int, user_id: int, since: float, until: float) -> int:
+        """Days the member's ended vacations in ``guild_id`` that started in ``[since, until)`` (epoch seconds) cost."""
+        row = self._one("SELECT COALESCE(SUM(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? AND "
+                        "started_at >= ? AND started_at < ? AND ended_at IS NOT NULL",
+                        (guild_id, user_id, since, until))
+        return int(row[0]) if row else 0
+
+    def due_vacations(self, now: float) -> list[VacationRecord]:
+        """Open vacations whose allowance ran out at ``now`` (epoch seconds), the earliest first (``vacations_due``)."""
+        rows = self._all(f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE ended_at IS NULL AND ends_by <= ? "  # noqa: S608 - column lists are module constants; values are bound parameters
+                         "ORDER BY ends_by, id", (now,))
+        return [_vacation_from_row(row) for row in rows]
+
+    def next_vacation_end(self) -> float | None:
+        """When the next open vacation runs out (epoch seconds), or ``None``."""
+        row = self._one("SELECT MIN(ends_by) FROM vacations WHERE ended_at IS NULL")
+        return float(row[0]) if row and row[0] is not None else None
+
+    def member_prefs(self, user_id: int) -> MemberPrefs:
+        """A member's preferences (defaults if never set)."""
+        row = self._one("SELECT dm_turns, pings FROM member_prefs WHERE user_id = ?", (user_id,))
+        return MemberPrefs(user_id, bool(row["dm_turns"]), bool(row["pings"])) if row else MemberPrefs(user_id)
 
     def get_meta(self, key: str) -> str | None:
         """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""
@@ -806,12 +898,15 @@ class Tx(ReadTx):
         """Insert or replace a server's settings."""
         self._conn.execute(
             "INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
-            "rate_computer, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-            "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
+            "rate_computer, vacation_days, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET days_per_move = excluded.days_per_move, "
+            "use_threads = excluded.use_threads, "
             "allowed_channels = excluded.allowed_channels, max_active = excluded.max_active, "
-            "rate_computer = excluded.rate_computer, updated_at = excluded.updated_at",
+            "rate_computer = excluded.rate_computer, vacation_days = excluded.vacation_days, "
+            "updated_at = excluded.updated_at",
             (settings.guild_id, settings.days_per_move, int(settings.use_threads),
-             json.dumps(sorted(settings.allowed_channels)), settings.max_active, int(settings.rate_computer), now),
+             json.dumps(sorted(settings.allowed_channels)), settings.max_active, int(settings.rate_computer),
+             settings.vacation_days, now),
         )
 
     def lock_rating(self, fresh: RatingRecord, now: float) -> RatingRecord:
@@ -840,6 +935,45 @@ class Tx(ReadTx):
             "best_vs_par = excluded.best_vs_par, updated_at = excluded.updated_at",
             (rating.guild_id, rating.game, rating.user_id, rating.display_name, rating.mu, rating.sigma,
              rating.games, rating.wins, rating.losses, rating.draws, rating.best_vs_par, now),
+        )
+
+    # ------------------------------------------------------------ vacations, member preferences
+
+    def insert_vacation(self, guild_id: int, user_id: int, started_at: float, ends_by: float) -> int:
+        """Open a vacation; return its id.
+
+        Raises:
+            IntegrityError: the backend's: the member already has an open vacation in ``guild_id``.
+        """
+        cursor = self._conn.execute("INSERT INTO vacations (guild_id, user_id, started_at, ends_by) "
+                                    "VALUES (?, ?, ?, ?) RETURNING id", (guild_id, user_id, started_at, ends_by))
+        return int(cursor.fetchone()[0])
+
+    def close_vacation(self, vacation_id: int, ended_at: float, days: int) -> bool:
+        """End an open vacation at ``ended_at`` (epoch seconds), costing ``days``; ``False`` if it had ended."""
+        cursor = self._conn.execute("UPDATE vacations SET ended_at = ?, days = ? WHERE id = ? AND ended_at IS NULL",
+                                    (ended_at, days, vacation_id))
+        return cursor.rowcount == 1
+
+    def shift_deadlines(self, guild_id: int, user_id: int, seconds: float, after: float) -> int:
+        """Move by ``seconds`` the deadline of every sound active match in ``guild_id`` in which ``user_id`` holds the
+        seat to move and whose deadline is later than ``after`` (epoch seconds); return how many moved. The version
+        is not bumped (the position and the turn are unchanged, so the buttons of the current board stay valid)."""
+        cursor = self._conn.execute(
+            "UPDATE matches SET deadline = deadline + ? WHERE guild_id = ? AND status = 'active' AND damage IS NULL "
+            "AND deadline IS NOT NULL AND deadline > ? AND id IN (SELECT s.match_id FROM seats s WHERE s.user_id = ? "
+            "AND s.level IS NULL AND s.seat = matches.current_seat)",
+            (seconds, guild_id, after, user_id),
+        )
+        return cursor.rowcount
+
+    def put_member_prefs(self, prefs: MemberPrefs, now: float) -> None:
+        """Insert or replace a member's preferences."""
+        self._conn.execute(
+            "INSERT INTO member_prefs (user_id, dm_turns, pings, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_turns = excluded.dm_turns, pings = excluded.pings, "
+            "updated_at = excluded.updated_at",
+            (prefs.user_id, int(prefs.dm_turns), int(prefs.pings), now),
         )
 
     def put_meta(self, key: str, value: str) -> None:

@@ -1,4 +1,5 @@
-"""Correspondence time: reminders when a third of the time is left, forfeits at the deadline, challenge expiry.
+"""Correspondence time: reminders when a third of the time is left, forfeits at the deadline, challenge expiry, and
+the end of vacations whose allowance ran out.
 
 One :func:`discord.ext.tasks.loop`, driven by the deadlines stored in the database: each pass lets the service
 decide what is due (each change is its own versioned transaction) and posts the messages, then the loop sleeps
@@ -26,6 +27,7 @@ from bot.exts.match import _lifecycle as lifecycle
 from bot.exts.match._views import challenge_view
 from bot.service import Damaged, DueWork, NotFound
 from bot.service.matches import COMPUTER_TURN_LEASE, NEWS_BATCH
+from bot.service.vacations import VacationService
 from games import GAMES
 from storage import ChallengeRecord, MatchRecord, OutboxRecord
 
@@ -55,6 +57,7 @@ class Deadlines(commands.Cog):
         """News the last pass delivered."""
         self.resuming: asyncio.Task[int] | None = None
         """The start-up task that resumes the computer's pending turns (:meth:`resume_computer_turns`)."""
+        self.vacations = VacationService(bot.service.db, clock=bot.service.clock)
 
     async def cog_load(self) -> None:
         """Start the loop."""
@@ -140,7 +143,9 @@ class Deadlines(commands.Cog):
         started = self.bot.now()
         try:
             work = await self.tick()
-            wake = await self.bot.service.next_wakeup()
+            due = (await self.bot.service.next_wakeup(), await self.vacations.next_end())
+            times = [t for t in due if t is not None]
+            wake = min(times) if times else None
         except Exception:
             delay = RETRY_DELAYS[min(self.failures, len(RETRY_DELAYS) - 1)]
             self.failures += 1
@@ -158,6 +163,7 @@ class Deadlines(commands.Cog):
     async def tick(self) -> DueWork:
         """Process everything due now, deliver the news that is due (reminders and results, from the outbox) and
         close expired challenges; return what was done."""
+        await self.vacations.end_due()  # (their deadlines already hold: bot.service.vacations)
         work = await self.bot.service.process_due()
         for challenge in work.expired:
             await self._expire(challenge)
@@ -217,11 +223,13 @@ class Deadlines(commands.Cog):
         deadline = int(match.deadline)
 
         async def reminder() -> dict[str, Any]:
-            return {"content": f"<@{seat.user_id}>, a third of your time is left in match #{match.id}: move before "
-                               f"<t:{deadline}:f> (<t:{deadline}:R>) or the match is forfeited.",
-                    "allowed_mentions": discord.AllowedMentions(users=[discord.Object(seat.user_id)])}
+            return {"content": f"{board.member_name(seat)}, a third of your time is left in match #{match.id}: move "
+                               f"before <t:{deadline}:f> (<t:{deadline}:R>) or the match is forfeited.",
+                    "allowed_mentions": discord.AllowedMentions(users=[discord.Object(seat.user_id)] if seat.pings
+                                                                else False)}
 
-        await board.send_to_match(self.bot, match, reminder)
+        message = await board.send_to_match(self.bot, match, reminder)
+        await board.tell_turn(self.bot, match, message, reminder=True)
         return True
 
     async def _expire(self, challenge: ChallengeRecord) -> None:

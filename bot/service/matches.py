@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot.service import ratings
+from bot.service import ratings, vacations
 from bot.service.computer import ComputerPool
 from bot.service.errors import (
     BadOption,
@@ -274,6 +274,16 @@ class MatchService:
                 await self.quarantine(match, reason)
         return sound
 
+    async def active_matches_anywhere(self, user_id: int) -> list[MatchRecord]:
+        """``user_id``'s active matches in every server, most recently active first; damaged ones are quarantined
+        and left out."""
+        matches = await self.db.read(ReadTx.active_matches_anywhere, user_id)
+        for match in matches:
+            reason = damage_of(match)
+            if reason is not None:
+                await self.quarantine(match, reason)
+        return [match for match in matches if damage_of(match) is None]
+
     async def damaged_matches(self, guild_id: int, user_id: int) -> list[int]:
         """Ids of ``user_id``'s quarantined matches in ``guild_id`` (they were active when found damaged)."""
         return await self.db.read(ReadTx.damaged_matches_of, guild_id, user_id)
@@ -315,7 +325,7 @@ class MatchService:
         """Change some of a server's settings and return them all.
 
         Keyword arguments are :class:`storage.SettingsRecord` fields (``days_per_move``, ``use_threads``,
-        ``allowed_channels``, ``max_active``, ``rate_computer``).
+        ``allowed_channels``, ``max_active``, ``rate_computer``, ``vacation_days``).
 
         Raises:
             BadOption: a value is out of range.
@@ -324,6 +334,8 @@ class MatchService:
             raise BadOption("Days per move must be one of 1, 2, 3, 5, 7, 14 or 0 for no limit.")
         if "max_active" in changes and not 1 <= int(changes["max_active"]) <= 100:
             raise BadOption("The limit of active matches must be between 1 and 100.")
+        if "vacation_days" in changes:
+            vacations.check_allowance(int(changes["vacation_days"]))
         for key in changes:
             if key not in SETTINGS:
                 raise BadOption(f"Unknown setting {key!r}.")
@@ -974,9 +986,11 @@ class MatchService:
         return seat is not None and match.seats[seat].user_id == user_id and not match.seats[seat].is_computer
 
     def _deadline_for(self, match: MatchRecord, seat: int | None, now: float) -> float | None:
+        """The deadline of ``seat``, to move from ``now``: days per move later, paused while that member is on
+        vacation (``match`` was read in the same transaction, so its seats say who is away)."""
         if seat is None or not match.days_per_move or match.seats[seat].is_computer:
             return None
-        return now + match.days_per_move * DAY
+        return vacations.paused_deadline(match.seats[seat].away_until, now + match.days_per_move * DAY, now)
 
     @staticmethod
     def _insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant: dict[str, Any],
@@ -986,7 +1000,8 @@ class MatchService:
         seat = state.current_seat
         deadline = None
         if seat is not None and days and not seats[seat].is_computer:
-            deadline = now + days * DAY
+            away = vacations.away_until(tx, guild_id, seats[seat].user_id, now)
+            deadline = vacations.paused_deadline(away, now + days * DAY, now)
         return tx.insert_match(
             guild_id=guild_id, channel_id=channel_id, game=game_key, variant=variant, state=state.to_dict(),
             current_seat=seat, days_per_move=days, deadline=deadline, rated=rated, now=now, seats=seats,

@@ -11,7 +11,9 @@ import math
 from collections import Counter
 from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
 from simcord import OptionError, SetupError
 
 from bot.service import load_state
@@ -186,3 +188,49 @@ async def test_hostile_display_names_never_ping(simcord_env, db: Database) -> No
     assert audited >= 8
     texts = [m.content for m in thread.history()]
     assert any("a third of your time" in t for t in texts)  # the reminder was among the audited messages
+
+
+CORRESPONDENCE_COMMANDS = {"vacation start", "vacation end", "notify", "match list"}
+"""The correspondence commands whose options and refusals the test below covers (read from the command tree)."""
+
+
+def _leaf_commands(tree: Any) -> dict[str, Any]:
+    """Every slash command of the tree that runs (not a group), by its full name."""
+    found: dict[str, Any] = {}
+    for command in tree.get_commands():
+        leaves = command.walk_commands() if isinstance(command, app_commands.Group) else [command]
+        for leaf in leaves:
+            if isinstance(leaf, app_commands.Command):
+                found[leaf.qualified_name] = leaf
+    return found
+
+
+async def test_hostile_values_for_the_correspondence_commands_are_refused_and_change_nothing(simcord_env,
+                                                                                            db: Database) -> None:
+    commands = _leaf_commands(simcord_env.bot.tree)
+    assert set(commands) >= CORRESPONDENCE_COMMANDS
+    home = World(simcord_env, "alice", "bob")
+    admins = home.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    boss = home.guild.add_member(simcord_env.create_user("boss"), roles=[admins])
+    await start_discord_match(home, db, "chopsticks")
+    attempts = Attempts(simcord_env, db)
+    since = len(simcord_env.http_requests)
+    # every option of the new commands (as the tree declares them) gets hostile values of its kind
+    hostile = {"scope": CHOICE, "page": INTEGER, "dm": [*CHOICE, "yes", "ON"], "pings": [*CHOICE, "no", True]}
+    for name in sorted(CORRESPONDENCE_COMMANDS):
+        for parameter in commands[name].parameters:
+            for value in hostile[parameter.display_name]:
+                await attempts.run(home["alice"], home.channel, name, {parameter.display_name: value})
+    for value in [*INTEGER, 366, 100_000]:
+        await attempts.run(boss, home.channel, "settings", {"vacation_days": value})
+    # refusals the bot itself makes: no vacation to end; a second vacation; none given by the server
+    await attempts.run(home["alice"], home.channel, "vacation end", {})
+    await home["bob"].slash(home.channel, "vacation start")
+    await attempts.run(home["bob"], home.channel, "vacation start", {})
+    await home["bob"].slash(home.channel, "vacation end")
+    await boss.slash(home.channel, "settings", vacation_days=0)
+    await attempts.run(home["alice"], home.channel, "vacation start", {})
+    assert attempts.refused["bot"] == 3 and attempts.refused["discord"] > 40
+    assert_no_mention_escapes(simcord_env, [home["alice"].id, home["bob"].id], since=since)
+    print(f"\nhostile inputs correspondence: {sum(attempts.refused.values())} tried, refused by the bot "
+          f"{attempts.refused['bot']}, by Discord {attempts.refused['discord']}")

@@ -24,6 +24,7 @@ from bot.exts.match._board import (
     post_board,
     queue_result,
     retire_previous_board,
+    tell_turn,
 )
 from bot.exts.match._load import queues
 from bot.exts.match._views import challenge_view
@@ -175,7 +176,7 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
         answered = False
     results = [result, *await computer_answers(bot, match)]
     final = results[-1]
-    board = Board(results=results)
+    board = Board(results=results, actor=interaction.user.id)
     message: discord.Message | None = None
     try:
         if here and not via_button and answered:
@@ -186,6 +187,7 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
                 await interaction.response.send_message(**payload)
                 message = await interaction.original_response()
             await retire_previous_board(match.id, message)
+            await tell_turn(bot, final.match, message, skip=board.actor)
         else:
             message = await post_board(bot, final.match, final.after, board)
     except discord.HTTPException as error:
