@@ -201,6 +201,26 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE matches ADD COLUMN time_given TEXT;
     """,
+    # 7: reserved for the vacation tables, written in parallel; its text takes this place when both are merged.
+    "",
+    # 8: conditional moves (/match premove). A row is one line of the waiting seat: if the opponent plays if_move
+    # in the position at ply, that seat answers reply; then_if/then_reply is the line's optional deeper pair (both
+    # or neither). Moves are the games' canonical notation. One line per expected move; a match's lines are
+    # deleted when it ends, and a seat's lines when the opponent moves.
+    """
+    CREATE TABLE premoves (
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL CHECK (seat >= 0),
+        ply        INTEGER NOT NULL CHECK (ply >= 0),
+        if_move    TEXT    NOT NULL,
+        reply      TEXT    NOT NULL,
+        then_if    TEXT,
+        then_reply TEXT,
+        created_at REAL    NOT NULL,
+        PRIMARY KEY (match_id, seat, if_move),
+        CHECK ((then_if IS NULL) = (then_reply IS NULL))
+    );
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -348,6 +368,23 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     # 6: as in SQLite.
     """
     ALTER TABLE matches ADD COLUMN time_given TEXT;
+    """,
+    # 7: reserved, as in SQLite.
+    "",
+    # 8: as in SQLite.
+    """
+    CREATE TABLE premoves (
+        match_id   BIGINT  NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL CHECK (seat >= 0),
+        ply        INTEGER NOT NULL CHECK (ply >= 0),
+        if_move    TEXT    NOT NULL,
+        reply      TEXT    NOT NULL,
+        then_if    TEXT,
+        then_reply TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (match_id, seat, if_move),
+        CHECK ((then_if IS NULL) = (then_reply IS NULL))
+    );
     """,
 )
 
