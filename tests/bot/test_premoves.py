@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from storage import Database, ReadTx
-from tests.bot.helpers import World, snapshot, stored
+from tests.bot.helpers import World, move_button, snapshot, stored
 
 pytestmark = pytest.mark.both_backends
 
@@ -263,6 +263,24 @@ async def test_a_reply_may_end_the_match_and_an_ended_match_forgets_its_lines(si
     await world["alice"].slash(thread, "match premove", if_they_play="b2", reply="c3")
     await world["bob"].slash(thread, "match resign")
     assert (await stored(db, second)).status == "finished" and await _lines(db) == []
+
+
+async def test_lines_are_stored_and_listed_in_the_games_notation(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await _duel(world, db, game="chopsticks")
+    thread = world.thread()
+    await world["alice"].slash(thread, "chopsticks move", notation="LL")
+    first = _private(await world["alice"].slash(thread, "match premove", if_they_play="ll", reply="self lr"))
+    assert "if bob plays `LL`, you play `self LR`. You hold 1 conditional move here; only you see it." in first
+    second = _private(await world["alice"].slash(thread, "match premove", if_they_play="RR", reply="LL"))
+    assert "You hold 2 conditional moves here; only you see them." in second
+    listing = _private(await world["alice"].slash(thread, "match premove"))
+    assert "1. If bob plays `LL`, you play `self LR`.\n2. If bob plays `RR`, you play `LL`." in listing
+    assert await _lines(db) == [(match_id, 0, 1, "LL", "self LR", None, None), (match_id, 0, 1, "RR", "LL", None, None)]
+    board = thread.last_message  # bob answers with a button: the same path, the same transaction
+    await world["bob"].click(board, custom_id=move_button(board, "RR").custom_id)
+    assert "bob played `RR`; alice's conditional move `LL` was played." in thread.last_message.content
+    assert (await stored(db, match_id)).ply == 3 and await _lines(db) == []
 
 
 async def test_autocomplete_offers_the_legal_moves_along_the_line(simcord_env, db: Database) -> None:

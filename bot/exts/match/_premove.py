@@ -87,7 +87,7 @@ async def premove_command(interaction: discord.Interaction[NapkinBot], record: M
             text = (f"You hold no conditional moves in match #{match.id}. When it is {opponent}'s turn, store one "
                     "with `/match premove if_they_play: reply:`; only you will see it.")
         else:
-            listed = "\n".join(f"{number}. {premoves.describe(line, opponent).capitalize()}."
+            listed = "\n".join(f"{number}. I{premoves.describe(line, opponent)[1:]}."  # "if bob plays …"
                                for number, line in enumerate(lines, 1))
             text = (f"Your conditional moves in match #{match.id} (only you see them):\n{listed}\n"
                     "`/match premove action:cancel` clears them (with `if_they_play:`, just that line).")
@@ -100,10 +100,10 @@ async def premove_command(interaction: discord.Interaction[NapkinBot], record: M
                                                      reply, then_if, then_reply)
         opponent = _opponent(record, user_id)
         again = f" It replaces your earlier line for `{line.if_move}`." if replaced else ""
+        them = "it" if count == 1 else "them"
         text = (f"Stored for match #{record.id}: {premoves.describe(line, opponent)}.{again} You hold "
-                f"{plural(count, 'conditional move')} here, and only you see them: `/match premove` lists them, "
-                "`/match premove action:cancel` clears them. When the move comes, your answer is played at once "
-                "with it; any other move discards them all.")
+                f"{plural(count, 'conditional move')} here; only you see {them}. Any other move by {opponent} "
+                f"discards {them}. `/match premove` lists {them}, `/match premove action:cancel` clears {them}.")
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 
