@@ -231,6 +231,24 @@ MIGRATIONS: tuple[str, ...] = (
         updated_at REAL    NOT NULL
     );
     """,
+    # 8: conditional moves (/match premove). A row is one line of the waiting seat: if the opponent plays if_move
+    # in the position at ply, that seat answers reply; then_if/then_reply is the line's optional deeper pair (both
+    # or neither). Moves are the games' canonical notation. One line per expected move; a match's lines are
+    # deleted when it ends, and a seat's lines when the opponent moves.
+    """
+    CREATE TABLE premoves (
+        match_id   INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL CHECK (seat >= 0),
+        ply        INTEGER NOT NULL CHECK (ply >= 0),
+        if_move    TEXT    NOT NULL,
+        reply      TEXT    NOT NULL,
+        then_if    TEXT,
+        then_reply TEXT,
+        created_at REAL    NOT NULL,
+        PRIMARY KEY (match_id, seat, if_move),
+        CHECK ((then_if IS NULL) = (then_reply IS NULL))
+    );
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -404,6 +422,21 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         dm_turns   INTEGER NOT NULL DEFAULT 0 CHECK (dm_turns IN (0, 1)),
         pings      INTEGER NOT NULL DEFAULT 1 CHECK (pings IN (0, 1)),
         updated_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    # 8: as in SQLite.
+    """
+    CREATE TABLE premoves (
+        match_id   BIGINT  NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL CHECK (seat >= 0),
+        ply        INTEGER NOT NULL CHECK (ply >= 0),
+        if_move    TEXT    NOT NULL,
+        reply      TEXT    NOT NULL,
+        then_if    TEXT,
+        then_reply TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (match_id, seat, if_move),
+        CHECK ((then_if IS NULL) = (then_reply IS NULL))
     );
     """,
 )

@@ -173,6 +173,22 @@ class MoveRecord:
 
 
 @dataclass
+class PremoveRecord:
+    """One conditional-move line of a waiting seat (``/match premove``): when the opponent plays ``if_move`` in the
+    position after ``ply`` moves, ``reply`` is played for ``seat``; ``then_if``/``then_reply`` is the optional
+    deeper pair (both or neither), kept as the seat's line for the turn after. Moves are canonical notation."""
+
+    match_id: int
+    seat: int
+    ply: int
+    if_move: str
+    reply: str
+    then_if: str | None = None
+    then_reply: str | None = None
+    created_at: float = 0.0
+
+
+@dataclass
 class SettingsRecord:
     """A server's settings (defaults when the server never changed them)."""
 
@@ -587,6 +603,13 @@ class ReadTx:
                          "ORDER BY ply", (match_id,))
         return [MoveRecord(r["match_id"], r["ply"], r["seat"], r["notation"], r["created_at"]) for r in rows]
 
+    def premoves_of(self, match_id: int, seat: int) -> list[PremoveRecord]:
+        """``seat``'s conditional-move lines in ``match_id``, in the order they were stored."""
+        rows = self._all("SELECT match_id, seat, ply, if_move, reply, then_if, then_reply, created_at FROM premoves "
+                         "WHERE match_id = ? AND seat = ? ORDER BY created_at, if_move", (match_id, seat))
+        return [PremoveRecord(r["match_id"], r["seat"], r["ply"], r["if_move"], r["reply"], r["then_if"],
+                              r["then_reply"], r["created_at"]) for r in rows]
+
     # ------------------------------------------------------------ challenges
 
     def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
@@ -745,7 +768,8 @@ class Tx(ReadTx):
         """Set ``fields`` of a match if its version is still ``expected_version``, and bump the version.
 
         Keys are column names from :data:`MATCH_FIELDS`; ``state`` and ``outcome`` are JSON-encoded here,
-        booleans stored as 0/1. Returns ``False`` (and changes nothing) when the version moved on.
+        booleans stored as 0/1. Returns ``False`` (and changes nothing) when the version moved on. Setting a status
+        other than ``"active"`` (the match ended) also deletes the match's conditional moves.
 
         Raises:
             ValueError: a key is not an updatable column.
@@ -763,7 +787,11 @@ class Tx(ReadTx):
             f"UPDATE matches SET {assignments}version = version + 1 WHERE id = ? AND version = ?",  # noqa: S608 - column lists are module constants; values are bound parameters
             (*encoded.values(), match_id, expected_version),
         )
-        return cursor.rowcount == 1
+        if cursor.rowcount != 1:
+            return False
+        if fields.get("status", "active") != "active":  # an ended match forgets every conditional move stored in it
+            self.delete_premoves(match_id)
+        return True
 
     def lock_match(self, match_id: int) -> MatchRecord | None:
         """Load a match (or ``None``) and hold its row until the transaction ends: a concurrent writer of the same
@@ -862,6 +890,30 @@ class Tx(ReadTx):
             "INSERT INTO moves (match_id, ply, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
             (match_id, ply, seat, notation, now),
         )
+
+    def put_premove(self, line: PremoveRecord) -> None:
+        """Store a conditional-move line, replacing the seat's line for the same expected move in that match."""
+        self._conn.execute(
+            "INSERT INTO premoves (match_id, seat, ply, if_move, reply, then_if, then_reply, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat, if_move) DO UPDATE SET ply = excluded.ply, "
+            "reply = excluded.reply, then_if = excluded.then_if, then_reply = excluded.then_reply, "
+            "created_at = excluded.created_at",
+            (line.match_id, line.seat, line.ply, line.if_move, line.reply, line.then_if, line.then_reply,
+             line.created_at),
+        )
+
+    def delete_premoves(self, match_id: int, seat: int | None = None, if_move: str | None = None) -> int:
+        """Delete conditional-move lines of ``match_id``: all, ``seat``'s, or ``seat``'s line for ``if_move``;
+        returns how many."""
+        sql = "DELETE FROM premoves WHERE match_id = ?"
+        params: list[object] = [match_id]
+        if seat is not None:
+            sql += " AND seat = ?"
+            params.append(seat)
+            if if_move is not None:
+                sql += " AND if_move = ?"
+                params.append(if_move)
+        return int(self._conn.execute(sql, params).rowcount)
 
     # ------------------------------------------------------------ challenges
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot.service import ratings, vacations
+from bot.service import premoves, ratings, vacations
 from bot.service.computer import ComputerPool
 from bot.service.errors import (
     BadOption,
@@ -87,6 +87,12 @@ class MoveResult:
     after: State[Any]
     seat: int
     notation: str
+    conditional: bool = False
+    """This move was a conditional move (``/match premove``) of its seat, played for it by the bot."""
+    chained: list[MoveResult] = field(default_factory=list)
+    """Moves applied in the same transaction right after this one: the opponent's conditional reply, if any."""
+    discarded: int | None = None
+    """The seat whose conditional moves this move discarded (it matched none of them), else ``None``."""
 
     @property
     def finished(self) -> bool:
@@ -540,6 +546,10 @@ class MatchService:
             expected_version: the match version the member saw (buttons carry it); ``None`` for typed
                 commands, which act on the current position.
 
+        In the same transaction, the opponent's conditional move (``/match premove``) answering this move is applied
+        and returned in the result's ``chained`` moves, or their stored lines are discarded (the result's
+        ``discarded``): :func:`bot.service.premoves.answer`.
+
         Raises:
             NotFound, NotAllowed (not seated), MatchOver, NotYourTurn, Outdated,
             games.InvalidMove / games.IllegalMove (the rules core's reason).
@@ -558,7 +568,8 @@ class MatchService:
                 raise NotYourTurn(f"It is not your turn: {mover} is to move.")
             if match.deadline is not None and match.deadline <= now:  # the pass has not run yet: it is over anyway
                 return self._time_is_up(tx, match, now, queue=False)  # the caller posts the result
-            return self._apply(tx, match, before, before.current_seat or 0, text, now)
+            moved = self._apply(tx, match, before, before.current_seat or 0, text, now)
+            return premoves.answer(tx, moved, self._apply, now)  # the waiting seat's conditional reply, if any
 
         now = self.clock()
         result = await self._write(body)

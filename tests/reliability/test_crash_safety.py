@@ -67,6 +67,10 @@ class Reported:
         self.moves: dict[tuple[int, int], str] = {}
         self.resigned: set[int] = set()
         self.started: set[int] = set()
+        self.premoves: dict[tuple[int, int, str], str] = {}
+        """(match, ply, expected move) -> the conditional reply."""
+        self.triggered: set[tuple[int, int]] = set()
+        """(match, ply) of lines whose expected move was played, checked to be answered in the log."""
 
     def read(self, out: Path) -> None:
         if not out.exists():  # killed before it opened its output file
@@ -80,6 +84,9 @@ class Reported:
                 self.resigned.add(int(rest))
             elif kind == "start":
                 self.started.add(int(rest))
+            elif kind == "premove":
+                match_id, ply, expected, reply = rest.split(" ", 3)
+                self.premoves[int(match_id), int(ply), expected] = reply
             elif kind == "error":
                 pytest.fail(f"the driver failed on its own: {rest}")
 
@@ -103,6 +110,14 @@ async def _verify(db_path: Path, reported: Reported, checked: dict[int, int], ra
             if checked.get(match_id) != version:
                 await assert_consistent(db, match_id)
                 checked[match_id] = version
+        for (match_id, ply, expected), reply in reported.premoves.items():
+            if logged.get((match_id, ply + 1)) == expected:  # the line was stored when its move came: answered
+                assert logged.get((match_id, ply + 2)) == reply, f"match {match_id}: {expected} unanswered"
+                reported.triggered.add((match_id, ply))
+        lines = await db.fetchall("SELECT p.match_id, p.seat, p.ply, m.status, m.ply, m.current_seat FROM premoves p "
+                                  "JOIN matches m ON m.id = p.match_id")
+        for match_id, seat, ply, status, current_ply, current_seat in lines:
+            assert status == "active" and ply == current_ply and seat != current_seat, f"stale line in {match_id}"
         challenges = await db.fetchall("SELECT status, match_id FROM challenges")
         accepted = [m for s, m in challenges if s == "accepted"]
         assert all(m in ids for m in accepted) and len(set(accepted)) == len(accepted)
@@ -146,5 +161,7 @@ def test_sigkill_at_random_points_loses_no_reported_move(tmp_path: Path) -> None
     asyncio.run(_verify(db_path, reported, {}, ratings=True))  # everything once more, from scratch
     assert kills >= 50
     assert len(reported.moves) >= 3 * kills, "the drivers hardly moved before being killed"
+    assert len(reported.triggered) >= 10, "the drivers hardly played a conditional move"
     print(f"\ncrash safety: {kills} kills survived ({early} while opening), {len(reported.moves)} reported moves "
-          f"all in the log, {len(checked)} matches replayed")
+          f"all in the log, {len(checked)} matches replayed, {len(reported.premoves)} conditional moves stored, "
+          f"{len(reported.triggered)} answered in the transaction of their move")

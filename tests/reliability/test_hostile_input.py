@@ -83,7 +83,27 @@ def other_commands(bot: Any, game: str, legal_name: str, legal_options: dict[str
 
 
 MATCH_COMMANDS = [("match board", {}), ("match resign", {}), ("match draw", {}), ("match abort", {}),
-                  ("match history", {}), ("match draw", {"action": "decline"}), ("match give-time", {})]
+                  ("match history", {}), ("match draw", {"action": "decline"}), ("match give-time", {}),
+                  ("match premove", {}), ("match premove", {"action": "cancel"})]
+PREMOVE_OPTIONS = ("if_they_play", "reply", "then_if", "then_reply")
+
+
+def premove_line(state: Any) -> dict[str, str]:
+    """A conditional-move line the rules accept for the seat waiting in ``state``: its opponent's first legal move
+    and the first legal answer, and a deeper pair likewise where the game goes on with the turns alternating (where
+    it does not, the deeper options still get text, which the bot refuses)."""
+    mover = state.current_seat
+    texts: list[str] = []
+    for _ in PREMOVE_OPTIONS:
+        moves = list(state.legal_moves()) if not state.is_over else []
+        if not moves:
+            break
+        texts.append(state.format_move(moves[0]))
+        state = state.apply(moves[0])
+        if state.current_seat != (mover if len(texts) % 2 == 0 else 1 - mover):
+            break
+    texts += ["a1"] * (len(PREMOVE_OPTIONS) - len(texts))
+    return dict(zip(PREMOVE_OPTIONS, texts, strict=True))
 
 
 class Attempts:
@@ -93,6 +113,11 @@ class Attempts:
         self.env = env
         self.db = db
         self.refused: Counter[str] = Counter()
+
+    @property
+    def total(self) -> int:
+        """Attempts run so far."""
+        return sum(self.refused.values())
 
     async def run(self, actor: Any, channel: Any, command: str, options: dict[str, Any]) -> None:
         before = await full_snapshot(self.db)
@@ -116,6 +141,25 @@ async def _world_with_matches(env: Any, db: Database, game: str) -> tuple[World,
     await home["bob"].slash(home.thread(), "match resign")
     ids["active"] = await start_discord_match(home, db, game)
     return home, away, ids
+
+
+async def _premove_attempts(attempts: Attempts, home: World, away: World, line: dict[str, str], active: int) -> int:
+    """``/match premove`` by bob, who waits in match ``active``: each option of ``line`` (which the rules accept) in
+    turn hostile, the others kept; actions outside the list; cancelling lines never stored; and the line by members
+    who may not store it. Returns the number of attempts."""
+    thread = home.thread()
+    before = attempts.total
+    for option in PREMOVE_OPTIONS:
+        for value in TEXT:
+            await attempts.run(home["bob"], thread, "match premove", {**line, option: value})
+    for value in CHOICE:
+        await attempts.run(home["bob"], thread, "match premove", {"action": value})
+    for value in TEXT:
+        await attempts.run(home["bob"], thread, "match premove", {"if_they_play": value, "action": "cancel"})
+    for who, where in ((home["alice"], thread), (home["carol"], thread), (away["dave"], away.channel)):
+        # the player to move, a member not playing, another server's member: refused whatever the line
+        await attempts.run(who, where, "match premove", {**line, "match": str(active)})
+    return attempts.total - before
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)
@@ -152,6 +196,8 @@ async def test_hostile_values_for_every_option_are_refused_and_change_nothing(si
                 await attempts.run(home["alice"], home.channel, name, {**options, "match": value})
     for value in CHOICE:
         await attempts.run(home["alice"], thread, "match draw", {"action": value})
+    line = premove_line(state)
+    premove_tried = await _premove_attempts(attempts, home, away, line, ids["active"])
     # starting: every variant option out of range, of the wrong type or outside its choices; bad opponents
     for option, values in start_values(game).items():
         for value in values:
@@ -164,10 +210,15 @@ async def test_hostile_values_for_every_option_are_refused_and_change_nothing(si
                            {"opponent": home.bot_member(), "level": level})
 
     assert attempts.refused["bot"] > 100 and attempts.refused["discord"] > 20
+    # the pair the hostile values were mixed into is one the rules accept: only the hostile value was refused
+    with quick_settle(simcord_env):
+        kept = await home["bob"].slash(thread, "match premove", if_they_play=line["if_they_play"], reply=line["reply"])
+    assert kept.ephemeral and kept.response.content.startswith("Stored"), kept.response.content
     players = [m.id for m in (home["alice"], home["bob"], away["dave"], away["erin"])]
     assert_no_mention_escapes(simcord_env, players, since=since)
     print(f"\nhostile inputs {game}: {sum(attempts.refused.values())} tried, refused by the bot "
-          f"{attempts.refused['bot']}, by Discord {attempts.refused['discord']}")
+          f"{attempts.refused['bot']}, by Discord {attempts.refused['discord']}; {premove_tried} of them "
+          "/match premove")
 
 
 async def test_hostile_display_names_never_ping(simcord_env, db: Database) -> None:

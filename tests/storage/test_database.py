@@ -12,7 +12,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from storage import Database, MemberPrefs, ReadTx, SeatRecord, StorageError, Tx
+from storage import Database, MemberPrefs, PremoveRecord, ReadTx, SeatRecord, StorageError, Tx
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
 pytestmark = pytest.mark.both_backends
@@ -306,5 +306,43 @@ async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_p
         assert (seat.away_until, seat.pings, seat.dm) == (ends_by, False, True)
         with pytest.raises(sqlite3.IntegrityError):  # one open vacation per member and server
             await db.write(Tx.insert_vacation, 1, to_move.user_id, now + 1, ends_by + 1)
+    finally:
+        await db.close()
+
+
+async def test_upgrade_from_schema_6_keeps_real_matches_and_stores_conditional_moves(db_path: Path) -> None:
+    _schema1_database(db_path)
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:  # the fixture's matches as schema 6 holds them
+        for number in range(1, 6):
+            conn.executescript(MIGRATIONS[number])
+        conn.execute("PRAGMA user_version=6")
+        conn.commit()
+    assert SCHEMA_VERSION >= 8
+    tables = ("matches", "moves", "seats", "challenges", "ratings")
+    before = {table: _table_rows(db_path, f"SELECT * FROM {table} ORDER BY rowid") for table in tables}  # noqa: S608 - fixed names
+    assert len(before["matches"]) == 13 and len(before["moves"]) > 100
+    db = await Database.open(db_path)
+    try:
+        assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
+        for table in tables:  # every row and column kept (a later migration may only add columns)
+            after = _table_rows(db_path, f"SELECT * FROM {table} ORDER BY rowid")  # noqa: S608 - fixed names
+            assert [row[:len(before[table][0])] for row in after] == before[table], table
+        assert await db.fetchall("SELECT * FROM premoves") == []
+        active = await db.read(ReadTx.get_match, 13)
+        assert active is not None and active.status == "active" and active.current_seat is not None
+        waiting = 1 - active.current_seat
+        line = PremoveRecord(13, waiting, active.ply, "LL", "RR", "LR", "RL", 1.0)
+        await db.write(Tx.put_premove, line)
+        await db.write(Tx.put_premove, PremoveRecord(13, waiting, active.ply, "RR", "LL", None, None, 2.0))
+        assert await db.read(ReadTx.premoves_of, 13, waiting) == [
+            line, PremoveRecord(13, waiting, active.ply, "RR", "LL", None, None, 2.0)]
+        with pytest.raises(db.IntegrityError):  # half a deeper pair is refused by the schema
+            await db.write(Tx.put_premove, PremoveRecord(13, waiting, active.ply, "LR", "LL", "RR", None, 3.0))
+        assert await db.write(Tx.delete_premoves, 13, waiting, "RR") == 1
+        assert [p.if_move for p in await db.read(ReadTx.premoves_of, 13, waiting)] == ["LL"]
+        assert await db.write(Tx.update_match, 13, active.version, status="aborted", current_seat=None)
+        assert await db.read(ReadTx.premoves_of, 13, waiting) == []  # an ended match forgets its lines
+        unchanged = await db.read(ReadTx.get_match, 12)
+        assert unchanged is not None and unchanged.damage is None
     finally:
         await db.close()

@@ -59,6 +59,9 @@ class Board:
     """What the game says about the start (:meth:`games.Game.start_note`), shown on the first board."""
     actor: int | None = None
     """The member whose interaction made this board (they are not sent a direct message about it)."""
+    notice: str | None = None
+    """A line about the moves for a player (their conditional moves discarded, when a direct message could not tell
+    them: :func:`bot.exts.match._premove.tell_discarded`)."""
 
 
 _last_boards: dict[int, discord.Message] = {}
@@ -157,9 +160,13 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
     game = GAMES[match.game]
     moves = f"move {state.ply}" if state.ply else "new match"
     lines = [f"**{game.title}** · match #{match.id} · {moves}"]
-    played = [f"{escape(match.seats[r.seat].display_name)} played `{r.notation}`" for r in board.results]
+    played = [f"{escape(match.seats[r.seat].display_name)}'s conditional move `{r.notation}` was played"
+              if r.conditional else f"{escape(match.seats[r.seat].display_name)} played `{r.notation}`"
+              for r in board.results]
     if played:
         lines.append("; ".join(played) + ".")
+    if board.notice:
+        lines.append(board.notice)
     scores = state.scores
     if scores is not None and len(match.seats) > 1:
         lines.append("Score: " + " – ".join(f"{escape(seat.display_name)} {scores[seat.seat]}"

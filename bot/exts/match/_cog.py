@@ -17,6 +17,7 @@ from discord.ext import commands
 
 import renderers
 from bot.exts.match import _lifecycle as lifecycle
+from bot.exts.match import _premove
 from bot.exts.match._board import (
     Board,
     board_payload,
@@ -31,7 +32,7 @@ from bot.exts.match._board import (
     server_name,
 )
 from bot.exts.match._load import member_key, queues
-from bot.exts.match._options import MatchOption, the_match
+from bot.exts.match._options import MatchOption, MatchTransformer, the_match
 from bot.exts.match._views import challenge_view
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay
 from games import GAMES
@@ -101,6 +102,13 @@ def list_line(match: MatchRecord, user_id: int, server: str | None = None) -> st
     if len(opponents) > room:
         opponents = opponents[:max(0, room - 1)] + "…"
     return f"{head}{opponents}: {tail}"
+
+
+async def namespace_match(interaction: discord.Interaction[NapkinBot]) -> MatchRecord:
+    """The match an autocompleting ``/match`` command is about: its ``match`` option as typed so far, else the one
+    its context implies."""
+    raw = getattr(interaction.namespace, "match", None)
+    return await (MatchTransformer().transform(interaction, raw) if raw else lifecycle.implied_match(interaction))
 
 
 class Match(commands.GroupCog, group_name="match", group_description="Your matches"):
@@ -302,6 +310,22 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         await retire_previous_board(updated.id, message)
         await interaction.response.send_message(f"One more day given in match #{updated.id}; the board is in "
                                                 f"<#{updated.post_channel_id}>.", ephemeral=True)
+
+    @app_commands.command(name="premove", description="Conditional moves: if your opponent plays X, you answer Y "
+                                                      "(only you see them)")
+    @app_commands.describe(**_premove.DESCRIPTIONS)
+    @app_commands.choices(action=_premove.ACTIONS)
+    async def premove(self, interaction: discord.Interaction[NapkinBot], if_they_play: str | None = None,
+                      reply: str | None = None, then_if: str | None = None, then_reply: str | None = None,
+                      action: Literal["list", "cancel"] | None = None, match: MatchOption | None = None) -> None:
+        """Store, list or cancel the member's conditional moves (:func:`bot.exts.match._premove.premove_command`)."""
+        record = await the_match(interaction, match)
+        await _premove.premove_command(interaction, record, if_they_play=if_they_play, reply=reply, then_if=then_if,
+                                       then_reply=then_reply, action=action)
+
+    for _option in ("if_they_play", "reply", "then_if", "then_reply"):
+        premove.autocomplete(_option)(_premove.suggester(_option, namespace_match))
+    del _option
 
     @app_commands.command(name="history", description="Move list, JSON export and animated replay of a match")
     @app_commands.describe(match="Match number (any match of this server, also finished ones)")
