@@ -978,9 +978,19 @@ class MatchService:
 
     # ------------------------------------------------------------ helpers
 
+    @classmethod
+    def _load_for_action(cls, tx: Tx, match_id: int, guild_id: int) -> MatchRecord:
+        """``match_id`` of server ``guild_id``, locked until ``tx`` ends (another process's action on the match waits
+        for this one, then sees it); raises NotFound, Damaged or MatchOver (:meth:`_check_active`)."""
+        return cls._check_active(tx.lock_match(match_id), match_id, guild_id)
+
+    @classmethod
+    def _load_for_reading(cls, tx: ReadTx, match_id: int, guild_id: int) -> MatchRecord:
+        """``match_id`` of server ``guild_id`` as a read body sees it; raises as :meth:`_load_for_action`."""
+        return cls._check_active(tx.get_match(match_id), match_id, guild_id)
+
     @staticmethod
-    def _load_for_action(tx: Tx, match_id: int, guild_id: int) -> MatchRecord:
-        match = tx.lock_match(match_id)  # another process's action on the match waits for this one, then sees it
+    def _check_active(match: MatchRecord | None, match_id: int, guild_id: int) -> MatchRecord:
         if match is None or match.guild_id != guild_id:
             raise NotFound(f"There is no match #{match_id} in this server.")
         reason = damage_of(match)

@@ -185,7 +185,7 @@ async def lines_of(service: MatchService, match_id: int, guild_id: int,
         NotFound, MatchOver, Damaged, NotAllowed (not seated).
     """
     def body(tx: ReadTx) -> tuple[MatchRecord, list[PremoveRecord]]:
-        match = service._load_for_action(tx, match_id, guild_id)
+        match = service._load_for_reading(tx, match_id, guild_id)
         seat = match.seat_of(user_id)
         if seat is None:
             raise NotAllowed(f"You are not playing in match #{match_id}.")
