@@ -173,27 +173,7 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
                                             for seat in match.seats))
     elif scores is not None:
         lines.append(f"Turns so far: {scores[0]}")
-    if match.status != "active":
-        lines.append(describe_outcome(match))
-        if match.rating_changes:
-            changes = match.rating_changes
-            lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])
-                                                 for seat in match.seats if str(seat.user_id) in changes))
-        humans = sorted({seat.user_id: seat for seat in match.seats if not seat.is_computer}.values(),
-                        key=lambda seat: seat.user_id)
-        if board.ping and len(match.seats) > 1 and humans and match.status != "aborted":
-            lines.append(" ".join(member_name(seat) for seat in humans) + " — thanks for the match!")
-    elif match.current_seat is not None:
-        seat = match.seats[match.current_seat]
-        due = f" · deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
-        if seat.is_computer:
-            lines.append(f"{escape(seat.display_name)} is thinking…")
-        elif len(match.seats) == 1:
-            lines.append(f"{escape(seat.display_name)} to move{due}.")
-        elif board.ping:
-            lines.append(f"{member_name(seat)}, your move{due}.")
-        else:
-            lines.append(f"{escape(seat.display_name)} to move{due}.")
+    lines.extend(_end_lines(match, board) if match.status != "active" else _turn_lines(match, board))
     if match.status == "active":
         lines.extend(f"{escape(seat.display_name)} is on vacation until <t:{int(seat.away_until)}:f> (their deadlines "
                      "are paused)." for seat in match.seats if seat.away_until is not None and not seat.is_computer)
@@ -205,6 +185,34 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
             lines.append(board.note)
         lines.append(how_to_move(match, state))
     return "\n".join(lines)
+
+
+def _end_lines(match: MatchRecord, board: Board) -> list[str]:
+    """A final board's lines: the outcome, the rating changes and the thanks to both players."""
+    lines = [describe_outcome(match)]
+    if match.rating_changes:
+        changes = match.rating_changes
+        lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])
+                                             for seat in match.seats if str(seat.user_id) in changes))
+    humans = sorted({seat.user_id: seat for seat in match.seats if not seat.is_computer}.values(),
+                    key=lambda seat: seat.user_id)
+    if board.ping and len(match.seats) > 1 and humans and match.status != "aborted":
+        lines.append(" ".join(member_name(seat) for seat in humans) + " — thanks for the match!")
+    return lines
+
+
+def _turn_lines(match: MatchRecord, board: Board) -> list[str]:
+    """A running match's line about whose move it is and the deadline (none while nobody is to move); the player
+    to move is addressed (:func:`member_name`) only in a duel on a board that may ping."""
+    if match.current_seat is None:
+        return []
+    seat = match.seats[match.current_seat]
+    due = f" · deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
+    if seat.is_computer:
+        return [f"{escape(seat.display_name)} is thinking…"]
+    if len(match.seats) > 1 and board.ping:
+        return [f"{member_name(seat)}, your move{due}."]
+    return [f"{escape(seat.display_name)} to move{due}."]
 
 
 def member_name(seat: SeatRecord) -> str:
