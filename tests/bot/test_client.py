@@ -192,9 +192,3 @@ def test_backup_command_copies_the_database(tmp_path: Path, capsys: pytest.Captu
     finally:
         copy.close()
     assert "backed up" in capsys.readouterr().out
-
-
-def test_backup_of_a_postgresql_database_points_to_pg_dump(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["backup", "copy.db", "--database", "postgresql://napkin@127.0.0.1/napkin"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "pg_dump" in err
