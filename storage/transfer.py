@@ -269,6 +269,20 @@ def _counts(conn: Any, tables: list[_Table]) -> dict[str, int]:
             for table in tables}
 
 
+def table_selects(location: str | os.PathLike[str]) -> dict[str, str]:
+    """For every data table at ``location``, in copy order, the ``SELECT`` of all its rows in primary-key order
+    (runs on either backend; for a caller that reads the rows repeatedly through its own connection).
+
+    Raises:
+        TransferRefused: there is no database at ``location``.
+    """
+    place = Location.parse(location)
+    if place.backend == "sqlite" and not Path(place.target).is_file():
+        raise TransferRefused(f"there is no database at {place}")
+    with _open(place, read_only=True) as conn:
+        return {table.name: _select(table) for table in _catalogue(place.backend, conn)}
+
+
 def read_rows(location: str | os.PathLike[str]) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every data table at ``location`` (read-only, one snapshot), by table in copy order, each
     table's rows in primary-key order. For checks and tests; it holds everything in memory.
