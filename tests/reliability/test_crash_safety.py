@@ -24,6 +24,7 @@ from tests.reliability._support import assert_consistent, assert_ratings_match_r
 KILLS = 60
 REPO = Path(__file__).resolve().parents[2]
 
+# SQLite only: it kills processes writing to one database file and checks what the file kept (WAL recovery).
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the driver processes are forked")
 
 

@@ -34,6 +34,8 @@ from tests.reliability._support import (
     start_discord_match,
 )
 
+pytestmark = pytest.mark.both_backends
+
 TEXT = [
     "", " ", "\u200b", "x" * 10240, "9" * 10240, "-1", "-99999999999999999999", "99999999999999999999",
     "NaN", "nan", "inf", "-inf", "1e309", "0x10", "１", "１２", "٣", "𝟛", "Ⅻ", "e５", "ｅ5", "Ａ",
