@@ -18,7 +18,8 @@ import psycopg
 import pytest
 
 from bot import cli
-from bot.service import MatchService, Player, load_state
+from bot.service import MatchService, Player, load_state, premoves
+from bot.service.vacations import VacationService
 from games import GAMES
 from storage import Database, ReadTx, Tx
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -28,7 +29,8 @@ from tests.reliability._support import Clock, legal_texts, service_match
 
 GUILD = 7
 ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")
-TABLES = {"guild_settings", "matches", "seats", "moves", "challenges", "ratings", "meta", "outbox"}
+TABLES = {"guild_settings", "matches", "seats", "moves", "challenges", "ratings", "meta", "outbox", "vacations",
+          "member_prefs", "premoves"}
 
 
 async def _play_some(service: MatchService, match_id: int, plies: int) -> None:
@@ -42,7 +44,8 @@ async def _play_some(service: MatchService, match_id: int, plies: int) -> None:
 
 async def _server(path: Path) -> dict[str, int]:
     """A server's database: for every game a running match, a resigned one and a computer duel played to its end;
-    open, declined and cancelled challenges; ratings; reminders and results in the outbox; settings and meta.
+    open, declined and cancelled challenges; ratings; reminders and results in the outbox; settings and meta; a
+    vacation under way and one ended, a member's preferences and a conditional move.
     Returns a few of its match ids by role."""
     clock = Clock()
     db = await Database.open(path)
@@ -70,6 +73,18 @@ async def _server(path: Path) -> dict[str, int]:
         work = await service.process_due()
         assert work.reminded
         await db.write(Tx.put_meta, "command_tree", "abc")
+        vacations = VacationService(db, clock=clock)
+        await vacations.start(GUILD, CAROL.user_id)
+        await vacations.end(GUILD, CAROL.user_id)
+        await vacations.start(GUILD, BOB.user_id)
+        await vacations.set_prefs(ALICE.user_id, dm_turns=True, pings=False)
+        waiting = await service.get_match(roles["running"])
+        mover = waiting.seats[waiting.current_seat or 0]
+        state = load_state(waiting)
+        expected = legal_texts(state)[-1]  # not the move the tests play on in the copies
+        assert expected != legal_texts(state, 1)[0]
+        await premoves.store(service, waiting.id, GUILD, waiting.seats[1 - mover.seat].user_id, expected,
+                             legal_texts(state.play(expected), 1)[0])
     finally:
         await db.close()
     return roles
