@@ -32,6 +32,7 @@ MATCH_COMMANDS = (
     ("/match abort", "call a match off before both sides have moved"),
     ("/match give-time", "give your opponent one more day to move"),
     ("/match history", "the move list, a replay and an export"),
+    ("/match review", "a finished match with every move marked, exact where the game is solved"),
 )
 COMMUNITY_COMMANDS = (
     ("/rules", "how a game is played, with an example board"),

@@ -30,6 +30,7 @@ from bot.exts.match._board import (
 )
 from bot.exts.match._load import member_key, queues
 from bot.exts.match._options import MatchOption, the_match
+from bot.exts.match._review import ReviewCommand
 from bot.exts.match._views import challenge_view
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay
 from games import GAMES
@@ -84,8 +85,9 @@ def list_line(match: MatchRecord, user_id: int) -> str:
     return f"{head}{opponents}: {tail}"
 
 
-class Match(commands.GroupCog, group_name="match", group_description="Your matches"):
-    """Match commands common to every game, and the handler of every persistent button."""
+class Match(ReviewCommand, commands.GroupCog, group_name="match", group_description="Your matches"):
+    """Match commands common to every game (``/match review`` is :class:`ReviewCommand`), and the handler of every
+    persistent button."""
 
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
