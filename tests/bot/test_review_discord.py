@@ -11,6 +11,7 @@ from PIL import Image
 
 import renderers
 from bot.service import replay
+from games.base import GameValue
 from storage import Database, ReadTx
 from tests.bot.helpers import World, snapshot, stored
 from tests.reliability._support import start_discord_match
@@ -98,3 +99,40 @@ async def test_a_review_is_refused_for_a_running_match_another_servers_and_an_em
     await home["alice"].slash(home.thread(), "match abort")
     nothing = await home["alice"].slash(home.channel, "match review", match=str(empty))
     assert nothing.ephemeral and f"Match `{empty}` ended before any move was played" in nothing.response.content
+
+
+def test_a_napkin_review_is_labelled_an_estimate_and_fits_an_embed() -> None:
+    from types import SimpleNamespace
+
+    from bot.exts.match._review import review_embed
+    from games import GAMES
+    from games.review import review
+    from tests.games.test_review import play
+
+    states = play("napkin_chess", {}, ("medium", "medium"), 5)
+    result = review(GAMES["napkin_chess"], states, seconds=120)
+    seats = [SimpleNamespace(display_name=name) for name in ("alice", "**bob**")]
+    embed = review_embed(SimpleNamespace(id=7, game="napkin_chess", seats=seats), result, "review-7.png")
+    assert embed.description.startswith("Estimate from the hard computer player, not exact")
+    assert len(embed) <= 6000 and len(embed.description) <= 4096
+    assert f"1. `{result.moves[0].move}` (alice): ≈" in embed.description
+    assert "(\\*\\*bob\\*\\*)" in embed.description  # names are shown as typed, never as formatting
+
+
+def test_a_long_review_lists_its_key_moments() -> None:
+    from types import SimpleNamespace
+
+    from bot.exts.match._review import review_embed
+    from games.review import MoveReview, Review
+
+    win, loss = GameValue("outcome", 1), GameValue("outcome", -1)
+    moves = tuple(MoveReview(ply, (ply - 1) % 2, "split 2 2", "exact", 0, "kept the win", win, win)
+                  for ply in range(1, 181))
+    moves = (*moves[:99], MoveReview(100, 1, "RR", "exact", 3, "blunder: threw away a forced win; `LL` kept the win",
+                                     win, loss, ("LL",)), *moves[100:])
+    result = Review("chopsticks", moves, 99, win, False)
+    seats = [SimpleNamespace(display_name=name) for name in ("alice", "bob")]
+    embed = review_embed(SimpleNamespace(id=3, game="chopsticks", seats=seats), result, "review-3.png")
+    assert len(embed.description) <= 4096 and len(embed) <= 6000
+    assert "100. `RR` (bob): win → loss · blunder" in embed.description
+    assert "Key moments only: 179 other moves are not listed." in embed.description
