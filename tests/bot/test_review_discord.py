@@ -136,3 +136,31 @@ def test_a_long_review_lists_its_key_moments() -> None:
     assert len(embed.description) <= 4096 and len(embed) <= 6000
     assert "100. `RR` (bob): win → loss · blunder" in embed.description
     assert "Key moments only: 179 other moves are not listed." in embed.description
+
+
+async def test_a_review_in_a_worker_process_is_the_one_made_in_the_bot_for_every_game() -> None:
+    import functools
+    import random
+
+    from bot.service.computer import ComputerPool
+    from games import GAMES
+    from games.review import review_notations
+
+    pool = ComputerPool(1)
+    pool.start()
+    try:
+        for key in GAMES:  # the sixth game too: the worker finds it through the registry's packages
+            game = GAMES[key]
+            rng = random.Random(key)
+            state = game.new_state({}, rng)
+            notations = []
+            while not state.is_over and len(notations) < 6:
+                move = game.computer_move(state, "easy", rng)
+                notations.append(state.format_move(move))
+                state = state.apply(move)
+            work = functools.partial(review_notations, key, game.new_state({}, random.Random(key)).to_dict(),
+                                     notations, seconds=300, seed="worker")
+            found = await pool.run(work, budget=600)
+            assert found == work() and len(found.moves) == len(notations), key
+    finally:
+        await pool.close()
