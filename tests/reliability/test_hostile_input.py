@@ -86,7 +86,8 @@ def other_commands(bot: Any, game: str, legal_name: str, legal_options: dict[str
 
 MATCH_COMMANDS = [("match board", {}), ("match resign", {}), ("match draw", {}), ("match abort", {}),
                   ("match history", {}), ("match draw", {"action": "decline"}), ("match give-time", {}),
-                  ("match premove", {}), ("match premove", {"action": "cancel"})]
+                  ("match premove", {}), ("match premove", {"action": "cancel"}),
+                  ("match review", {}), ("match review", {"public": True})]
 PREMOVE_OPTIONS = ("if_they_play", "reply", "then_if", "then_reply")
 
 
@@ -192,7 +193,7 @@ async def test_hostile_values_for_every_option_are_refused_and_change_nothing(si
         await attempts.run(away["dave"], away.channel, legal_name, {**legal_options, "match": str(ids["active"])})
     # /match commands with hostile match references (and a choice outside the list)
     for name, options in MATCH_COMMANDS:
-        read_only = name in ("match board", "match history")  # finished matches may be shown, not changed
+        read_only = name in ("match board", "match history", "match review")  # finished ones may be shown
         for value in match_values:
             if not (read_only and value == str(ids["finished"])):
                 await attempts.run(home["alice"], home.channel, name, {**options, "match": value})

@@ -33,6 +33,7 @@ from bot.exts.match._board import (
 )
 from bot.exts.match._load import member_key, queues
 from bot.exts.match._options import MatchOption, MatchTransformer, the_match
+from bot.exts.match._review import ReviewCommand
 from bot.exts.match._views import challenge_view
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay
 from games import GAMES
@@ -111,8 +112,9 @@ async def namespace_match(interaction: discord.Interaction[NapkinBot]) -> MatchR
     return await (MatchTransformer().transform(interaction, raw) if raw else lifecycle.implied_match(interaction))
 
 
-class Match(commands.GroupCog, group_name="match", group_description="Your matches"):
-    """Match commands common to every game, and the handler of every persistent button."""
+class Match(ReviewCommand, commands.GroupCog, group_name="match", group_description="Your matches"):
+    """Match commands common to every game (``/match review`` is :class:`ReviewCommand`), and the handler of every
+    persistent button."""
 
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
