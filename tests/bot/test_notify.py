@@ -118,6 +118,10 @@ async def test_a_member_who_turned_pings_off_is_named_not_pinged(simcord_env, db
     assert reminder.startswith(f"**bob**, a third of your time is left in match #{match_id}")
     assert _allowed(env, since, "a third of your time") == set()
     since = len(env.http_requests)
+    offer = await world["alice"].slash(thread, "match draw")
+    assert "alice offers a draw. **bob**, answer with `/match draw`" in offer.response.content
+    assert _allowed(env, since, "offers a draw") == set()  # a draw offer respects pings:off too
+    since = len(env.http_requests)
     await world["alice"].slash(thread, "match resign")
     final = thread.last_message.content if "thanks" in thread.last_message.content else \
         next(m.content for m in reversed(thread.history()) if "thanks for the match" in m.content)

@@ -9,7 +9,9 @@ imports everything once, single-threaded, and on each request forks a driver. Pr
 
 Driver lines: ``ready``; ``start MATCH``; ``move MATCH PLY NOTATION``; ``resign MATCH``; ``premove MATCH PLY X Y``
 (a conditional move of the seat waiting at PLY: if the opponent plays X, Y answers it; written after the line was
-stored, or after the move whose conditional reply stored it as the next turn's line); ``error TRACEBACK``.
+stored, or after the move whose conditional reply stored it as the next turn's line); ``vacation start ID USER``
+and ``vacation end ID USER`` (a member's vacation begun or ended, with its deadlines moved in the same transaction);
+``error TRACEBACK``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import random
 import sys
 import traceback
 
-from bot.service import MatchService, Player, load_state, premoves
+from bot.service import LimitReached, MatchService, NotAllowed, Player, load_state, premoves
+from bot.service.vacations import VacationService
 from games import GAMES, State, add_game_package
 from storage import Database, MatchRecord, ReadTx
 from tests.conftest import EXTRA_GAMES
@@ -99,14 +102,35 @@ async def _maybe_premove(service: MatchService, match: MatchRecord, state: State
     _say(fd, f"premove {match.id} {line.ply} {line.if_move} {line.reply}")
 
 
+async def _vacation(vacations: VacationService, rng: random.Random, fd: int) -> None:
+    """A random member starts a vacation, or ends the one they are on (the server's allowance is a whole year, so
+    that the drivers never run out of it)."""
+    player = rng.choice(PLAYERS)
+    try:
+        if (await vacations.status(GUILD, player.user_id)).vacation is None:
+            started, _ = await vacations.start(GUILD, player.user_id)
+            _say(fd, f"vacation start {started.id} {player.user_id}")
+        else:
+            ended, _, _ = await vacations.end(GUILD, player.user_id)
+            _say(fd, f"vacation end {ended.id} {player.user_id}")
+    except (NotAllowed, LimitReached):  # another driver's action came between (or the allowance is spent)
+        pass
+
+
 async def drive(db_path: str, seed: int, fd: int) -> None:
-    """Apply random legal moves (and now and then a resignation or a new match) until killed."""
+    """Apply random legal moves (and now and then a resignation, a new match, or a vacation begun or ended) until
+    killed."""
     db = await Database.open(db_path)
     service = MatchService(db, computer_id=COMPUTER_ID, computer_name="CPU")
+    vacations = VacationService(db, clock=service.clock)
+    await service.update_settings(GUILD, vacation_days=365)
     games = available_games()
     _say(fd, "ready")
     rng = random.Random(seed)
     while True:
+        if rng.random() < 0.03:
+            await _vacation(vacations, rng, fd)
+            continue
         rows = await db.fetchall("SELECT id FROM matches WHERE guild_id = ? AND status = 'active' ORDER BY id",
                                  (GUILD,))
         if len(rows) < 4 or rng.random() < 0.03:

@@ -24,6 +24,7 @@ from bot.exts.match._board import (
     escape,
     match_link,
     match_outcome,
+    member_name,
     names_of,
     notify,
     queue_result,
@@ -264,10 +265,11 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             await self._final_board(interaction, updated)
             return
         opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
+        pinged = [discord.Object(opponent.user_id)] if opponent.pings else []  # /notify pings:off is respected
         await interaction.response.send_message(
-            f"{escape(interaction.user.display_name)} offers a draw. <@{opponent.user_id}>, answer with `/match draw` "
-            "(offer or accept) or `/match draw action:decline`.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.user_id)]))
+            f"{escape(interaction.user.display_name)} offers a draw. {member_name(opponent)}, answer with "
+            "`/match draw` (offer or accept) or `/match draw action:decline`.",
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=pinged))
 
     @app_commands.command(name="abort", description="Call off a match before both sides have moved")
     @app_commands.describe(match="The match (implied inside its thread)")
