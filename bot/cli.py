@@ -1,5 +1,6 @@
 """The ``napkin`` command: ``run`` the bot, ``play`` it locally without Discord, force a command ``sync``, play
-the offline ``demo``, ``bench``, and ``backup`` the database.
+the offline ``demo``, ``bench``, ``backup`` or ``inspect`` the database, and copy it to the other backend
+(``migrate-db``).
 
 Every subcommand answers a failure with one line on standard error and a non-zero exit code, never a traceback;
 none deletes or overwrites a file it did not create.
@@ -11,6 +12,8 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
@@ -27,9 +30,14 @@ def _fail(command: str, message: str, code: int = 1) -> int:
 def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]]) -> int:
     """Open the database and a bot with the configured token, run ``body(bot, token)``, and turn the ways Discord
     can refuse (a bad token, no network) into one line and exit code 1."""
-    from bot.config import Settings
+    from pydantic import ValidationError
 
-    settings = Settings()
+    from bot.config import Settings, settings_problem
+
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        return _fail(command, settings_problem(error))
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         return _fail(command, "DISCORD_TOKEN is not set (put it in the environment or in .env); see the README.", 2)
     import aiohttp
@@ -44,7 +52,8 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
     async def main() -> None:
         db = await Database.open(settings.database)
         try:
-            async with NapkinBot(db, dev_guild=settings.dev_guild) as bot:
+            async with NapkinBot(db, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
+                                 shard_ids=settings.shard_ids) as bot:
                 await body(bot, token)
         finally:
             await db.close()
@@ -131,10 +140,10 @@ def _backup(args: argparse.Namespace) -> int:
     from storage import Database, StorageError
 
     location = args.database or Settings().database
-    if location.startswith(("postgresql://", "postgres://")):
-        return _fail("backup", "the database is PostgreSQL: back it up with pg_dump (see the README).", 2)
-    source = Path(location.removeprefix("sqlite:///"))
     target = Path(args.path)
+    if location.startswith(("postgresql://", "postgres://")):
+        return _pg_dump(location, target)
+    source = Path(location.removeprefix("sqlite:///"))
     if not source.is_file():
         return _fail("backup", f"there is no database at {source}; name it with --database or NAPKIN_DATABASE.", 2)
     if target.exists():
@@ -152,6 +161,36 @@ def _backup(args: argparse.Namespace) -> int:
     except (StorageError, OSError) as error:
         return _fail("backup", f"could not copy {source}: {error}")
     print(f"backed up {source} to {target}")
+    return 0
+
+
+PG_DUMP_TIMEOUT = 3600.0
+"""Seconds ``napkin backup`` lets ``pg_dump`` run."""
+
+
+def _pg_dump(url: str, target: Path) -> int:
+    """Back a PostgreSQL database up with ``pg_dump --format=custom`` into the new file ``target`` (restore it with
+    ``pg_restore``); without ``pg_dump`` on the PATH, say what to run instead. A failed dump leaves no file."""
+    from storage.transfer import printable
+
+    if target.exists():
+        return _fail("backup", f"{target} already exists; choose a new file for the copy.", 2)
+    executable = shutil.which("pg_dump")
+    if executable is None:
+        return _fail("backup", "the database is PostgreSQL and pg_dump is not installed here: run pg_dump "
+                               f"--format=custom --file={target} '{printable(url)}' where it is (Debian: apt-get "
+                               "install postgresql-client).", 2)
+    command = [executable, "--format=custom", "--no-password", f"--file={target}", f"--dbname={url}"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=PG_DUMP_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        target.unlink(missing_ok=True)
+        return _fail("backup", f"pg_dump did not finish ({error}).")
+    if done.returncode != 0:
+        target.unlink(missing_ok=True)
+        reason = " ".join(line.strip() for line in done.stderr.splitlines() if line.strip())[:400]
+        return _fail("backup", f"pg_dump failed: {reason or f'exit code {done.returncode}'}")
+    print(f"backed up {printable(url)} to {target} (pg_dump's custom format: restore it with pg_restore)")
     return 0
 
 
@@ -185,6 +224,64 @@ def _inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_problem(match: Any, moves: list[Any]) -> str | None:
+    """Why the stored ``match`` (a :class:`storage.MatchRecord`) does not replay from its initial state through
+    ``moves`` to its stored state, or ``None`` when it does (the service's own load and replay)."""
+    from bot.service import Damaged, replay
+    from bot.service.matches import sound_state
+    from games import RulesError
+
+    try:
+        sound_state(match)
+    except Damaged as damaged:
+        return f"damaged: {damaged.reason}"
+    if match.ply != len(moves):
+        return f"its log holds {len(moves)} moves but the match is at ply {match.ply}"
+    try:
+        replayed = replay(match, moves)[-1]
+    except (RulesError, ValueError, KeyError, TypeError, IndexError) as error:
+        return f"its log does not replay ({type(error).__name__}: {str(error)[:120]})"
+    if replayed.to_dict() != match.state:
+        return "its log replays to another state than the stored one"
+    return None
+
+
+def _migrate_db(args: argparse.Namespace) -> int:
+    """Copy the database FROM into the empty database TO, verify it and print a summary (see storage.transfer)."""
+    from storage import StorageError
+    from storage.transfer import TransferRefused, printable, transfer
+
+    logging.basicConfig(level=logging.WARNING)
+    source, target = printable(args.source), printable(args.target)
+    try:
+        report = asyncio.run(transfer(args.source, args.target, check=_replay_problem))
+    except TransferRefused as error:
+        return _fail("migrate-db", f"{error}; nothing was changed.", 2)
+    except ModuleNotFoundError as error:
+        return _fail("migrate-db", f"PostgreSQL needs the 'postgres' extra ({error.name} is missing): "
+                                   "pip install -e '.[postgres]'; nothing was changed.", 2)
+    except (StorageError, OSError) as error:
+        reason = "; ".join(line.strip() for line in str(error).splitlines() if line.strip())
+        return _fail("migrate-db", f"the copy failed and was rolled back, {target} is as before: {reason}")
+    if report.upgraded_from is not None:
+        print(f"{source} is at schema {report.upgraded_from}: copied from an upgraded temporary copy "
+              "(the file itself is unchanged)")
+    tables = len(report.tables)
+    print(f"copied {source} to {target}: {report.rows} rows in {tables} table{'s' * (tables != 1)} "
+          f"in {report.seconds:.1f} s, every table's row count checked")
+    print("  " + ", ".join(f"{name} {count}" for name, count in report.tables.items()))
+    checked = f"{report.matches} match{'es' * (report.matches != 1)}"
+    if not report.problems:
+        print(f"replayed {checked}: every move log gives its stored state")
+        return 0
+    bad = len(report.problems)
+    print(f"replayed {checked}: {bad} do{'es' * (bad == 1)} not give {'its' if bad == 1 else 'their'} stored state "
+          "(copied as found; look at them with napkin inspect):")
+    for match_id, problem in sorted(report.problems.items()):
+        print(f"  match #{match_id}: {problem}")
+    return 0
+
+
 def _game_keys() -> str:
     from games import GAMES
 
@@ -214,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--only", action="append", help="only this benchmark module (repeatable)")
     bench.add_argument("--json", default="bench/results.json", help="where to write the JSON results")
     bench.set_defaults(func=_bench)
-    backup = sub.add_parser("backup", help="online backup of the database to a new file")
+    backup = sub.add_parser("backup", help="online backup of the database to a new file (PostgreSQL: pg_dump)")
     backup.add_argument("path", help="new file to write the copy to")
     backup.add_argument("--database", help="database to copy (default: NAPKIN_DATABASE or napkin.db)")
     backup.set_defaults(func=_backup)
@@ -222,6 +319,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     inspect.add_argument("match", type=int, help="the match number")
     inspect.add_argument("--database", help="database to read (default: NAPKIN_DATABASE or napkin.db)")
     inspect.set_defaults(func=_inspect)
+    migrate = sub.add_parser("migrate-db", help="copy a database into an empty one (SQLite to PostgreSQL and back), "
+                                                "verified")
+    migrate.add_argument("source", metavar="FROM", help="the database to copy: a SQLite file or a postgresql:// URL "
+                                                        "(only read)")
+    migrate.add_argument("target", metavar="TO", help="the empty database to fill: a new SQLite file or an empty "
+                                                      "PostgreSQL database")
+    migrate.set_defaults(func=_migrate_db)
     args = parser.parse_args(argv)
     return int(args.func(args))
 

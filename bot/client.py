@@ -1,7 +1,10 @@
 """The discord.py client: resources are created once and handed in; extensions load in ``setup_hook``.
 
-Slash commands only (default intents, no privileged ones). The command tree is synced only when its
-JSON differs from the hash kept in the database. Persistent buttons are :class:`discord.ui.DynamicItem` s
+Slash commands only (default intents, no privileged ones). The client is a :class:`discord.ext.commands.AutoShardedBot`:
+one process runs all the bot's shards, or, when several processes share one PostgreSQL database, the shards named by
+its settings (``NAPKIN_SHARD_COUNT``, ``NAPKIN_SHARD_IDS``). The command tree is synced only when its
+JSON differs from the hash kept in the database, and only by the process that runs shard 0 (commands are global:
+one process registering them is enough). Persistent buttons are :class:`discord.ui.DynamicItem` s
 registered by the match feature when it loads, so they keep working after a restart.
 """
 
@@ -11,7 +14,7 @@ import hashlib
 import json
 import logging
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import discord
 from discord.ext import commands
@@ -20,7 +23,7 @@ from bot import exts
 from bot.errors import reply_error
 from bot.service import MatchService
 from bot.service.computer import ComputerPool
-from storage import Database, ReadTx, Tx
+from storage import Database, ReadTx, Shards, Tx
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +39,7 @@ def discover_extensions() -> list[str]:
     )
 
 
-class NapkinBot(commands.Bot):
+class NapkinBot(commands.AutoShardedBot):
     """The Napkin Games bot.
 
     Args:
@@ -45,21 +48,41 @@ class NapkinBot(commands.Bot):
         clock: epoch-seconds clock for the service; defaults to discord.py's UTC clock.
         computer_workers: worker processes for the computer's searches (default one per CPU; 0 searches in a
             thread). They start with the bot (:meth:`setup_hook`) and stop when it closes.
+        shard_count: the bot's shards in total over all its processes; ``None`` asks Discord for the number it
+            recommends (``napkin run`` without ``NAPKIN_SHARD_COUNT``). Default 1: one shard, what the local page
+            and the tests run.
+        shard_ids: the shards this process runs (each below ``shard_count``); ``None``, all of them. With some of
+            them, the deadline pass, the outbox and the resuming of computer turns take only those shards' servers'
+            work (:class:`storage.Shards`), and commands are synced only by the process that runs shard 0.
+
+    Raises:
+        ValueError: ``shard_ids`` without ``shard_count``, empty, repeated, or outside ``0 .. shard_count - 1``.
     """
 
     def __init__(self, db: Database, *, dev_guild: int | None = None,
-                 clock: Callable[[], float] | None = None, computer_workers: int | None = None) -> None:
+                 clock: Callable[[], float] | None = None, computer_workers: int | None = None,
+                 shard_count: int | None = 1, shard_ids: Sequence[int] | None = None) -> None:
+        shards = None
+        if shard_ids is not None:
+            if shard_count is None:
+                raise ValueError("shard ids need the shard count")
+            shards = Shards(shard_count, tuple(shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=shard_count,
         )
+        if shards is not None:
+            self.shard_ids = list(shards.ids)  # what discord.py's shard_ids= sets (checked above by Shards)
+        self.served_shards = shards
+        """The shards this process runs when it runs some of them, else ``None`` (all)."""
         self.db = db
         self.dev_guild = dev_guild
         self._clock = clock or (lambda: discord.utils.utcnow().timestamp())
         self.computer = ComputerPool(computer_workers)
-        self.service = MatchService(db, clock=self.now, computer=self.computer)
+        self.service = MatchService(db, clock=self.now, computer=self.computer, shards=shards)
         self.force_sync = False
         """Sync the command tree at the next ``setup_hook`` even when it did not change (``napkin sync``)."""
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -68,13 +91,21 @@ class NapkinBot(commands.Bot):
         """Current time in epoch seconds."""
         return self._clock()
 
+    @property
+    def syncs_commands(self) -> bool:
+        """``True`` for the process that registers the commands: the one that runs shard 0 (or all shards)."""
+        return self.served_shards is None or 0 in self.served_shards.ids
+
     async def setup_hook(self) -> None:
         """Start the computer's workers, load extensions (they register their commands and persistent buttons), sync
-        commands if they changed."""
+        commands if they changed (in the process that runs shard 0; ``napkin sync`` syncs from any)."""
         self.computer.start()
         for name in discover_extensions():
             await self.load_extension(name)
-        await self.sync_commands(force=self.force_sync)
+        if self.syncs_commands or self.force_sync:
+            await self.sync_commands(force=self.force_sync)
+        else:
+            log.info("not syncing commands: the process that runs shard 0 does")
 
     async def close(self) -> None:
         """Log out and stop the computer's workers."""

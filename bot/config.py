@@ -6,14 +6,49 @@
 | ``NAPKIN_DATABASE``| a SQLite file path (or ``sqlite:///path``), or a ``postgresql://`` URL | ``napkin.db``|
 | ``NAPKIN_DEV_GUILD``| a server id whose commands sync instantly (development) | none        |
 | ``NAPKIN_LOG_LEVEL``| logging level                                           | ``INFO``    |
+| ``NAPKIN_SHARD_COUNT``| the bot's shards in total, over all its processes      | Discord's recommendation |
+| ``NAPKIN_SHARD_IDS``| the shards this process runs: ``0,1``, ``0-3``, ``0-1,4`` (needs the count) | all of them |
+
+Several processes sharing one PostgreSQL database each run some of the shards: give every process the same
+``NAPKIN_SHARD_COUNT`` and its own ``NAPKIN_SHARD_IDS``, so that every shard runs in exactly one process. Bad values
+stop ``napkin run`` with one line saying what is wrong.
 """
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+import re
+from typing import Annotated, Any
 
-from storage import DEFAULT_PATH
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from storage import DEFAULT_PATH, Shards
+
+_RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
+
+
+def parse_shard_ids(text: str) -> tuple[int, ...]:
+    """The shard ids named by ``text``: comma-separated ids and inclusive ranges (``"0,1"``, ``"0-3"``,
+    ``"0-1,4"``), in the order given.
+
+    Raises:
+        ValueError: a part is neither an id nor a range ``low-high`` with ``low <= high`` (the message quotes it), or
+            an id is named twice.
+    """
+    ids: list[int] = []
+    for part in text.split(","):
+        found = _RANGE.fullmatch(part)
+        if found is None:
+            raise ValueError(f"{part.strip()!r} is not a shard id or a range like 0-3")
+        low = int(found[1])
+        high = int(found[2]) if found[2] is not None else low
+        if high < low:
+            raise ValueError(f"the range {part.strip()!r} runs backwards; write it low-high")
+        ids.extend(range(low, high + 1))
+    repeated = sorted({shard for shard in ids if ids.count(shard) > 1})
+    if repeated:
+        raise ValueError(f"shard {repeated[0]} is named twice")
+    return tuple(ids)
 
 
 class Settings(BaseSettings):
@@ -25,3 +60,50 @@ class Settings(BaseSettings):
     database: str = Field(default=DEFAULT_PATH, validation_alias="NAPKIN_DATABASE")
     dev_guild: int | None = Field(default=None, validation_alias="NAPKIN_DEV_GUILD")
     log_level: str = Field(default="INFO", validation_alias="NAPKIN_LOG_LEVEL")
+    shard_count: int | None = Field(default=None, validation_alias="NAPKIN_SHARD_COUNT", ge=1)
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(default=None, validation_alias="NAPKIN_SHARD_IDS")
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _blank_count(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_ids(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return parse_shard_ids(value) if value.strip() else None
+        return value
+
+    @model_validator(mode="after")
+    def _check_shards(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("NAPKIN_SHARD_IDS needs NAPKIN_SHARD_COUNT, the shards in total over all processes")
+            try:
+                Shards(self.shard_count, self.shard_ids)
+            except ValueError as error:
+                ids = ",".join(map(str, self.shard_ids))
+                raise ValueError(f"NAPKIN_SHARD_IDS={ids!r}: {error}") from None
+        return self
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs when it runs some of them (``NAPKIN_SHARD_IDS``), else ``None``: all."""
+        return None if self.shard_ids is None or self.shard_count is None else Shards(self.shard_count,
+                                                                                      self.shard_ids)
+
+
+def settings_problem(error: Exception) -> str:
+    """One line saying what is wrong with the settings, from the :class:`pydantic.ValidationError` that
+    :class:`Settings` raised (the variable, what was wrong, and the value given)."""
+    errors = getattr(error, "errors", None)
+    if not callable(errors):
+        return str(error)
+    first = errors()[0]
+    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    where = ".".join(str(part) for part in first.get("loc", ()))
+    value = first.get("input")
+    if where and isinstance(value, str | int):
+        return f"{where}={str(value)!r}: {message}"
+    return f"{where}: {message}" if where else message

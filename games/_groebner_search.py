@@ -25,8 +25,11 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.base import GameValue, MoveValues
 from games.groebner_nim import (
     POINTS_PER_STICK,
+    GroebnerNimState,
+    Pair,
     Point,
     Stick,
     _reduce,
@@ -476,3 +479,126 @@ def start_passes(positions: Positions, sticks: Sequence[Stick]) -> int:
     """The pairs of a start with no pair picked yet that reduce to zero."""
     n = len(sticks)
     return n * (n - 1) // 2 - len(positions.adding(positions.root(sticks)))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Exact values for reviews
+
+REVIEW_NODES = 20_000
+"""Node budget of the exact searches behind one position of a review (all its pairs together)."""
+
+
+def _margin(state: GroebnerNimState, seat: int) -> int:
+    scores = state.scores
+    return scores[seat] - scores[1 - seat]
+
+
+def _duel(state: GroebnerNimState, seat: int, solver: DuelSolver, nodes: int) -> tuple[GameValue, int]:
+    """The value of a duel position for ``seat`` and the positions the search expanded (raises
+    :class:`BudgetSpent` beyond ``nodes``)."""
+    now = _margin(state, seat)
+    mover = state.current_seat
+    if mover is None:
+        return GameValue("margin", now, 0), 0
+    positions = solver.positions
+    n = len(state.sticks)
+    passes = n * (n - 1) // 2 - state.ply - len(positions.adding(positions.root(state.sticks)))
+    found = solver.solve(state.sticks, passes, nodes)
+    return GameValue("margin", now + (found.value if mover == seat else -found.value)), found.nodes
+
+
+def _solitaire(state: GroebnerNimState, positions: Positions, nodes: int) -> tuple[GameValue, int]:
+    """The value of a solitaire position and the positions the search expanded (raises :class:`BudgetSpent` when
+    the fewest turns are not proven within ``nodes``)."""
+    if state.basis:
+        return GameValue("turns", state.ply, 0), 0
+    par = exact_par(state.sticks, state.variant.order, nodes, positions)
+    if not par.exact:
+        raise BudgetSpent
+    return GameValue("turns", state.ply + par.turns, par.turns), par.nodes
+
+
+def _review_search(state: GroebnerNimState) -> DuelSolver | Positions:
+    """A fresh search for the positions of ``state``'s game (so that a review does not depend on what was searched
+    before it): a :class:`DuelSolver` in a duel, the :class:`Positions` of the par search in solitaire."""
+    start, order = state.sticks[: state.start_count], state.variant.order
+    if state.variant.mode == "solitaire":
+        return Positions(order, target_heads(start, order))
+    return DuelSolver(start, order, state.variant.bonus_turn)
+
+
+def exact_value(state: GroebnerNimState, seat: int, nodes: int = REVIEW_NODES) -> GameValue | None:
+    """The exact value of ``state`` for ``seat``: in a duel the seat's final points minus the opponent's under
+    perfect play (kind ``"margin"``: the points so far plus :class:`DuelSolver`'s value of the rest), in solitaire
+    the turns taken plus the fewest that complete the basis (kind ``"turns"``, :func:`exact_par`); ``None`` when the
+    search does not settle it within ``nodes`` positions."""
+    search = _review_search(state)
+    try:
+        if isinstance(search, Positions):
+            return _solitaire(state, search, nodes)[0]
+        return _duel(state, seat, search, nodes)[0]
+    except BudgetSpent:
+        return None
+
+
+def move_values(state: GroebnerNimState, nodes: int = REVIEW_NODES) -> dict[Pair, GameValue] | None:
+    """The exact value, for the seat to move, of every unpicked pair (:func:`exact_value` of the position it leads
+    to; the pairs that reduce to zero all lead to the same position and are solved once), with one search and
+    ``nodes`` positions for them all; ``None`` when they are not all settled within that budget."""
+    seat = state.current_seat
+    if seat is None:
+        return None
+    adding = set(state.adding_pairs())
+    search = _review_search(state)
+    values: dict[Pair, GameValue] = {}
+    zero: GameValue | None = None
+    left = nodes
+    try:
+        for pair in state.unpicked_pairs():
+            if pair not in adding and zero is not None:
+                values[pair] = zero
+                continue
+            child = state.apply(pair)
+            if isinstance(search, Positions):
+                value, spent = _solitaire(child, search, left)
+            else:
+                value, spent = _duel(child, seat, search, left)
+            left -= spent
+            values[pair] = value
+            if pair not in adding:
+                zero = value
+    except BudgetSpent:
+        return None
+    return values
+
+
+def move_review(state: GroebnerNimState, move: Pair, nodes: int = REVIEW_NODES) -> MoveValues[Pair] | None:
+    """The exact values of ``move`` for the seat to move: the position's value and a best pair (from one exact
+    search of the position), and the value after ``move``; ``None`` when the searches do not settle them within
+    ``nodes`` positions in all."""
+    seat = state.current_seat
+    if seat is None:
+        return None
+    search = _review_search(state)
+    try:
+        if isinstance(search, Positions):
+            par = exact_par(state.sticks, state.variant.order, nodes, search)
+            if not par.exact:
+                return None
+            before = GameValue("turns", state.ply + par.turns, par.turns)
+            after = _solitaire(state.apply(move), search, nodes - par.nodes)[0]
+            return MoveValues(before, after, (Pair.from_indices(*par.plan[0]),))
+        positions = search.positions
+        n = len(state.sticks)
+        passes = n * (n - 1) // 2 - state.ply - len(positions.adding(positions.root(state.sticks)))
+        found = search.solve(state.sticks, passes, nodes)
+        before = GameValue("margin", _margin(state, seat) + found.value)
+        after = _duel(state.apply(move), seat, search, nodes - found.nodes)[0]
+    except BudgetSpent:
+        return None
+    if found.best is not None:
+        best = Pair.from_indices(*found.best)
+    else:
+        adding = set(state.adding_pairs())
+        best = next(pair for pair in state.unpicked_pairs() if pair not in adding)
+    return MoveValues(before, after, (best,))

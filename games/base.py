@@ -168,11 +168,100 @@ def read_stored_outcome(data: Mapping[str, Any]) -> Outcome:
     return Outcome.from_dict(data)
 
 
+# ------------------------------------------------------------------------------------------------ values
+
+
+ValueKind = Literal["outcome", "margin", "turns"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameValue:
+    """The exact value of a position for one seat under perfect play by every seat (what a solver proves).
+
+    Attributes:
+        kind: ``"outcome"`` for games without scores: ``amount`` is 1 (a win), 0 (a draw) or -1 (a loss);
+            ``"margin"`` for games that score: ``amount`` is the seat's final points minus its opponent's;
+            ``"turns"`` for solitaire: ``amount`` is the turns the whole game takes (fewer is better).
+        amount: see ``kind``.
+        distance: plies left to the end under perfect play (the winner fastest, the loser slowest) where the
+            solver knows it, else ``None``.
+    """
+
+    kind: ValueKind
+    amount: int
+    distance: int | None = None
+
+    @property
+    def rank(self) -> int:
+        """A number that is higher the better the value is for the seat (``turns``: the amount negated)."""
+        return -self.amount if self.kind == "turns" else self.amount
+
+    @property
+    def result(self) -> Literal["win", "draw", "loss"] | None:
+        """``"win"``, ``"draw"`` or ``"loss"`` by the sign of the amount; ``None`` for ``turns``."""
+        if self.kind == "turns":
+            return None
+        return "win" if self.amount > 0 else "loss" if self.amount < 0 else "draw"
+
+    def short(self) -> str:
+        """The value in a word or two: ``win``, ``draw``, ``loss``; ``+3``, ``0``, ``−2`` (points); ``5 turns``."""
+        if self.kind == "outcome":
+            return self.result or ""
+        if self.kind == "margin":
+            return f"+{self.amount}" if self.amount > 0 else f"−{-self.amount}" if self.amount < 0 else "0"
+        return f"{self.amount} turn{'s' if self.amount != 1 else ''}"
+
+    def describe(self) -> str:
+        """The value in words: ``a win``, ``a draw``, ``a loss by 2 points``, ``5 turns``."""
+        if self.kind == "turns":
+            return self.short()
+        if self.kind == "outcome" or self.amount == 0:
+            return f"a {self.result}"
+        points = abs(self.amount)
+        return f"a {self.result} by {points} point{'s' if points != 1 else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """An estimated value of a position for one seat (a computer player's evaluation, not a proof).
+
+    Attributes:
+        kind: ``"margin"``: ``amount`` is the expected final points of the seat minus its opponent's;
+            ``"outcome"``: ``amount`` is the expected result from -1 (a sure loss) to 1 (a sure win).
+        amount: see ``kind``.
+    """
+
+    kind: Literal["outcome", "margin"]
+    amount: float
+
+    def short(self) -> str:
+        """``≈ +2.5`` (points) or ``≈ 70% to win``."""
+        if self.kind == "margin":
+            return f"≈ {self.amount:+.1f}".replace("-", "−")
+        return f"≈ {round(50 * (self.amount + 1))}% to win"
+
+
 # ------------------------------------------------------------------------------------------------ state
 
 MoveT = TypeVar("MoveT")
 """A game's move type: a small frozen, hashable value."""
 StateT = TypeVar("StateT", bound="State[Any]")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValues(Generic[MoveT]):
+    """A move's exact values for the player who made it (see :meth:`Game.exact_move`).
+
+    Attributes:
+        before: the value of the position before the move: the best the mover could get.
+        after: the value of the position the move led to.
+        keeping: moves that keep ``before`` (at least one, when ``after`` is worse), in the order of
+            ``legal_moves``.
+    """
+
+    before: GameValue
+    after: GameValue
+    keeping: tuple[MoveT, ...]
 
 
 class State(abc.ABC, Generic[MoveT]):
@@ -524,6 +613,51 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
     @abc.abstractmethod
     def choose_move(self, state: StateT, level: Level, rng: random.Random) -> MoveT:
         """The game's own computer player: a legal move in a running ``state`` of this game at a known ``level``."""
+
+    # ---- review
+
+    def exact_value(self, state: StateT, seat: int) -> GameValue | None:
+        """The exact value of ``state`` for ``seat`` under perfect play (a finished state: its result), or ``None``
+        when the game has no solver or this position is beyond what it solves quickly (the default: ``None``).
+
+        Reviews (:func:`games.review.review`) call it through :meth:`exact_move_values`.
+        """
+        return None
+
+    def exact_move_values(self, state: StateT) -> dict[MoveT, GameValue] | None:
+        """The exact value, for the seat to move, of every legal move of a running ``state`` (the value of the
+        position each leads to, for the mover), or ``None`` when any of them is not solved.
+
+        The default asks :meth:`exact_value` of each child; games whose solver shares work between the children
+        override it.
+        """
+        seat = state.current_seat
+        if seat is None:
+            return None
+        values: dict[MoveT, GameValue] = {}
+        for move in state.legal_moves():
+            value = self.exact_value(cast(StateT, state.apply(move)), seat)
+            if value is None:
+                return None
+            values[move] = value
+        return values
+
+    def exact_move(self, state: StateT, move: MoveT) -> MoveValues[MoveT] | None:
+        """The exact values of the legal ``move`` in the running ``state`` for the seat to move, or ``None`` when
+        they are not solved. The default takes them from :meth:`exact_move_values` (every move that keeps the best
+        value is named); games whose solver finds the best value and one best move faster override it.
+        """
+        values = self.exact_move_values(state)
+        if values is None or move not in values:
+            return None
+        best = max(value.rank for value in values.values())
+        keeping = tuple(other for other, value in values.items() if value.rank == best)
+        return MoveValues(values[keeping[0]], values[move], keeping)
+
+    def estimate(self, state: StateT, seat: int, rng: random.Random) -> Estimate | None:
+        """The ``hard`` computer player's evaluation of ``state`` for ``seat`` (deterministic for ``rng``), or
+        ``None`` for a game whose computer player has no evaluation (the default)."""
+        return None
 
     # ---- storage
 

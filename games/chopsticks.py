@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 from games.base import (
     DemoMatch,
     Game,
+    GameValue,
     IllegalMove,
     InvalidMove,
     InvalidState,
@@ -745,6 +746,27 @@ class Chopsticks(Game[ChopsticksState, Move]):
         if level == "medium" and rng.random() >= MEDIUM_PERFECT:
             return rng.choice(legal)
         return rng.choice(best_moves(state))
+
+    def exact_value(self, state: ChopsticksState, seat: int) -> GameValue:
+        """The value of ``state`` for ``seat`` (kind ``"outcome"``): a finished game's result, else the retrograde
+        solution of the variant (:func:`solve`, the game graph's value with cycles as draws), with ``distance`` the
+        plies to the end under perfect play.
+
+        The 200-ply rule is applied: a win or loss whose perfect play would end after ply 200 is a draw. Earlier
+        repetitions are not (the solver's value, as the ``hard`` player uses it): the winning side's fastest line
+        never repeats a position of its own, so only a line through a position already seen twice before could
+        differ.
+        """
+        outcome = state.result
+        if outcome is not None:
+            amount = 0 if outcome.winner is None else 1 if outcome.winner == seat else -1
+            return GameValue("outcome", amount, 0)
+        evaluation = solve(state.variant).evaluate(state.hands, state.seat_to_move)
+        distance = evaluation.distance
+        if distance is None or state.ply + distance > MAX_PLIES:
+            return GameValue("outcome", 0, None)
+        amount = 1 if evaluation.value == "win" else -1
+        return GameValue("outcome", amount if seat == state.seat_to_move else -amount, distance)
 
 
 GAME = Chopsticks()

@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 from games.base import (
     DemoMatch,
     Game,
+    GameValue,
     IllegalMove,
     InvalidMove,
     InvalidState,
@@ -730,6 +731,32 @@ class DifferencesGame(Game[DifferencesState, Square]):
         if state.n - state.ply <= exact_limit(state.n):
             return exact_move(state, rng)
         return mcts_move(state, rng)
+
+    def exact_value(self, state: DifferencesState, seat: int) -> GameValue | None:
+        """The value of ``state`` for ``seat`` (kind ``"margin"``: the seat's final points minus the opponent's
+        under perfect play, by :func:`solve`) once at most :func:`exact_limit` marks remain, as the ``hard`` player
+        searches; ``None`` before."""
+        if state.n - state.ply > exact_limit(state.n):
+            return None
+        margin = solve(state)
+        return GameValue("margin", margin if seat == 0 else -margin, state.n - state.ply)
+
+    def exact_move_values(self, state: DifferencesState) -> dict[Square, GameValue] | None:
+        """The exact value of every legal move for the mover (as :meth:`exact_value` of the position it leads to),
+        one alpha-beta search with one transposition table for them all; ``None`` while more than
+        :func:`exact_limit` marks remain."""
+        seat = state.current_seat
+        if seat is None or state.n - state.ply > exact_limit(state.n):
+            return None
+        solver = _Solver(state.n, state.unique)
+        values = {}
+        for move in state.legal_moves():
+            child = state.apply(move)
+            p, cols, rows = _placement(child)
+            margin = solver.search(p, solver.key(p), child.ply % 2 == 0, cols, rows, -_INF, _INF) if cols \
+                else solver.score(p)
+            values[move] = GameValue("margin", margin if seat == 0 else -margin, child.n - child.ply)
+        return values
 
 
 GAME = DifferencesGame()

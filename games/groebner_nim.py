@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from games.base import (
     DemoMatch,
     Game,
+    GameValue,
     IllegalMove,
     InvalidMove,
     InvalidState,
@@ -34,6 +35,7 @@ from games.base import (
     Level,
     MoveCommand,
     MoveParam,
+    MoveValues,
     Option,
     Outcome,
     State,
@@ -1176,6 +1178,29 @@ class GroebnerNim(Game[GroebnerNimState, Pair]):
         if level == "medium":
             return rng.choice(state.adding_pairs())
         return hard_move(state)
+
+    def exact_value(self, state: GroebnerNimState, seat: int) -> GameValue | None:
+        """The value of ``state`` for ``seat`` where the exact search settles it within its budget: in a duel the
+        final point margin under perfect play (kind ``"margin"``), in solitaire the turns the game takes with the
+        fewest turns from here (kind ``"turns"``); ``None`` when the search runs out of budget
+        (:mod:`games._groebner_search`, :data:`~games._groebner_search.REVIEW_NODES`)."""
+        from games._groebner_search import exact_value
+
+        return exact_value(state, seat)
+
+    def exact_move_values(self, state: GroebnerNimState) -> dict[Pair, GameValue] | None:
+        """The exact value of every unpicked pair for the mover (see :meth:`exact_value`), or ``None`` when one is
+        not settled within the budget (:func:`games._groebner_search.move_values`)."""
+        from games._groebner_search import move_values
+
+        return move_values(state)
+
+    def exact_move(self, state: GroebnerNimState, move: Pair) -> MoveValues[Pair] | None:
+        """The position's exact value with one best pair, and the value after ``move``, for the mover: two exact
+        searches instead of one per pair (:func:`games._groebner_search.move_review`)."""
+        from games._groebner_search import move_review
+
+        return move_review(state, move)
 
 
 GAME = GroebnerNim()

@@ -33,6 +33,7 @@ from shapely.geometry.base import BaseGeometry
 
 from games.base import (
     DemoMatch,
+    Estimate,
     Game,
     IllegalMove,
     InvalidMove,
@@ -999,21 +1000,28 @@ def _greedy(state: NapkinState, rng: random.Random) -> Move:
     return max(moves, key=removed)
 
 
-def _rollout(state: NapkinState, me: int, rng: random.Random) -> float:
+def _play_on(state: NapkinState, rng: random.Random) -> NapkinState:
     """Play on for up to _ROLLOUT_PLIES (fewer on napkins larger than 30 × 30) with both seats taking the largest
-    coin that fits at a random contact placement; return the final value, or the points margin if still going."""
+    coin that fits at a random contact placement; return the position reached."""
     area = state.variant.width * state.variant.height / (SCALE * SCALE)
     for _ in range(int(min(_ROLLOUT_PLIES, max(12, _ROLLOUT_PLIES * 900 / area)))):
         if state.is_over:
             break
         size = [s for s in state.allowed_sizes() if state.fits(s)][-1]
         state = state.apply(state.contact_placements(size, 1, rng)[0])
-    return _leaf_value(state, me)
+    return state
+
+
+def _rollout(state: NapkinState, me: int, rng: random.Random) -> float:
+    """The value of a play-out (:func:`_play_on`): the final value, or the points margin if still going."""
+    return _leaf_value(_play_on(state, rng), me)
 
 
 _SEARCH_WIDTH = 5  # candidates kept after the two-ply stage
 _ROLLOUTS = 4  # play-outs per kept candidate
 _ROLLOUT_PLIES = 40  # plies per play-out on napkins up to 30 × 30 (bounds the time on large napkins)
+REVIEW_PLAYOUTS = 8
+"""Play-outs behind each estimate of a review (:meth:`NapkinChess.estimate`)."""
 
 
 def _search(state: NapkinState, rng: random.Random) -> Move:
@@ -1136,6 +1144,23 @@ class NapkinChess(Game[NapkinState, Move]):
         if level == "medium":
             return _greedy(state, rng)
         return _mirror(state) or _search(state, rng)
+
+    def estimate(self, state: NapkinState, seat: int, rng: random.Random) -> Estimate:
+        """The ``hard`` player's evaluation of ``state`` for ``seat``: the mean of :data:`REVIEW_PLAYOUTS` of its
+        play-outs (largest coin that fits, at a random contact placement). With ``points`` scoring the expected
+        points margin at the end of the play-outs (kind ``"margin"``); with ``last_mover`` the expected result, 1 for
+        a win and -1 for a loss, 0 for a play-out that did not reach the end (kind ``"outcome"``)."""
+        margin = result = 0.0
+        for _ in range(REVIEW_PLAYOUTS):
+            reached = _play_on(state, rng)
+            scores = reached.scores
+            margin += scores[seat] - scores[1 - seat]
+            outcome = reached.outcome
+            if outcome is not None and outcome.winner is not None:
+                result += 1 if outcome.winner == seat else -1
+        if state.variant.scoring == "last_mover":
+            return Estimate("outcome", result / REVIEW_PLAYOUTS)
+        return Estimate("margin", margin / REVIEW_PLAYOUTS)
 
 
 GAME = NapkinChess()

@@ -40,7 +40,9 @@ import shapely
 
 from games.base import (
     DemoMatch,
+    Estimate,
     Game,
+    GameValue,
     IllegalMove,
     InvalidMove,
     InvalidState,
@@ -1172,6 +1174,51 @@ class PolygonsGame(Game[PolygonsState, Move]):
         if not state.path:
             moves = rng.sample(moves, min(HARD_FIRST_CANDIDATES, len(moves)))
         return _monte_carlo(state, moves, HARD_ROLLOUTS_DRAW, rng)
+
+    def exact_value(self, state: PolygonsState, seat: int) -> GameValue | None:
+        """The value of ``state`` for ``seat`` (kind ``"margin"``: the seat's final faces minus the opponent's under
+        perfect play) once the path is started and at most :data:`HARD_EXACT_LEFT` dots are left to connect (the
+        ``hard`` player's exact search); ``None`` before."""
+        if state.phase == "over":
+            odd, even = state.scores
+            return GameValue("margin", odd - even if seat == 0 else even - odd, 0)
+        mover = state.current_seat
+        left = len(state.points) - len(state.path)
+        if state.phase != "draw" or not state.path or mover is None or left > HARD_EXACT_LEFT:
+            return None
+        best = _exact_margin(state.points, list(state.path), mover)
+        return GameValue("margin", best if seat == mover else -best, left)
+
+    def estimate(self, state: PolygonsState, seat: int, rng: random.Random) -> Estimate:
+        """The ``hard`` player's evaluation of ``state`` for ``seat``: the mean final face margin of
+        :data:`REVIEW_PLAYOUTS` random play-outs (kind ``"margin"``; a finished game: its margin)."""
+        if state.phase == "over":
+            odd, even = state.scores
+            return Estimate("margin", float(odd - even if seat == 0 else even - odd))
+        total = 0
+        for _ in range(REVIEW_PLAYOUTS):
+            odd, even = _Playout(state).finish(rng)
+            total += odd - even if seat == 0 else even - odd
+        return Estimate("margin", total / REVIEW_PLAYOUTS)
+
+
+REVIEW_PLAYOUTS = 200
+"""Random play-outs behind each estimate of a review (:meth:`PolygonsGame.estimate`)."""
+
+
+def _exact_margin(points: Sequence[Point], path: list[int], mover: int) -> int:
+    """The final face margin for ``mover`` (to draw the next segment from the end of ``path``) under perfect play,
+    searching every order of the dots left (as :func:`_exact_draw`)."""
+    rest = [i for i in range(len(points)) if i not in set(path)]
+
+    def margin(path: list[int], rest: list[int], to_move: int) -> int:
+        if not rest:
+            odd, even = score_sides(face_sides(points, path, True))
+            return odd - even if mover == 0 else even - odd
+        values = [margin([*path, dot], rest[:k] + rest[k + 1:], 1 - to_move) for k, dot in enumerate(rest)]
+        return max(values) if to_move == mover else min(values)
+
+    return margin(path, rest, mover)
 
 
 GAME = PolygonsGame()

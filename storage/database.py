@@ -83,6 +83,9 @@ class Database:
     """What a write raises when a constraint refuses it (a logged ply again, a missing match), per backend."""
     backend: ClassVar[str] = "sqlite"
     """``"sqlite"`` or ``"postgresql"``."""
+    TransientError: ClassVar[tuple[type[Exception], ...]] = ()
+    """What a statement raises when it lost a race with another process's transaction and may simply be tried
+    again later (a deadlock the server broke): none on SQLite, whose writers take turns."""
 
     def __init__(self, path: str | os.PathLike[str], writer: aiosqlite.Connection, reader: aiosqlite.Connection,
                  synchronous: Synchronous) -> None:

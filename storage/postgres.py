@@ -40,7 +40,7 @@ from psycopg_pool import ConnectionPool
 
 from storage.database import Database, StorageError
 from storage.migrations import POSTGRES_MIGRATIONS, SCHEMA_VERSION
-from storage.repo import Cursor, ReadTx, Tx
+from storage.repo import _SEAT_VALUES, _SEATS_FROM, _SEATS_JSON, Cursor, ReadTx, Tx
 
 log = logging.getLogger(__name__)
 
@@ -129,14 +129,15 @@ class PgReadTx(ReadTx):
     """:class:`storage.repo.ReadTx` in PostgreSQL's spelling where it differs."""
 
     _match_select: ClassVar[str] = ReadTx._match_select.replace(
-        "(SELECT json_group_array(json_array(seat, user_id, display_name, level)) FROM "
-        "(SELECT seat, user_id, display_name, level FROM seats WHERE match_id = matches.id ORDER BY seat))",
-        "(SELECT CAST(coalesce(json_agg(json_build_array(seat, user_id, display_name, level) ORDER BY seat), "
-        "'[]') AS TEXT) FROM seats WHERE match_id = matches.id)",
+        _SEATS_JSON,
+        f"(SELECT CAST(coalesce(json_agg(json_build_array({_SEAT_VALUES}) ORDER BY s.seat), '[]') AS TEXT) "
+        f"{_SEATS_FROM}) AS seats_json",
     )
     _group_concat: ClassVar[str] = "string_agg(display_name, ', ')"
     _rowid: ClassVar[str] = "ctid"
     _like: ClassVar[str] = "ILIKE"
+    _for_update: ClassVar[str] = " FOR UPDATE OF {table}"
+    _skip_locked: ClassVar[str] = " FOR UPDATE OF {table} SKIP LOCKED"
 
     def _limit(self, limit: int) -> int | None:
         return None if limit < 0 else limit
@@ -155,6 +156,8 @@ class PostgresDatabase(Database):
 
     IntegrityError: ClassVar[type[Exception]] = psycopg.IntegrityError
     backend: ClassVar[str] = "postgresql"
+    TransientError: ClassVar[tuple[type[Exception], ...]] = (
+        psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure, psycopg.errors.LockNotAvailable)
 
     def __init__(self, url: str, pool: ConnectionPool[PgConnection]) -> None:
         self.path = url

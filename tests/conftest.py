@@ -78,6 +78,8 @@ def is_domain_error(error: BaseException) -> bool:
     """``True`` for the refusals the bot answers on purpose (service and rules errors, failed checks)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    if isinstance(error, app_commands.TransformerError) and isinstance(error.__cause__, ServiceError | RulesError):
+        return True  # an option's own refusal (the match option naming another server's match)
     return isinstance(error, ServiceError | RulesError | app_commands.CheckFailure)
 
 

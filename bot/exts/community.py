@@ -193,7 +193,8 @@ class Community(commands.Cog):
                            rate_computer="Count matches against the computer in records",
                            allow_channel="Allow starting matches in this channel (adds to the list)",
                            disallow_channel="Remove a channel from the allowed list",
-                           all_channels="Clear the list: matches may start in any channel")
+                           all_channels="Clear the list: matches may start in any channel",
+                           vacation_days="Vacation days per member per calendar year (0–365; 0: no vacations)")
     @app_commands.choices(days=[app_commands.Choice(name=plural(d, "day"), value=d) for d in (1, 2, 3, 5, 7, 14)] +
                           [app_commands.Choice(name="no limit", value=0)])
     @app_commands.default_permissions(manage_guild=True)
@@ -203,7 +204,8 @@ class Community(commands.Cog):
                        threads: bool | None = None,
                        max_active: app_commands.Range[int, 1, 100] | None = None, rate_computer: bool | None = None,
                        allow_channel: discord.TextChannel | None = None,
-                       disallow_channel: discord.TextChannel | None = None, all_channels: bool = False) -> None:
+                       disallow_channel: discord.TextChannel | None = None, all_channels: bool = False,
+                       vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
         """Show the settings, or change the ones given (only members with Manage Server)."""
         guild_id = lifecycle.require_guild(interaction)
         service = self.bot.service
@@ -217,6 +219,8 @@ class Community(commands.Cog):
             changes["max_active"] = max_active
         if rate_computer is not None:
             changes["rate_computer"] = rate_computer
+        if vacation_days is not None:
+            changes["vacation_days"] = vacation_days
         channels = set(current.allowed_channels)
         if all_channels:
             channels.clear()
@@ -233,7 +237,9 @@ class Community(commands.Cog):
         text = (f"{'Settings updated.' if changes else 'Current settings.'}\n"
                 f"• Days per move: {days_text}\n• Threads per match: {'on' if current.use_threads else 'off'}\n"
                 f"• Matches may start in: {where}\n• Active matches per member: at most {current.max_active}\n"
-                f"• Matches against the computer count in records: {'yes' if current.rate_computer else 'no'}")
+                f"• Matches against the computer count in records: {'yes' if current.rate_computer else 'no'}\n"
+                f"• Vacation per member and calendar year: "
+                f"{plural(current.vacation_days, 'day') if current.vacation_days else 'none'}")
         await interaction.response.send_message(text, ephemeral=True)
 
 

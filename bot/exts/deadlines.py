@@ -1,10 +1,16 @@
-"""Correspondence time: reminders when a third of the time is left, forfeits at the deadline, challenge expiry.
+"""Correspondence time: reminders when a third of the time is left, forfeits at the deadline, challenge expiry, and
+the end of vacations whose allowance ran out.
 
 One :func:`discord.ext.tasks.loop`, driven by the deadlines stored in the database: each pass lets the service
 decide what is due (each change is its own versioned transaction) and posts the messages, then the loop sleeps
 until the next stored deadline (at most an hour). A pass that fails (a locked or unreachable database, anything)
 is logged and retried after a growing pause (:data:`RETRY_DELAYS`), never in a busy loop, and the loop keeps
 running. A restarted bot picks up where the stored deadlines say.
+
+Several bot processes may share one PostgreSQL database, each serving some of the shards: every process takes only
+its own servers' work, and claims it in the database (the pass claims each due match, the outbox hands each news to
+one process for a while, a computer turn is resumed under a claim), so that each reminder, forfeit, abort, expiry
+and resumed computer turn is acted on by exactly one process.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from bot.exts.match import _board as board
 from bot.exts.match import _lifecycle as lifecycle
 from bot.exts.match._views import challenge_view
 from bot.service import Damaged, DueWork, NotFound
+from bot.service.matches import COMPUTER_TURN_LEASE, NEWS_BATCH
+from bot.service.vacations import VacationService
 from games import GAMES
 from storage import ChallengeRecord, MatchRecord, OutboxRecord
 
@@ -32,6 +40,10 @@ MAX_SLEEP = 3600.0
 """Longest sleep between passes, in seconds."""
 RETRY_DELAYS = (5.0, 15.0, 60.0, 300.0)
 """Seconds to wait after the 1st, 2nd, 3rd and every later failed pass in a row."""
+HELD_RETRY = 1.0
+"""Seconds to wait after a pass that did nothing although something is due: another process holds that work (it is
+acting on it, or died holding it and the database has not yet let go), so the next pass waits a little instead of
+spinning."""
 
 
 class Deadlines(commands.Cog):
@@ -41,8 +53,11 @@ class Deadlines(commands.Cog):
         self.bot = bot
         self.failures = 0
         """Failed passes in a row (0 after a pass that worked)."""
+        self.delivered = 0
+        """News the last pass delivered."""
         self.resuming: asyncio.Task[int] | None = None
         """The start-up task that resumes the computer's pending turns (:meth:`resume_computer_turns`)."""
+        self.vacations = VacationService(bot.service.db, clock=bot.service.clock)
 
     async def cog_load(self) -> None:
         """Start the loop."""
@@ -68,23 +83,52 @@ class Deadlines(commands.Cog):
     async def resume_computer_turns(self) -> int:
         """Let the computer move where a crash between a member's move and its reply left it to move (computers
         have no deadline); run in the background at start-up, a few at a time (one per computer worker), so the
-        bot answers meanwhile. Returns the number of matches resumed; failures are logged, never raised."""
-        try:
-            waiting = await self.bot.service.computer_turns()
-        except Exception:
-            log.exception("finding computer turns to resume failed")
-            return 0
+        bot answers meanwhile. Only this process's servers' matches are resumed, each once it claimed it
+        (:meth:`bot.service.MatchService.claim_computer_turn`), so that of several processes starting together
+        exactly one resumes a match; one claimed by another process is looked at again when that claim runs out
+        (it is resumed then if the computer is still to move: that process died). Returns the number of matches
+        resumed; failures are logged, never raised."""
         slots = asyncio.Semaphore(max(1, self.bot.computer.workers))
+        resumed = 0
 
-        async def resume(match_id: int) -> None:
+        async def resume(match_id: int) -> str:
             async with slots:
+                try:
+                    if not await self.bot.service.claim_computer_turn(match_id):
+                        return "held"
+                except Exception:
+                    log.exception("claiming the computer's turn in match %s failed", match_id)
+                    return "failed"
                 try:
                     await lifecycle.run_computer(self.bot, match_id)
                 except Exception:
                     log.exception("resuming the computer's turn in match %s failed", match_id)
+                    return "failed"
+                finally:
+                    try:
+                        await self.bot.service.release_computer_turn(match_id)
+                    except Exception:
+                        log.exception("releasing the computer's turn in match %s failed (it runs out by itself)",
+                                      match_id)
+                return "resumed"
 
-        await asyncio.gather(*(resume(match_id) for match_id in waiting))
-        return len(waiting)
+        held: set[int] | None = None
+        while True:
+            try:
+                waiting = await self.bot.service.computer_turns()
+            except Exception:
+                log.exception("finding computer turns to resume failed")
+                return resumed
+            if held is not None:
+                waiting = [match_id for match_id in waiting if match_id in held]
+            if not waiting:
+                return resumed
+            outcomes = await asyncio.gather(*(resume(match_id) for match_id in waiting))
+            resumed += outcomes.count("resumed")
+            held = {match_id for match_id, outcome in zip(waiting, outcomes, strict=True) if outcome == "held"}
+            if not held:
+                return resumed
+            await asyncio.sleep(COMPUTER_TURN_LEASE)
 
     def wake(self) -> None:
         """Run the next pass soon (new news was queued) instead of at the next stored deadline."""
@@ -98,53 +142,72 @@ class Deadlines(commands.Cog):
         """
         started = self.bot.now()
         try:
-            await self.tick()
-            wake = await self.bot.service.next_wakeup()
+            work = await self.tick()
+            due = (await self.bot.service.next_wakeup(), await self.vacations.next_end())
+            times = [t for t in due if t is not None]
+            wake = min(times) if times else None
         except Exception:
             delay = RETRY_DELAYS[min(self.failures, len(RETRY_DELAYS) - 1)]
             self.failures += 1
             log.exception("deadline pass failed (%d in a row); retrying in %.0f s", self.failures, delay)
             return delay
         self.failures = 0
-        return MAX_SLEEP if wake is None else min(MAX_SLEEP, max(0.0, wake - started) + 0.001)
+        if wake is None:
+            return MAX_SLEEP
+        idle = not (work.reminded or work.forfeited or work.aborted or work.expired or work.quarantined
+                    or self.delivered)
+        if idle and wake <= started:
+            return HELD_RETRY
+        return min(MAX_SLEEP, max(0.0, wake - started) + 0.001)
 
     async def tick(self) -> DueWork:
         """Process everything due now, deliver the news that is due (reminders and results, from the outbox) and
         close expired challenges; return what was done."""
+        await self.vacations.end_due()  # (their deadlines already hold: bot.service.vacations)
         work = await self.bot.service.process_due()
         for challenge in work.expired:
             await self._expire(challenge)
-        await self.deliver_news()
+        self.delivered = await self.deliver_news()
         return work
 
     async def deliver_news(self) -> int:
-        """Try every due outbox entry once; return how many were delivered.
+        """Claim the due outbox entries (of this process's servers) a batch at a time and try each once; return
+        how many were delivered.
 
         Delivered news, and news that is no longer true (the match moved on) or can never arrive (the match's
         channel is gone), leaves the outbox; news Discord failed to take is tried again later
-        (:data:`bot.service.matches.NEWS_RETRY_DELAYS`).
+        (:data:`bot.service.matches.NEWS_RETRY_DELAYS`). A claim keeps other processes off the news for
+        :data:`bot.service.matches.NEWS_LEASE` seconds, so each is posted by one process; news of a process that
+        died with it is claimed again after that.
         """
         delivered = 0
-        for news in await self.bot.service.due_news():
-            try:
-                match = await self.bot.service.get_match(news.match_id)
-            except (NotFound, Damaged):
-                await self.bot.service.news_done(news)
-                continue
-            try:
-                sent = await self._send_news(news, match)
-            except discord.NotFound as error:  # the channel itself is gone: nobody can read it there
-                log.warning("dropping the %s of match %s: its channel is gone (%s)", news.kind, match.id, error)
-                await self.bot.service.news_done(news)
-                continue
-            except (discord.HTTPException, discord.ClientException) as error:
-                retry = await self.bot.service.news_failed(news)
-                log.warning("could not post the %s of match %s (attempt %d): %s; retrying at %s", news.kind,
-                            match.id, news.attempts + 1, error, retry)
-                continue
-            delivered += sent
+        while True:
+            batch = await self.bot.service.claim_news()
+            for news in batch:
+                delivered += await self._deliver(news)
+            if len(batch) < NEWS_BATCH:
+                return delivered
+
+    async def _deliver(self, news: OutboxRecord) -> int:
+        """Try to post one claimed ``news`` and settle it in the outbox; ``1`` when it was posted."""
+        try:
+            match = await self.bot.service.get_match(news.match_id)
+        except (NotFound, Damaged):
             await self.bot.service.news_done(news)
-        return delivered
+            return 0
+        try:
+            sent = await self._send_news(news, match)
+        except discord.NotFound as error:  # the channel itself is gone: nobody can read it there
+            log.warning("dropping the %s of match %s: its channel is gone (%s)", news.kind, match.id, error)
+            await self.bot.service.news_done(news)
+            return 0
+        except (discord.HTTPException, discord.ClientException) as error:
+            retry = await self.bot.service.news_failed(news)
+            log.warning("could not post the %s of match %s (attempt %d): %s; retrying at %s", news.kind,
+                        match.id, news.attempts + 1, error, retry)
+            return 0
+        await self.bot.service.news_done(news)
+        return int(sent)
 
     async def _send_news(self, news: OutboxRecord, match: MatchRecord) -> bool:
         """Post ``news``; ``False`` when it is no longer true (nothing posted)."""
@@ -160,11 +223,13 @@ class Deadlines(commands.Cog):
         deadline = int(match.deadline)
 
         async def reminder() -> dict[str, Any]:
-            return {"content": f"<@{seat.user_id}>, a third of your time is left in match #{match.id}: move before "
-                               f"<t:{deadline}:f> (<t:{deadline}:R>) or the match is forfeited.",
-                    "allowed_mentions": discord.AllowedMentions(users=[discord.Object(seat.user_id)])}
+            return {"content": f"{board.member_name(seat)}, a third of your time is left in match #{match.id}: move "
+                               f"before <t:{deadline}:f> (<t:{deadline}:R>) or the match is forfeited.",
+                    "allowed_mentions": discord.AllowedMentions(users=[discord.Object(seat.user_id)] if seat.pings
+                                                                else False)}
 
-        await board.send_to_match(self.bot, match, reminder)
+        message = await board.send_to_match(self.bot, match, reminder)
+        await board.tell_turn(self.bot, match, message, reminder=True)
         return True
 
     async def _expire(self, challenge: ChallengeRecord) -> None:

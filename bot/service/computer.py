@@ -26,13 +26,15 @@ import logging
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from games import GAMES, Level, add_game_package, game_packages
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MOVE_BUDGET = 30.0
 """Seconds a computer move may take, from the request to the answer, before an ``easy`` move is played instead."""
@@ -132,3 +134,25 @@ class ComputerPool:
                 executor.shutdown(wait=False, cancel_futures=True)
                 self.start()
         return await asyncio.to_thread(choose_notation, game_key, state, "easy", seed)
+
+    async def run(self, function: Callable[..., T], *args: Any, budget: float) -> T:
+        """Run ``function(*args)`` (a module-level function with picklable arguments and result, such as
+        :func:`games.review.review_notations`) in a worker process, or in a thread without workers.
+
+        Raises:
+            TimeoutError: no answer within ``budget`` seconds (the work itself should bound its own time).
+            Exception: whatever ``function`` raises.
+        """
+        executor = self._executor
+        if executor is None:
+            return await asyncio.wait_for(asyncio.to_thread(function, *args), budget)
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(executor, function, *args), budget)
+        except BrokenProcessPool:
+            log.exception("a computer worker died; starting new workers")
+            if self._executor is executor:
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+                self.start()
+        return await asyncio.wait_for(asyncio.to_thread(function, *args), budget)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot.service import ratings
+from bot.service import premoves, ratings, vacations
 from bot.service.computer import ComputerPool
 from bot.service.errors import (
     BadOption,
@@ -48,6 +48,7 @@ from storage import (
     ReadTx,
     SeatRecord,
     SettingsRecord,
+    Shards,
     Tx,
 )
 
@@ -86,6 +87,12 @@ class MoveResult:
     after: State[Any]
     seat: int
     notation: str
+    conditional: bool = False
+    """This move was a conditional move (``/match premove``) of its seat, played for it by the bot."""
+    chained: list[MoveResult] = field(default_factory=list)
+    """Moves applied in the same transaction right after this one: the opponent's conditional reply, if any."""
+    discarded: int | None = None
+    """The seat whose conditional moves this move discarded (it matched none of them), else ``None``."""
 
     @property
     def finished(self) -> bool:
@@ -117,6 +124,14 @@ class DueWork:
 
 NEWS_RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 3600.0)
 """Seconds before the 2nd, 3rd, 4th and every later attempt to deliver news (a reminder, a result)."""
+NEWS_LEASE = 300.0
+"""Seconds a process holds the news it claimed for delivery (:meth:`MatchService.claim_news`); news a process
+claimed and never settled (it died) is claimed again after this."""
+NEWS_BATCH = 25
+"""News claimed per transaction."""
+COMPUTER_TURN_LEASE = 120.0
+"""Seconds a process holds a computer turn it resumes (:meth:`MatchService.resume_computer_turn`): longer than a
+computer move may take (:data:`bot.service.computer.MOVE_BUDGET`) with its board posted."""
 
 
 def damage_of(match: MatchRecord) -> str | None:
@@ -208,11 +223,16 @@ class MatchService:
         computer_id: the user id that stands for the computer in seats (the bot's own user id).
         clock: returns the current time in epoch seconds.
         computer: where computer moves are searched (default: a thread, :class:`ComputerPool` with no workers).
+        shards: the Discord shards this process serves, when several processes share the database: the deadline
+            pass, the outbox and the resuming of computer turns then take only their servers' work. ``None`` (the
+            default): every server's.
     """
 
     def __init__(self, db: Database, *, computer_id: int = 0, computer_name: str = "Napkin Games",
-                 clock: Callable[[], float] = time.time, computer: ComputerPool | None = None) -> None:
+                 clock: Callable[[], float] = time.time, computer: ComputerPool | None = None,
+                 shards: Shards | None = None) -> None:
         self.db = db
+        self.shards = shards
         self.computer = computer or ComputerPool(0)
         self.computer_id = computer_id
         self.computer_name = computer_name
@@ -260,6 +280,16 @@ class MatchService:
                 await self.quarantine(match, reason)
         return sound
 
+    async def active_matches_anywhere(self, user_id: int) -> list[MatchRecord]:
+        """``user_id``'s active matches in every server, most recently active first; damaged ones are quarantined
+        and left out."""
+        matches = await self.db.read(ReadTx.active_matches_anywhere, user_id)
+        for match in matches:
+            reason = damage_of(match)
+            if reason is not None:
+                await self.quarantine(match, reason)
+        return [match for match in matches if damage_of(match) is None]
+
     async def damaged_matches(self, guild_id: int, user_id: int) -> list[int]:
         """Ids of ``user_id``'s quarantined matches in ``guild_id`` (they were active when found damaged)."""
         return await self.db.read(ReadTx.damaged_matches_of, guild_id, user_id)
@@ -301,7 +331,7 @@ class MatchService:
         """Change some of a server's settings and return them all.
 
         Keyword arguments are :class:`storage.SettingsRecord` fields (``days_per_move``, ``use_threads``,
-        ``allowed_channels``, ``max_active``, ``rate_computer``).
+        ``allowed_channels``, ``max_active``, ``rate_computer``, ``vacation_days``).
 
         Raises:
             BadOption: a value is out of range.
@@ -310,6 +340,8 @@ class MatchService:
             raise BadOption("Days per move must be one of 1, 2, 3, 5, 7, 14 or 0 for no limit.")
         if "max_active" in changes and not 1 <= int(changes["max_active"]) <= 100:
             raise BadOption("The limit of active matches must be between 1 and 100.")
+        if "vacation_days" in changes:
+            vacations.check_allowance(int(changes["vacation_days"]))
         for key in changes:
             if key not in SETTINGS:
                 raise BadOption(f"Unknown setting {key!r}.")
@@ -514,6 +546,10 @@ class MatchService:
             expected_version: the match version the member saw (buttons carry it); ``None`` for typed
                 commands, which act on the current position.
 
+        In the same transaction, the opponent's conditional move (``/match premove``) answering this move is applied
+        and returned in the result's ``chained`` moves, or their stored lines are discarded (the result's
+        ``discarded``): :func:`bot.service.premoves.answer`.
+
         Raises:
             NotFound, NotAllowed (not seated), MatchOver, NotYourTurn, Outdated,
             games.InvalidMove / games.IllegalMove (the rules core's reason).
@@ -532,7 +568,8 @@ class MatchService:
                 raise NotYourTurn(f"It is not your turn: {mover} is to move.")
             if match.deadline is not None and match.deadline <= now:  # the pass has not run yet: it is over anyway
                 return self._time_is_up(tx, match, now, queue=False)  # the caller posts the result
-            return self._apply(tx, match, before, before.current_seat or 0, text, now)
+            moved = self._apply(tx, match, before, before.current_seat or 0, text, now)
+            return premoves.answer(tx, moved, self._apply, now)  # the waiting seat's conditional reply, if any
 
         now = self.clock()
         result = await self._write(body)
@@ -577,7 +614,7 @@ class MatchService:
 
             def body(tx: Tx, version: int = match.version, before: State[Any] = state, seat: int = seat.seat,
                      text: str = text, now: float = self.clock()) -> MoveResult | None:
-                fresh = tx.get_match(match_id)
+                fresh = tx.lock_match(match_id)
                 if fresh is None or fresh.version != version or fresh.status != "active":
                     return None
                 return self._apply(tx, fresh, before, seat, text, now)
@@ -762,47 +799,38 @@ class MatchService:
         (it counts for nobody; :meth:`_never_moved` says which matches, following lichess: a game is aborted, not
         lost on time, while either side has not made its first move).
 
-        The caller posts the messages. The due matches are found along an index (only they are read), then settled
-        :data:`DUE_BATCH` to a transaction, each re-read and version-checked inside it; members' actions queued
-        meanwhile take their turn between two batches, so a burst of due matches never holds them up for long.
+        The caller posts the messages. The due matches are found along an index (only they are read; with
+        :attr:`shards`, only those of this process's servers), then settled :data:`DUE_BATCH` to a transaction,
+        each claimed inside it (:meth:`storage.Tx.claim_match`: re-read and held, or skipped while another process
+        holds it) and settled in a savepoint, so that of several processes running the pass at once exactly one
+        acts on each match, and a match that cannot be settled now (its version moved on, or the server broke a
+        deadlock between two passes over rating rows) is left for the next pass without undoing the rest of the
+        batch. Members' actions queued meanwhile take their turn between two
+        batches, so a burst of due matches never holds them up for long. A challenge is expired by the one
+        transaction that closes it while it is still open.
         """
         now = self.clock()
         work = DueWork()
+        shards = self.shards
 
         def due(tx: ReadTx) -> tuple[list[int], list[ChallengeRecord]]:
-            return tx.due_match_ids(now), tx.expired_challenges(now)
-
-        def settle(tx: Tx, match_id: int) -> None:
-            # the row's condition is checked again here, in the transaction that acts on it: a move that
-            # committed since the pass read its list gave a fresh clock (no forfeit, no early reminder)
-            fresh = tx.get_match(match_id)
-            if fresh is None or fresh.status != "active" or fresh.deadline is None:
-                return
-            try:
-                sound_state(fresh)
-            except Damaged as error:
-                log.error("match %s is damaged and quarantined: %s", match_id, error.reason)
-                tx.quarantine_match(match_id, error.reason)
-                work.quarantined.append(match_id)
-                return
-            if fresh.deadline <= now:
-                ended = self._time_is_up(tx, fresh, now)
-                (work.aborted if ended.status == "aborted" else work.forfeited).append(ended)
-            elif not fresh.reminded and fresh.deadline - now <= fresh.days_per_move * DAY / 3:
-                tx.update_match(fresh.id, fresh.version, reminded=True)
-                tx.add_outbox(fresh.id, "reminder", fresh.ply, now)  # delivered (and retried) from the outbox
-                fresh.reminded = True
-                fresh.version += 1
-                work.reminded.append(fresh)
+            return tx.due_match_ids(now, shards), tx.expired_challenges(now, shards)
 
         def expire(tx: Tx, challenge: ChallengeRecord) -> None:
             if tx.close_challenge(challenge.id, "expired"):
                 challenge.status = "expired"
                 work.expired.append(challenge)
 
+        later: tuple[type[Exception], ...] = (Outdated, *self.db.TransientError)
+
         def settle_batch(tx: Tx, match_ids: Sequence[int]) -> None:
             for match_id in match_ids:
-                settle(tx, match_id)
+                try:
+                    with tx.savepoint("due_match"):
+                        self._settle_due(tx, match_id, now, work)
+                except later as error:
+                    log.info("match %s could not be settled now (%s); the next pass looks again", match_id,
+                             type(error).__name__)
 
         def expire_batch(tx: Tx, batch: Sequence[ChallengeRecord]) -> None:
             for challenge in batch:
@@ -814,6 +842,36 @@ class MatchService:
         for start in range(0, len(challenges), DUE_BATCH):
             await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
         return work
+
+    def _settle_due(self, tx: Tx, match_id: int, now: float, work: DueWork) -> None:
+        """Act on due match ``match_id`` at ``now`` inside ``tx``: claim it, then forfeit or abort it at its deadline,
+        or mark and queue its reminder, recording what was done in ``work`` (nothing when it is no longer due, or
+        another process holds it).
+
+        Raises:
+            Outdated: the match's version moved on (the caller's savepoint undoes this match alone).
+        """
+        # the row's condition is checked again here, in the transaction that acts on it: a move that
+        # committed since the pass read its list gave a fresh clock (no forfeit, no early reminder)
+        fresh = tx.claim_match(match_id)  # None also while another process settles it (or a move holds it)
+        if fresh is None or fresh.status != "active" or fresh.deadline is None:
+            return
+        try:
+            sound_state(fresh)
+        except Damaged as error:
+            log.error("match %s is damaged and quarantined: %s", match_id, error.reason)
+            tx.quarantine_match(match_id, error.reason)
+            work.quarantined.append(match_id)
+            return
+        if fresh.deadline <= now:
+            ended = self._time_is_up(tx, fresh, now)
+            (work.aborted if ended.status == "aborted" else work.forfeited).append(ended)
+        elif not fresh.reminded and fresh.deadline - now <= fresh.days_per_move * DAY / 3:
+            self._update(tx, fresh, reminded=True)
+            tx.add_outbox(fresh.id, "reminder", fresh.ply, now)  # delivered (and retried) from the outbox
+            fresh.reminded = True
+            fresh.version += 1
+            work.reminded.append(fresh)
 
     def _time_is_up(self, tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:
         """End ``match``, whose deadline has passed: aborted while a side has not made its first move
@@ -870,8 +928,17 @@ class MatchService:
         await self.db.write(Tx.add_outbox, match.id, "result", match.ply, now, now + NEWS_RETRY_DELAYS[0])
 
     async def due_news(self) -> list[OutboxRecord]:
-        """News due for (another) delivery attempt now, oldest first."""
-        return await self.db.read(ReadTx.due_outbox, self.clock())
+        """News due for (another) delivery attempt now, oldest first (with :attr:`shards`, of this process's
+        servers; read only: :meth:`claim_news` is what a delivering process uses)."""
+        return await self.db.read(ReadTx.due_outbox, self.clock(), self.shards)
+
+    async def claim_news(self, limit: int = NEWS_BATCH) -> list[OutboxRecord]:
+        """Claim up to ``limit`` news due now (with :attr:`shards`, of this process's servers) for this process to
+        deliver, oldest first: no other process delivers them for :data:`NEWS_LEASE` seconds. Settle each with
+        :meth:`news_done` or :meth:`news_failed`; news left unsettled (the process died) is claimed again after the
+        lease (:meth:`storage.Tx.claim_outbox`)."""
+        now = self.clock()
+        return await self.db.write(Tx.claim_outbox, now, now + NEWS_LEASE, limit, self.shards)
 
     async def news_done(self, news: OutboxRecord) -> None:
         """Forget ``news``: delivered, no longer true (the match moved on), or its channel is gone."""
@@ -885,22 +952,45 @@ class MatchService:
         return next_at
 
     async def computer_turns(self) -> list[int]:
-        """Ids of active matches waiting for the computer (a crash between a member's move and the reply)."""
-        return await self.db.read(ReadTx.computer_to_move)
+        """Ids of active matches waiting for the computer (a crash between a member's move and the reply); with
+        :attr:`shards`, of this process's servers."""
+        return await self.db.read(ReadTx.computer_to_move, self.shards)
+
+    async def claim_computer_turn(self, match_id: int) -> bool:
+        """Claim the resuming of the computer's turn in ``match_id`` for :data:`COMPUTER_TURN_LEASE` seconds;
+        ``False`` when another process holds it. Give it back with :meth:`release_computer_turn`."""
+        now = self.clock()
+        return await self.db.write(Tx.take_lease, f"computer-turn:{match_id}", now, now + COMPUTER_TURN_LEASE)
+
+    async def release_computer_turn(self, match_id: int) -> None:
+        """Give back a claim of :meth:`claim_computer_turn`."""
+        await self.db.write(Tx.drop_lease, f"computer-turn:{match_id}")
 
     async def next_wakeup(self) -> float | None:
-        """The earliest time something falls due (reminder, forfeit, challenge expiry), or ``None``."""
+        """The earliest time something falls due (reminder, forfeit, challenge expiry, news to deliver; with
+        :attr:`shards`, for this process's servers), or ``None``."""
         def earliest(tx: ReadTx) -> float | None:
-            times = [t for t in (tx.next_deadline(), tx.next_challenge_expiry(), tx.next_outbox()) if t is not None]
+            times = [t for t in (tx.next_deadline(self.shards), tx.next_challenge_expiry(self.shards),
+                                 tx.next_outbox(self.shards)) if t is not None]
             return min(times) if times else None
 
         return await self.db.read(earliest)
 
     # ------------------------------------------------------------ helpers
 
+    @classmethod
+    def _load_for_action(cls, tx: Tx, match_id: int, guild_id: int) -> MatchRecord:
+        """``match_id`` of server ``guild_id``, locked until ``tx`` ends (another process's action on the match waits
+        for this one, then sees it); raises NotFound, Damaged or MatchOver (:meth:`_check_active`)."""
+        return cls._check_active(tx.lock_match(match_id), match_id, guild_id)
+
+    @classmethod
+    def _load_for_reading(cls, tx: ReadTx, match_id: int, guild_id: int) -> MatchRecord:
+        """``match_id`` of server ``guild_id`` as a read body sees it; raises as :meth:`_load_for_action`."""
+        return cls._check_active(tx.get_match(match_id), match_id, guild_id)
+
     @staticmethod
-    def _load_for_action(tx: ReadTx, match_id: int, guild_id: int) -> MatchRecord:
-        match = tx.get_match(match_id)
+    def _check_active(match: MatchRecord | None, match_id: int, guild_id: int) -> MatchRecord:
         if match is None or match.guild_id != guild_id:
             raise NotFound(f"There is no match #{match_id} in this server.")
         reason = damage_of(match)
@@ -917,9 +1007,11 @@ class MatchService:
         return seat is not None and match.seats[seat].user_id == user_id and not match.seats[seat].is_computer
 
     def _deadline_for(self, match: MatchRecord, seat: int | None, now: float) -> float | None:
+        """The deadline of ``seat``, to move from ``now``: days per move later, paused while that member is on
+        vacation (``match`` was read in the same transaction, so its seats say who is away)."""
         if seat is None or not match.days_per_move or match.seats[seat].is_computer:
             return None
-        return now + match.days_per_move * DAY
+        return vacations.paused_deadline(match.seats[seat].away_until, now + match.days_per_move * DAY, now)
 
     @staticmethod
     def _insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant: dict[str, Any],
@@ -929,7 +1021,8 @@ class MatchService:
         seat = state.current_seat
         deadline = None
         if seat is not None and days and not seats[seat].is_computer:
-            deadline = now + days * DAY
+            away = vacations.away_until(tx, guild_id, seats[seat].user_id, now)
+            deadline = vacations.paused_deadline(away, now + days * DAY, now)
         return tx.insert_match(
             guild_id=guild_id, channel_id=channel_id, game=game_key, variant=variant, state=state.to_dict(),
             current_seat=seat, days_per_move=days, deadline=deadline, rated=rated, now=now, seats=seats,

@@ -2,7 +2,8 @@
 
 A rating is shown as ``1000 + 40 × ordinal`` where openskill's ordinal is ``mu − 3·sigma`` (a conservative
 estimate; a new player shows 1000). It is *provisional* until :data:`PROVISIONAL_GAMES` rated games. Ratings
-change in the same transaction as the move (or resignation, forfeit, agreed draw) that ends the match. Matches
+change in the same transaction as the move (or resignation, forfeit, agreed draw) that ends the match, on rows held
+for it (:meth:`storage.Tx.lock_rating`), so processes finishing matches of one player at once count every one. Matches
 against the computer are unrated unless the server's ``rate_computer`` setting is on, in which case only the
 human's W/L/D record changes (the computer has no rating). Gröbner Nim solitaire keeps the best result relative
 to par (turns − par; lower is better) instead of a rating.
@@ -79,13 +80,9 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> dict[str, list[int]
         return None
     if len({seat.user_id for seat in humans}) != len(humans) or not humans:
         return None
-    records: list[RatingRecord | None] = []
-    for seat in match.seats:
-        if seat.is_computer:
-            records.append(None)
-            continue
-        record = tx.get_rating(match.guild_id, match.game, seat.user_id)
-        records.append(record or _new(match, seat.user_id, seat.display_name))
+    locked = {seat.user_id: tx.lock_rating(_new(match, seat.user_id, seat.display_name), now)
+              for seat in sorted(humans, key=lambda seat: seat.user_id)}  # one order: no two bodies wait in a ring
+    records: list[RatingRecord | None] = [None if seat.is_computer else locked[seat.user_id] for seat in match.seats]
     winner, draw = outcome.get("winner"), bool(outcome.get("draw"))
     for seat, record in zip(match.seats, records, strict=True):
         if record is None:
@@ -118,8 +115,7 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> dict[str, list[int]
 def _record_solitaire(tx: Tx, match: MatchRecord, now: float) -> None:
     seat = match.seats[0]
     key = board_key(match.game, solitaire=True)
-    record = tx.get_rating(match.guild_id, key, seat.user_id) or _new(
-        match, seat.user_id, seat.display_name, key)
+    record = tx.lock_rating(_new(match, seat.user_id, seat.display_name, key), now)
     record.display_name = seat.display_name
     record.games += 1
     scores = match.outcome.get("scores") if match.outcome else None

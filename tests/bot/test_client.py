@@ -16,9 +16,10 @@ def _syncs(env) -> int:
     return sum(1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
 
 
-async def test_commands_sync_only_when_the_tree_changed(simcord_env, db: Database, db_path: Path) -> None:
+@pytest.mark.both_backends
+async def test_commands_sync_only_when_the_tree_changed(simcord_env, db: Database) -> None:
     assert _syncs(simcord_env) == 1  # first start on a fresh database
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db.path)
     try:
         await simcord_env.restart_bot(NapkinBot(reopened))
         assert _syncs(simcord_env) == 1  # same tree: no sync at the restart
@@ -58,9 +59,10 @@ async def test_every_registered_game_has_its_command_group(simcord_env) -> None:
     assert tree.get_command("napkin").get_command("free") is not None  # a game module's extra command
 
 
-async def test_a_forced_sync_syncs_an_unchanged_tree(simcord_env, db: Database, db_path: Path) -> None:
+@pytest.mark.both_backends
+async def test_a_forced_sync_syncs_an_unchanged_tree(simcord_env, db: Database) -> None:
     assert _syncs(simcord_env) == 1
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db.path)
     try:
         forced = NapkinBot(reopened)
         forced.force_sync = True
@@ -192,9 +194,3 @@ def test_backup_command_copies_the_database(tmp_path: Path, capsys: pytest.Captu
     finally:
         copy.close()
     assert "backed up" in capsys.readouterr().out
-
-
-def test_backup_of_a_postgresql_database_points_to_pg_dump(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["backup", "copy.db", "--database", "postgresql://napkin@127.0.0.1/napkin"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "pg_dump" in err

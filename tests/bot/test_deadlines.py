@@ -20,12 +20,22 @@ pytestmark = pytest.mark.both_backends
 DAY = 86400
 
 
+def _locked_error(backend: str) -> Exception:
+    """The error a locked database gives on ``backend``."""
+    if backend == "sqlite":
+        return sqlite3.OperationalError("database is locked")
+    import psycopg
+
+    return psycopg.errors.LockNotAvailable("could not obtain lock on row in relation \"matches\"")
+
+
 class FailOnce:
     """Wraps a query of :class:`storage.ReadTx`: counts its calls, and once armed, the next call raises the
     error a locked database gives (in the database thread, like the real one)."""
 
-    def __init__(self, original: Callable[..., Any]) -> None:
+    def __init__(self, original: Callable[..., Any], error: Exception) -> None:
         self.original = original
+        self.error = error
         self.calls = 0
         self.armed = False
         self.failed = 0
@@ -38,7 +48,7 @@ class FailOnce:
         if self.armed:
             self.armed = False
             self.failed += 1
-            raise sqlite3.OperationalError("database is locked")
+            raise self.error
         return self.original(tx, *args)
 
 
@@ -62,7 +72,7 @@ async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_ti
     cog = simcord_env.bot.get_cog("Deadlines")  # the extension's own module instance, loaded by discord.py
     assert cog is not None and cog.deadline_loop.is_running()
 
-    probe = FailOnce(getattr(ReadTx, query))
+    probe = FailOnce(getattr(ReadTx, query), _locked_error(db.backend))
     monkeypatch.setattr(ReadTx, query, probe)
     reminder_at = deadline - DAY / 3
     await simcord_env.advance_time(reminder_at - 10 - simcord_env.bot.now())
@@ -73,7 +83,7 @@ async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_ti
     assert probe.failed == 1
     failures = [r for r in caplog.records if r.name == "bot.exts.deadlines" and r.levelno == logging.ERROR]
     assert len(failures) == 1 and "deadline pass failed" in failures[0].getMessage()
-    assert failures[0].exc_info is not None and isinstance(failures[0].exc_info[1], sqlite3.OperationalError)
+    assert failures[0].exc_info is not None and failures[0].exc_info[1] is probe.error
     assert cog.failures == 1 and cog.deadline_loop.is_running()
     if query == "due_match_ids":
         assert _reminders(world) == []  # the failed pass did nothing

@@ -8,13 +8,15 @@ bottom (``b2`` is the centre).
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games import DemoMatch, Game, IllegalMove, InvalidMove, InvalidState, Level, MoveCommand, MoveParam, Option
-from games.base import Outcome, State, Termination
+from games.base import GameValue, Outcome, State, Termination
 
 Square = int
 """A square as an index 0–8: ``3 * row + column``, row 0 at the bottom."""
@@ -148,6 +150,34 @@ class TicTacToe(Game[TicTacToeState, Square]):
                     if outcome is not None and outcome.winner == wanted and not state.misere:
                         return square
         return rng.choice(legal)
+
+
+    def exact_value(self, state: TicTacToeState, seat: int) -> GameValue:
+        """The value for ``seat`` by a full minimax search (the whole game tree is small); kind ``"outcome"``."""
+        outcome = state.outcome
+        if outcome is not None:
+            return GameValue("outcome", 0 if outcome.winner is None else 1 if outcome.winner == seat else -1, 0)
+        value = _solve(frozenset(state.marks[0::2]), frozenset(state.marks[1::2]), state.misere)
+        return GameValue("outcome", value if seat == state.current_seat else -value)
+
+
+@functools.cache
+def _solve(first: frozenset[Square], second: frozenset[Square], misere: bool) -> int:
+    """1, 0 or -1: the result for the seat to move when seat 0 holds ``first`` and seat 1 ``second``."""
+    marks = tuple(square for pair in itertools.zip_longest(sorted(first), sorted(second)) for square in pair
+                  if square is not None)
+    state = TicTacToeState(marks, misere)
+    mover = state.current_seat
+    best = -1
+    for move in state.legal_moves():
+        child = state.apply(move)
+        outcome = child.outcome
+        if outcome is not None:
+            value = 0 if outcome.winner is None else 1 if outcome.winner == mover else -1
+        else:
+            value = -_solve(frozenset(child.marks[0::2]), frozenset(child.marks[1::2]), misere)
+        best = max(best, value)
+    return best
 
 
 GAME = TicTacToe()

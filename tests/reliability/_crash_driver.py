@@ -7,7 +7,11 @@ imports everything once, single-threaded, and on each request forks a driver. Pr
 * ``run SEED DB OUT`` → forks a driver on database ``DB`` writing its lines to file ``OUT``; answers ``pid N``.
 * ``wait PID`` → reaps that driver; answers ``status S`` (the raw ``waitpid`` status).
 
-Driver lines: ``ready``; ``start MATCH``; ``move MATCH PLY NOTATION``; ``resign MATCH``; ``error TRACEBACK``.
+Driver lines: ``ready``; ``start MATCH``; ``move MATCH PLY NOTATION``; ``resign MATCH``; ``premove MATCH PLY X Y``
+(a conditional move of the seat waiting at PLY: if the opponent plays X, Y answers it; written after the line was
+stored, or after the move whose conditional reply stored it as the next turn's line); ``vacation start ID USER``
+and ``vacation end ID USER`` (a member's vacation begun or ended, with its deadlines moved in the same transaction);
+``error TRACEBACK``.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ import random
 import sys
 import traceback
 
-from bot.service import MatchService, Player, load_state
-from games import GAMES, add_game_package
-from storage import Database
+from bot.service import LimitReached, MatchService, NotAllowed, Player, load_state, premoves
+from bot.service.vacations import VacationService
+from games import GAMES, State, add_game_package
+from storage import Database, MatchRecord, ReadTx
 from tests.conftest import EXTRA_GAMES
 from tests.reliability._support import solitaire_variant
 
@@ -59,14 +64,73 @@ async def _start(service: MatchService, rng: random.Random, games: list[str], fd
         _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
 
 
+def _first_reply(state: State, text: str, mover: int) -> tuple[str, State] | None:
+    """After ``text`` in ``state``: the first legal move of the other seat and the position after it, when the turn
+    passes to that seat and the game goes on; else ``None``."""
+    after = state.play(text)
+    if after.is_over or after.current_seat == mover:
+        return None
+    reply = after.format_move(after.legal_moves()[0])
+    return reply, after.play(reply)
+
+
+async def _maybe_premove(service: MatchService, match: MatchRecord, state: State, move: str, rng: random.Random,
+                         fd: int) -> None:
+    """Now and then, the waiting seat of a members' duel stores a conditional move: mostly one expecting ``move`` (the
+    move about to be played, so that its reply is played in the same transaction), sometimes one expecting another
+    move (discarded by ``move``), at times with a deeper pair. At most one line per seat and position, and replies
+    are the first legal move, so that a line reported once is the one stored."""
+    mover = state.current_seat
+    if len(match.seats) != 2 or any(s.is_computer for s in match.seats) or rng.random() < 0.6:
+        return
+    waiting = 1 - mover
+    if await service.db.read(ReadTx.premoves_of, match.id, waiting):
+        return
+    expected = move if rng.random() < 0.75 else state.format_move(rng.choice(list(state.legal_moves())))
+    first = _first_reply(state, expected, mover)
+    if first is None:
+        return
+    reply, after_reply = first
+    deeper: tuple[str, ...] = ()
+    if rng.random() < 0.5 and not after_reply.is_over and after_reply.current_seat == mover:
+        then_if = after_reply.format_move(after_reply.legal_moves()[0])
+        second = _first_reply(after_reply, then_if, mover)
+        if second is not None:
+            deeper = (then_if, second[0])
+    line, _, _ = await premoves.store(service, match.id, GUILD, match.seats[waiting].user_id, expected, reply,
+                                      *deeper)
+    _say(fd, f"premove {match.id} {line.ply} {line.if_move} {line.reply}")
+
+
+async def _vacation(vacations: VacationService, rng: random.Random, fd: int) -> None:
+    """A random member starts a vacation, or ends the one they are on (the server's allowance is a whole year, so
+    that the drivers never run out of it)."""
+    player = rng.choice(PLAYERS)
+    try:
+        if (await vacations.status(GUILD, player.user_id)).vacation is None:
+            started, _ = await vacations.start(GUILD, player.user_id)
+            _say(fd, f"vacation start {started.id} {player.user_id}")
+        else:
+            ended, _, _ = await vacations.end(GUILD, player.user_id)
+            _say(fd, f"vacation end {ended.id} {player.user_id}")
+    except (NotAllowed, LimitReached):  # another driver's action came between (or the allowance is spent)
+        pass
+
+
 async def drive(db_path: str, seed: int, fd: int) -> None:
-    """Apply random legal moves (and now and then a resignation or a new match) until killed."""
+    """Apply random legal moves (and now and then a resignation, a new match, or a vacation begun or ended) until
+    killed."""
     db = await Database.open(db_path)
     service = MatchService(db, computer_id=COMPUTER_ID, computer_name="CPU")
+    vacations = VacationService(db, clock=service.clock)
+    await service.update_settings(GUILD, vacation_days=365)
     games = available_games()
     _say(fd, "ready")
     rng = random.Random(seed)
     while True:
+        if rng.random() < 0.03:
+            await _vacation(vacations, rng, fd)
+            continue
         rows = await db.fetchall("SELECT id FROM matches WHERE guild_id = ? AND status = 'active' ORDER BY id",
                                  (GUILD,))
         if len(rows) < 4 or rng.random() < 0.03:
@@ -83,10 +147,18 @@ async def drive(db_path: str, seed: int, fd: int) -> None:
             await service.resign(match.id, GUILD, seat.user_id)
             _say(fd, f"resign {match.id}")
             continue
-        move = GAMES[match.game].computer_move(state, "easy", rng)
-        result = await service.play(match.id, GUILD, seat.user_id, state.format_move(move),
-                                    expected_version=match.version)
+        text = state.format_move(GAMES[match.game].computer_move(state, "easy", rng))
+        waiting = await db.read(ReadTx.premoves_of, match.id, 1 - state.current_seat)
+        if waiting and rng.random() < 0.5:  # the move a stored line expects (a deeper pair's, too)
+            text = rng.choice(waiting).if_move
+        await _maybe_premove(service, match, state, text, rng, fd)
+        result = await service.play(match.id, GUILD, seat.user_id, text, expected_version=match.version)
         _say(fd, f"move {match.id} {result.after.ply} {result.notation}")
+        for reply in result.chained:  # a conditional reply, committed with the move
+            _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
+            deeper = await db.read(ReadTx.premoves_of, match.id, reply.seat)
+            for line in deeper:
+                _say(fd, f"premove {match.id} {line.ply} {line.if_move} {line.reply}")
         for reply in await service.computer_replies(match.id):
             _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
 

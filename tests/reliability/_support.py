@@ -4,11 +4,11 @@ that reach the bot before it handles any of them."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import importlib
 import random
-import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
@@ -18,7 +18,8 @@ from bench._harness import World, command_for
 from bot.errors import GENERIC
 from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
 from games import GAMES, RulesError, State
-from storage import Database, MatchRecord, ReadTx
+from storage import Database, MatchRecord, ReadTx, Tx
+from storage.transfer import table_selects
 
 GAME_KEYS: tuple[str, ...] = tuple(GAMES)
 """Every registered game (the tests' extra games included: see tests/conftest.py)."""
@@ -26,8 +27,9 @@ GAME_KEYS: tuple[str, ...] = tuple(GAMES)
 __all__ = [  # re-exported for the test modules
     "GAME_KEYS", "Clock", "World",
     "assert_consistent", "assert_no_mention_escapes", "assert_ratings_match_results", "burst",
-    "command_for", "ephemeral_refusal", "full_snapshot", "hands_over_turn", "is_domain_error", "legal_texts",
-    "match_of", "quick_settle", "require_game", "service_match", "shuffled", "solitaire_variant", "start_command",
+    "command_for", "edit_rows", "ephemeral_refusal", "full_snapshot", "hands_over_turn", "is_domain_error",
+    "legal_texts", "match_of", "quick_settle", "require_game", "service_match", "shuffled", "solitaire_variant",
+    "start_command",
     "start_discord_match",
 ]
 
@@ -57,14 +59,30 @@ def is_domain_error(error: BaseException) -> bool:
 # ---------------------------------------------------------------- the database
 
 
+_selects: dict[str, dict[str, str]] = {}
+
+
 async def full_snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table (settings and meta included), read through a separate read-only connection
-    (it sees exactly what is committed), to prove that a refused action changed nothing."""
-    with contextlib.closing(sqlite3.connect(f"file:{db.path}?mode=ro", uri=True)) as conn:
-        tables = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-        assert {"matches", "moves", "seats", "challenges", "ratings", "guild_settings", "meta"} <= set(tables)
-        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall() for table in tables}  # noqa: S608 - table names read from sqlite_master
+    """Every row of every table (settings and meta included; the tables read from the database's catalogue once),
+    as committed, to prove that a refused action changed nothing. Either backend."""
+    if db.path not in _selects:
+        _selects[db.path] = await asyncio.to_thread(table_selects, db.path)
+    selects = _selects[db.path]
+    assert {"matches", "moves", "seats", "challenges", "ratings", "guild_settings", "meta"} <= set(selects)
+
+    def body(tx: ReadTx) -> dict[str, list[tuple[Any, ...]]]:
+        return {table: [tuple(row) for row in tx._conn.execute(sql).fetchall()] for table, sql in selects.items()}
+
+    return await db.read(body)
+
+
+async def edit_rows(db: Database, sql: str, params: tuple[Any, ...] = ()) -> None:
+    """Change stored rows behind the service's back, the way a hand edit, a bad restore or an old bug would: one
+    statement (``?`` placeholders, the same text on either backend) in one committed transaction."""
+    def body(tx: Tx) -> None:
+        tx._conn.execute(sql, params)
+
+    await db.write(body)
 
 
 async def match_of(db: Database, match_id: int) -> MatchRecord:

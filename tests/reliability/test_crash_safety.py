@@ -24,6 +24,7 @@ from tests.reliability._support import assert_consistent, assert_ratings_match_r
 KILLS = 60
 REPO = Path(__file__).resolve().parents[2]
 
+# SQLite only: it kills processes writing to one database file and checks what the file kept (WAL recovery).
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the driver processes are forked")
 
 
@@ -67,6 +68,12 @@ class Reported:
         self.moves: dict[tuple[int, int], str] = {}
         self.resigned: set[int] = set()
         self.started: set[int] = set()
+        self.premoves: dict[tuple[int, int, str], str] = {}
+        """(match, ply, expected move) -> the conditional reply."""
+        self.triggered: set[tuple[int, int]] = set()
+        """(match, ply) of lines whose expected move was played, checked to be answered in the log."""
+        self.vacations: dict[int, str] = {}
+        """vacation id -> ``start`` or ``end``: the last thing a driver reported of it."""
 
     def read(self, out: Path) -> None:
         if not out.exists():  # killed before it opened its output file
@@ -80,6 +87,12 @@ class Reported:
                 self.resigned.add(int(rest))
             elif kind == "start":
                 self.started.add(int(rest))
+            elif kind == "premove":
+                match_id, ply, expected, reply = rest.split(" ", 3)
+                self.premoves[int(match_id), int(ply), expected] = reply
+            elif kind == "vacation":
+                what, vacation_id, _ = rest.split(" ", 2)
+                self.vacations[int(vacation_id)] = what
             elif kind == "error":
                 pytest.fail(f"the driver failed on its own: {rest}")
 
@@ -103,6 +116,15 @@ async def _verify(db_path: Path, reported: Reported, checked: dict[int, int], ra
             if checked.get(match_id) != version:
                 await assert_consistent(db, match_id)
                 checked[match_id] = version
+        for (match_id, ply, expected), reply in reported.premoves.items():
+            if logged.get((match_id, ply + 1)) == expected:  # the line was stored when its move came: answered
+                assert logged.get((match_id, ply + 2)) == reply, f"match {match_id}: {expected} unanswered"
+                reported.triggered.add((match_id, ply))
+        lines = await db.fetchall("SELECT p.match_id, p.seat, p.ply, m.status, m.ply, m.current_seat FROM premoves p "
+                                  "JOIN matches m ON m.id = p.match_id")
+        for match_id, seat, ply, status, current_ply, current_seat in lines:
+            assert status == "active" and ply == current_ply and seat != current_seat, f"stale line in {match_id}"
+        await _verify_vacations(db, reported)
         challenges = await db.fetchall("SELECT status, match_id FROM challenges")
         accepted = [m for s, m in challenges if s == "accepted"]
         assert all(m in ids for m in accepted) and len(set(accepted)) == len(accepted)
@@ -111,6 +133,27 @@ async def _verify(db_path: Path, reported: Reported, checked: dict[int, int], ra
             await assert_ratings_match_results(db, GUILD)
     finally:
         await db.close()
+
+
+async def _verify_vacations(db: Database, reported: Reported) -> None:
+    """Every reported vacation start and end is stored, and a vacation's deadlines moved with it: each running
+    match whose player to move is away has its deadline past the end of the vacation (the drivers' allowance is a
+    year, their matches' time 3 days), and no other deadline is further away than 3 days and the time paused."""
+    rows = {r[0]: r[1:] for r in await db.fetchall("SELECT id, user_id, started_at, ends_by, ended_at FROM vacations")}
+    for vacation_id, what in reported.vacations.items():
+        assert vacation_id in rows, f"reported vacation {vacation_id} lost"
+        if what == "end":
+            assert rows[vacation_id][3] is not None, f"reported end of vacation {vacation_id} lost"
+    away = {user: ends_by for user, _, ends_by, ended_at in rows.values() if ended_at is None}
+    paused = sum((ended_at or time.time()) - started_at for _, started_at, _, ended_at in rows.values())
+    running = await db.fetchall("SELECT m.id, m.deadline, s.user_id FROM matches m JOIN seats s ON s.match_id = m.id "
+                                "AND s.seat = m.current_seat WHERE m.status = 'active' AND s.level IS NULL "
+                                "AND m.deadline IS NOT NULL")
+    for match_id, deadline, user in running:
+        if user in away:
+            assert deadline > away[user], f"match {match_id}: the deadline of a member away was not paused"
+        else:
+            assert deadline <= time.time() + 3 * 86400 + paused + 1, f"match {match_id}: a deadline still paused"
 
 
 def test_sigkill_at_random_points_loses_no_reported_move(tmp_path: Path) -> None:
@@ -146,5 +189,9 @@ def test_sigkill_at_random_points_loses_no_reported_move(tmp_path: Path) -> None
     asyncio.run(_verify(db_path, reported, {}, ratings=True))  # everything once more, from scratch
     assert kills >= 50
     assert len(reported.moves) >= 3 * kills, "the drivers hardly moved before being killed"
+    assert len(reported.triggered) >= 10, "the drivers hardly played a conditional move"
+    assert len(reported.vacations) >= 5, "the drivers hardly went on vacation"
     print(f"\ncrash safety: {kills} kills survived ({early} while opening), {len(reported.moves)} reported moves "
-          f"all in the log, {len(checked)} matches replayed")
+          f"all in the log, {len(checked)} matches replayed, {len(reported.premoves)} conditional moves stored, "
+          f"{len(reported.triggered)} answered in the transaction of their move, {len(reported.vacations)} vacations "
+          "begun or ended with their deadlines")

@@ -4,9 +4,6 @@ computer's reply. The move is stored first, the member is told the truth, and ``
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
-
 import discord
 import pytest
 
@@ -19,11 +16,14 @@ from tests.bot.helpers import move_button
 from tests.reliability._support import (
     World,
     assert_consistent,
+    edit_rows,
     ephemeral_refusal,
     full_snapshot,
     match_of,
     start_discord_match,
 )
+
+pytestmark = pytest.mark.both_backends
 
 
 def _notices(result) -> list[str]:
@@ -133,10 +133,8 @@ async def test_buttons_of_a_vanished_or_finished_match_answer_clearly(simcord_en
     second = await start_discord_match(world, db, "chopsticks")
     board = world.thread().last_message
     # e.g. the database was restored from a backup older than this match
-    with contextlib.closing(sqlite3.connect(db.path)) as conn, conn:
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("DELETE FROM challenges WHERE match_id = ?", (second,))
-        conn.execute("DELETE FROM matches WHERE id = ?", (second,))
+    await edit_rows(db, "DELETE FROM challenges WHERE match_id = ?", (second,))
+    await edit_rows(db, "DELETE FROM matches WHERE id = ?", (second,))  # its seats and moves go with it
     before = await full_snapshot(db)
     gone = await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
     assert f"no match #{second}" in ephemeral_refusal(gone)
@@ -144,7 +142,7 @@ async def test_buttons_of_a_vanished_or_finished_match_answer_clearly(simcord_en
     assert (await match_of(db, first)).status == "finished"
 
 
-async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_env, db: Database, db_path) -> None:
+async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_env, db: Database) -> None:
     """The member's move committed, then the process died before the computer answered: the restarted bot must
     let the computer move instead of leaving the match waiting for ever (computer seats have no deadline)."""
     world = World(simcord_env, "alice")
@@ -153,7 +151,7 @@ async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_
     crashed = MatchService(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
     await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")  # committed; no computer reply
     assert (await match_of(db, match_id)).current_seat == 1
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db.path)
     try:
         await simcord_env.restart_bot(NapkinBot(reopened))
         await simcord_env.advance_time(1)

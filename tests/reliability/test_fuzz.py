@@ -198,6 +198,8 @@ async def _example(path: Path, data: Any, games: list[str], stats: Stats) -> Non
     stats.examples += 1
 
 
+# SQLite only: every Hypothesis example needs a fresh database, which is a new file here (the storage, service and
+# Discord-level suites run on both backends).
 def test_random_command_sequences_keep_every_invariant(tmp_path: Path) -> None:
     games = _games()
     assert games, "no game is playable yet"

@@ -11,7 +11,9 @@ import math
 from collections import Counter
 from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
 from simcord import OptionError, SetupError
 
 from bot.service import load_state
@@ -31,6 +33,8 @@ from tests.reliability._support import (
     start_command,
     start_discord_match,
 )
+
+pytestmark = pytest.mark.both_backends
 
 TEXT = [
     "", " ", "\u200b", "x" * 10240, "9" * 10240, "-1", "-99999999999999999999", "99999999999999999999",
@@ -81,7 +85,28 @@ def other_commands(bot: Any, game: str, legal_name: str, legal_options: dict[str
 
 
 MATCH_COMMANDS = [("match board", {}), ("match resign", {}), ("match draw", {}), ("match abort", {}),
-                  ("match history", {}), ("match draw", {"action": "decline"}), ("match give-time", {})]
+                  ("match history", {}), ("match draw", {"action": "decline"}), ("match give-time", {}),
+                  ("match premove", {}), ("match premove", {"action": "cancel"}),
+                  ("match review", {}), ("match review", {"public": True})]
+PREMOVE_OPTIONS = ("if_they_play", "reply", "then_if", "then_reply")
+
+
+def premove_line(state: Any) -> dict[str, str]:
+    """A conditional-move line the rules accept for the seat waiting in ``state``: its opponent's first legal move
+    and the first legal answer, and a deeper pair likewise where the game goes on with the turns alternating (where
+    it does not, the deeper options still get text, which the bot refuses)."""
+    mover = state.current_seat
+    texts: list[str] = []
+    for _ in PREMOVE_OPTIONS:
+        moves = list(state.legal_moves()) if not state.is_over else []
+        if not moves:
+            break
+        texts.append(state.format_move(moves[0]))
+        state = state.apply(moves[0])
+        if state.current_seat != (mover if len(texts) % 2 == 0 else 1 - mover):
+            break
+    texts += ["a1"] * (len(PREMOVE_OPTIONS) - len(texts))
+    return dict(zip(PREMOVE_OPTIONS, texts, strict=True))
 
 
 class Attempts:
@@ -91,6 +116,11 @@ class Attempts:
         self.env = env
         self.db = db
         self.refused: Counter[str] = Counter()
+
+    @property
+    def total(self) -> int:
+        """Attempts run so far."""
+        return sum(self.refused.values())
 
     async def run(self, actor: Any, channel: Any, command: str, options: dict[str, Any]) -> None:
         before = await full_snapshot(self.db)
@@ -114,6 +144,25 @@ async def _world_with_matches(env: Any, db: Database, game: str) -> tuple[World,
     await home["bob"].slash(home.thread(), "match resign")
     ids["active"] = await start_discord_match(home, db, game)
     return home, away, ids
+
+
+async def _premove_attempts(attempts: Attempts, home: World, away: World, line: dict[str, str], active: int) -> int:
+    """``/match premove`` by bob, who waits in match ``active``: each option of ``line`` (which the rules accept) in
+    turn hostile, the others kept; actions outside the list; cancelling lines never stored; and the line by members
+    who may not store it. Returns the number of attempts."""
+    thread = home.thread()
+    before = attempts.total
+    for option in PREMOVE_OPTIONS:
+        for value in TEXT:
+            await attempts.run(home["bob"], thread, "match premove", {**line, option: value})
+    for value in CHOICE:
+        await attempts.run(home["bob"], thread, "match premove", {"action": value})
+    for value in TEXT:
+        await attempts.run(home["bob"], thread, "match premove", {"if_they_play": value, "action": "cancel"})
+    for who, where in ((home["alice"], thread), (home["carol"], thread), (away["dave"], away.channel)):
+        # the player to move, a member not playing, another server's member: refused whatever the line
+        await attempts.run(who, where, "match premove", {**line, "match": str(active)})
+    return attempts.total - before
 
 
 @pytest.mark.parametrize("game", GAME_KEYS)
@@ -144,12 +193,14 @@ async def test_hostile_values_for_every_option_are_refused_and_change_nothing(si
         await attempts.run(away["dave"], away.channel, legal_name, {**legal_options, "match": str(ids["active"])})
     # /match commands with hostile match references (and a choice outside the list)
     for name, options in MATCH_COMMANDS:
-        read_only = name in ("match board", "match history")  # finished matches may be shown, not changed
+        read_only = name in ("match board", "match history", "match review")  # finished ones may be shown
         for value in match_values:
             if not (read_only and value == str(ids["finished"])):
                 await attempts.run(home["alice"], home.channel, name, {**options, "match": value})
     for value in CHOICE:
         await attempts.run(home["alice"], thread, "match draw", {"action": value})
+    line = premove_line(state)
+    premove_tried = await _premove_attempts(attempts, home, away, line, ids["active"])
     # starting: every variant option out of range, of the wrong type or outside its choices; bad opponents
     for option, values in start_values(game).items():
         for value in values:
@@ -162,10 +213,15 @@ async def test_hostile_values_for_every_option_are_refused_and_change_nothing(si
                            {"opponent": home.bot_member(), "level": level})
 
     assert attempts.refused["bot"] > 100 and attempts.refused["discord"] > 20
+    # the pair the hostile values were mixed into is one the rules accept: only the hostile value was refused
+    with quick_settle(simcord_env):
+        kept = await home["bob"].slash(thread, "match premove", if_they_play=line["if_they_play"], reply=line["reply"])
+    assert kept.ephemeral and kept.response.content.startswith("Stored"), kept.response.content
     players = [m.id for m in (home["alice"], home["bob"], away["dave"], away["erin"])]
     assert_no_mention_escapes(simcord_env, players, since=since)
     print(f"\nhostile inputs {game}: {sum(attempts.refused.values())} tried, refused by the bot "
-          f"{attempts.refused['bot']}, by Discord {attempts.refused['discord']}")
+          f"{attempts.refused['bot']}, by Discord {attempts.refused['discord']}; {premove_tried} of them "
+          "/match premove")
 
 
 async def test_hostile_display_names_never_ping(simcord_env, db: Database) -> None:
@@ -186,3 +242,49 @@ async def test_hostile_display_names_never_ping(simcord_env, db: Database) -> No
     assert audited >= 8
     texts = [m.content for m in thread.history()]
     assert any("a third of your time" in t for t in texts)  # the reminder was among the audited messages
+
+
+CORRESPONDENCE_COMMANDS = {"vacation start", "vacation end", "notify", "match list"}
+"""The correspondence commands whose options and refusals the test below covers (read from the command tree)."""
+
+
+def _leaf_commands(tree: Any) -> dict[str, Any]:
+    """Every slash command of the tree that runs (not a group), by its full name."""
+    found: dict[str, Any] = {}
+    for command in tree.get_commands():
+        leaves = command.walk_commands() if isinstance(command, app_commands.Group) else [command]
+        for leaf in leaves:
+            if isinstance(leaf, app_commands.Command):
+                found[leaf.qualified_name] = leaf
+    return found
+
+
+async def test_hostile_values_for_the_correspondence_commands_are_refused_and_change_nothing(simcord_env,
+                                                                                            db: Database) -> None:
+    commands = _leaf_commands(simcord_env.bot.tree)
+    assert set(commands) >= CORRESPONDENCE_COMMANDS
+    home = World(simcord_env, "alice", "bob")
+    admins = home.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    boss = home.guild.add_member(simcord_env.create_user("boss"), roles=[admins])
+    await start_discord_match(home, db, "chopsticks")
+    attempts = Attempts(simcord_env, db)
+    since = len(simcord_env.http_requests)
+    # every option of the new commands (as the tree declares them) gets hostile values of its kind
+    hostile = {"scope": CHOICE, "page": INTEGER, "dm": [*CHOICE, "yes", "ON"], "pings": [*CHOICE, "no", True]}
+    for name in sorted(CORRESPONDENCE_COMMANDS):
+        for parameter in commands[name].parameters:
+            for value in hostile[parameter.display_name]:
+                await attempts.run(home["alice"], home.channel, name, {parameter.display_name: value})
+    for value in [*INTEGER, 366, 100_000]:
+        await attempts.run(boss, home.channel, "settings", {"vacation_days": value})
+    # refusals the bot itself makes: no vacation to end; a second vacation; none given by the server
+    await attempts.run(home["alice"], home.channel, "vacation end", {})
+    await home["bob"].slash(home.channel, "vacation start")
+    await attempts.run(home["bob"], home.channel, "vacation start", {})
+    await home["bob"].slash(home.channel, "vacation end")
+    await boss.slash(home.channel, "settings", vacation_days=0)
+    await attempts.run(home["alice"], home.channel, "vacation start", {})
+    assert attempts.refused["bot"] == 3 and attempts.refused["discord"] > 40
+    assert_no_mention_escapes(simcord_env, [home["alice"].id, home["bob"].id], since=since)
+    print(f"\nhostile inputs correspondence: {sum(attempts.refused.values())} tried, refused by the bot "
+          f"{attempts.refused['bot']}, by Discord {attempts.refused['discord']}")

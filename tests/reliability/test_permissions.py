@@ -28,6 +28,8 @@ from tests.reliability._support import (
     start_discord_match,
 )
 
+pytestmark = pytest.mark.both_backends
+
 NO_RIGHT = ("not playing", "not your turn")
 
 

@@ -5,9 +5,7 @@ failure it guards against (every one of them happened on the code before this ro
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -28,12 +26,15 @@ from tests.bot.helpers import move_button
 from tests.reliability._support import (
     Clock,
     World,
+    edit_rows,
     ephemeral_refusal,
     full_snapshot,
     match_of,
     service_match,
     start_discord_match,
 )
+
+pytestmark = pytest.mark.both_backends
 
 DAY = 86400.0
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
@@ -52,7 +53,7 @@ def _reminders(channel: Any) -> list[str]:
     return [t for t in _texts(channel) if "a third of your time" in t]
 
 
-def _damage(db_path: Path, match_id: int, kind: str) -> None:
+async def _damage(db: Database, match_id: int, kind: str) -> None:
     """Damage a stored match row the way a bad restore, a hand edit or an old bug would."""
     change = {
         "state_not_json": "UPDATE matches SET state = '{not json' WHERE id = ?",
@@ -60,8 +61,7 @@ def _damage(db_path: Path, match_id: int, kind: str) -> None:
         "seat_out_of_range": "UPDATE matches SET current_seat = 7 WHERE id = ?",
         "state_not_a_position": "UPDATE matches SET state = '{\"hands\": \"x\"}' WHERE id = ?",
     }[kind]
-    with contextlib.closing(sqlite3.connect(db_path)) as conn, conn:
-        conn.execute(change, (match_id,))
+    await edit_rows(db, change, (match_id,))
 
 
 DAMAGE_KINDS = ["state_not_json", "unknown_game", "seat_out_of_range", "state_not_a_position"]
@@ -97,8 +97,8 @@ async def test_a_move_committed_while_the_pass_runs_gets_no_early_reminder(
     read_list, go_on = threading.Event(), threading.Event()
     original = ReadTx.due_match_ids
 
-    def paused(tx: ReadTx, now: float) -> list[Any]:
-        found = original(tx, now)
+    def paused(tx: ReadTx, now: float, shards: Any = None) -> list[Any]:
+        found = original(tx, now, shards)
         read_list.set()
         go_on.wait(10)  # the pass holds its list while bob moves
         return found
@@ -143,11 +143,11 @@ async def _two_matches(world: World, db: Database, **options: Any) -> tuple[int,
 
 
 @pytest.mark.parametrize("kind", DAMAGE_KINDS[:3])  # (a list reads no position; the other kind shows when used)
-async def test_a_damaged_row_is_quarantined_and_lists_go_on(simcord_env, db: Database, db_path: Path,
+async def test_a_damaged_row_is_quarantined_and_lists_go_on(simcord_env, db: Database,
                                                             kind: str) -> None:
     world = World(simcord_env, "alice", "bob")
     healthy, damaged = await _two_matches(world, db)
-    _damage(db_path, damaged, kind)
+    await _damage(db, damaged, kind)
     listed = await world["alice"].slash(world.channel, "match list")
     text = ephemeral_refusal(listed)
     assert f"#{healthy} Chopsticks vs bob" in text
@@ -160,11 +160,11 @@ async def test_a_damaged_row_is_quarantined_and_lists_go_on(simcord_env, db: Dat
 
 
 @pytest.mark.parametrize("kind", DAMAGE_KINDS)
-async def test_a_damaged_row_due_in_the_pass_does_not_stop_the_others(simcord_env, db: Database, db_path: Path,
+async def test_a_damaged_row_due_in_the_pass_does_not_stop_the_others(simcord_env, db: Database,
                                                                       kind: str) -> None:
     world = World(simcord_env, "alice", "bob")
     healthy, damaged = await _two_matches(world, db, days=1)
-    _damage(db_path, damaged, kind)
+    await _damage(db, damaged, kind)
     cog = simcord_env.bot.get_cog("Deadlines")
     passes = 0
     real = cog.run_pass
@@ -184,7 +184,7 @@ async def test_a_damaged_row_due_in_the_pass_does_not_stop_the_others(simcord_en
 
 @pytest.mark.parametrize("kind", DAMAGE_KINDS)
 async def test_a_damaged_row_among_computer_turns_does_not_stop_resumption(simcord_env, db: Database,
-                                                                           db_path: Path, kind: str) -> None:
+                                                                           kind: str) -> None:
     world = World(simcord_env, "alice")
     for _ in range(2):
         await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
@@ -192,8 +192,8 @@ async def test_a_damaged_row_among_computer_turns_does_not_stop_resumption(simco
     crashed = MatchService(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
     for match_id in (first, second):  # committed; the process died before the computer answered
         await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")
-    _damage(db_path, first, kind)
-    reopened = await Database.open(db_path)
+    await _damage(db, first, kind)
+    reopened = await Database.open(db.path)
     try:
         await simcord_env.restart_bot(NapkinBot(reopened))
         await simcord_env.advance_time(1)
@@ -286,11 +286,11 @@ async def test_a_match_started_in_another_matchs_thread_belongs_to_the_parent_ch
     assert (await match_of(db, first)).ply == 1 and (await match_of(db, second)).ply == 0
 
 
-async def test_the_thread_lookup_never_picks_one_of_two_matches(db: Database, db_path: Path) -> None:
+async def test_the_thread_lookup_never_picks_one_of_two_matches(db: Database) -> None:
     service = MatchService(db)
     first, second = await _duel(service), await _duel(service)
-    with contextlib.closing(sqlite3.connect(db_path)) as conn, conn:  # e.g. rows written by the old code
-        conn.execute("UPDATE matches SET thread_id = 77 WHERE id IN (?, ?)", (first, second))
+    # e.g. rows written by the old code
+    await edit_rows(db, "UPDATE matches SET thread_id = 77 WHERE id IN (?, ?)", (first, second))
     assert await service.match_in_thread(77) is None
     await service.set_thread(first, None)
     found = await service.match_in_thread(77)

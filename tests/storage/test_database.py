@@ -12,7 +12,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from storage import Database, ReadTx, SeatRecord, StorageError, Tx
+from storage import Database, MemberPrefs, PremoveRecord, ReadTx, SeatRecord, StorageError, Tx
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 
 pytestmark = pytest.mark.both_backends
@@ -252,5 +252,97 @@ async def test_upgrade_from_schema_5_keeps_real_matches_and_stores_extra_time(db
         given = await db.read(ReadTx.get_match, active.id)
         assert given is not None and given.time_given == [0, 2] and given.times_given(1) == 2
         assert given.version == active.version + 1
+    finally:
+        await db.close()
+
+
+async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_preferences(db_path: Path) -> None:
+    _schema1_database(db_path)
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:  # the fixture's matches as schema 6 holds them
+        for number in range(1, 6):
+            conn.executescript(MIGRATIONS[number])
+        conn.execute("INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
+                     "rate_computer, updated_at) VALUES (1, 7, 0, '[5]', 10, 1, 1700000000.0)")
+        conn.execute("PRAGMA user_version=6")
+        conn.commit()
+    assert SCHEMA_VERSION >= 7
+    kept = ("SELECT * FROM matches ORDER BY id", "SELECT * FROM seats ORDER BY match_id, seat",
+            "SELECT * FROM moves ORDER BY match_id, ply", "SELECT * FROM ratings ORDER BY user_id, game",
+            "SELECT * FROM challenges ORDER BY id")
+    before = [_table_rows(db_path, sql) for sql in kept]
+    assert len(before[0]) == 13 and len(before[2]) > 100
+    db = await Database.open(db_path)
+    try:
+        assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
+        assert [_table_rows(db_path, sql) for sql in kept] == before  # no column of theirs changed or was added
+        settings = await db.read(ReadTx.get_settings, 1)
+        assert (settings.days_per_move, settings.use_threads, settings.allowed_channels, settings.max_active,
+                settings.rate_computer, settings.vacation_days) == (7, False, [5], 10, True, 14)
+        assert await db.fetchall("SELECT * FROM vacations") == []
+        assert await db.fetchall("SELECT * FROM member_prefs") == []
+        matches = [await db.read(ReadTx.get_match, i) for i in range(1, 14)]
+        assert all(m is not None and m.damage is None for m in matches)
+        for match, rows in zip(matches, [[r for r in before[1] if r[0] == i] for i in range(1, 14)], strict=True):
+            assert match is not None
+            assert [(s.seat, s.user_id, s.display_name, s.level) for s in match.seats] == [r[1:] for r in rows]
+            assert all((s.pings, s.dm, s.away_until) == (True, False, None) for s in match.seats)
+
+        # the upgraded rows take part in vacations and preferences at once
+        active = matches[12]
+        assert active is not None and active.status == "active" and active.deadline == 1700604800.0
+        to_move = active.seats[active.current_seat or 0]
+        now, ends_by = 1700500000.0, 1700500000.0 + 14 * 86400
+
+        def go_away(tx: Tx) -> int:
+            tx.insert_vacation(1, to_move.user_id, now, ends_by)
+            tx.put_member_prefs(MemberPrefs(to_move.user_id, dm_turns=True, pings=False), now)
+            return tx.shift_deadlines(1, to_move.user_id, ends_by - now, now)
+
+        assert await db.write(go_away) == 1
+        away = await db.read(ReadTx.get_match, active.id)
+        assert away is not None and away.deadline == 1700604800.0 + 14 * 86400
+        assert away.version == active.version  # the turn and position did not change: the board stays current
+        seat = away.seats[active.current_seat or 0]
+        assert (seat.away_until, seat.pings, seat.dm) == (ends_by, False, True)
+        with pytest.raises(sqlite3.IntegrityError):  # one open vacation per member and server
+            await db.write(Tx.insert_vacation, 1, to_move.user_id, now + 1, ends_by + 1)
+    finally:
+        await db.close()
+
+
+async def test_upgrade_from_schema_6_keeps_real_matches_and_stores_conditional_moves(db_path: Path) -> None:
+    _schema1_database(db_path)
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:  # the fixture's matches as schema 6 holds them
+        for number in range(1, 6):
+            conn.executescript(MIGRATIONS[number])
+        conn.execute("PRAGMA user_version=6")
+        conn.commit()
+    assert SCHEMA_VERSION >= 8
+    tables = ("matches", "moves", "seats", "challenges", "ratings")
+    before = {table: _table_rows(db_path, f"SELECT * FROM {table} ORDER BY rowid") for table in tables}  # noqa: S608 - fixed names
+    assert len(before["matches"]) == 13 and len(before["moves"]) > 100
+    db = await Database.open(db_path)
+    try:
+        assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
+        for table in tables:  # every row and column kept (a later migration may only add columns)
+            after = _table_rows(db_path, f"SELECT * FROM {table} ORDER BY rowid")  # noqa: S608 - fixed names
+            assert [row[:len(before[table][0])] for row in after] == before[table], table
+        assert await db.fetchall("SELECT * FROM premoves") == []
+        active = await db.read(ReadTx.get_match, 13)
+        assert active is not None and active.status == "active" and active.current_seat is not None
+        waiting = 1 - active.current_seat
+        line = PremoveRecord(13, waiting, active.ply, "LL", "RR", "LR", "RL", 1.0)
+        await db.write(Tx.put_premove, line)
+        await db.write(Tx.put_premove, PremoveRecord(13, waiting, active.ply, "RR", "LL", None, None, 2.0))
+        assert await db.read(ReadTx.premoves_of, 13, waiting) == [
+            line, PremoveRecord(13, waiting, active.ply, "RR", "LL", None, None, 2.0)]
+        with pytest.raises(db.IntegrityError):  # half a deeper pair is refused by the schema
+            await db.write(Tx.put_premove, PremoveRecord(13, waiting, active.ply, "LR", "LL", "RR", None, 3.0))
+        assert await db.write(Tx.delete_premoves, 13, waiting, "RR") == 1
+        assert [p.if_move for p in await db.read(ReadTx.premoves_of, 13, waiting)] == ["LL"]
+        assert await db.write(Tx.update_match, 13, active.version, status="aborted", current_seat=None)
+        assert await db.read(ReadTx.premoves_of, 13, waiting) == []  # an ended match forgets its lines
+        unchanged = await db.read(ReadTx.get_match, 12)
+        assert unchanged is not None and unchanged.damage is None
     finally:
         await db.close()

@@ -18,12 +18,14 @@ pytestmark = pytest.mark.both_backends
 DAY = 86400.0
 
 
-async def _plan(db: Database, sql: str) -> str:
+async def _plan(db: Database, sql: str, *, bitmaps: bool = True) -> str:
     if db.backend == "sqlite":
         return " ".join(str(tuple(row)[-1]) for row in await db.fetchall("EXPLAIN QUERY PLAN " + sql))
 
     def explain(tx: ReadTx) -> str:
         tx._conn.execute("SET LOCAL enable_seqscan = off")
+        if not bitmaps:
+            tx._conn.execute("SET LOCAL enable_bitmapscan = off")
         return " ".join(str(row[0]) for row in tx._conn.execute("EXPLAIN " + sql).fetchall())
 
     return await db.read(explain)
@@ -130,3 +132,33 @@ async def test_stats_and_leaderboards_read_along_their_indexes(db: Database) -> 
     ):
         plan = await _plan(db, sql)
         assert _reads_along(db, plan, index), plan
+
+
+async def test_due_vacations_agree_with_their_definition_and_read_along_their_indexes(db: Database) -> None:
+    rng = random.Random(5)
+    now = 1_000_000.0
+
+    def fill(tx: Tx) -> None:
+        for user in range(300):
+            started = now - rng.uniform(0, 20) * DAY
+            vacation_id = tx.insert_vacation(rng.choice((1, 2)), user, started, started + rng.randint(1, 14) * DAY)
+            if rng.random() < 0.3:
+                tx.close_vacation(vacation_id, started + 3600, 1)
+
+    await db.write(fill)
+    rows = [dict(r) for r in await db.fetchall("SELECT id, ends_by, ended_at FROM vacations")]
+    open_rows = [r for r in rows if r["ended_at"] is None]
+    expected = sorted((r for r in open_rows if r["ends_by"] <= now), key=lambda r: (r["ends_by"], r["id"]))
+    found = await db.read(ReadTx.due_vacations, now)
+    assert [v.id for v in found] == [r["id"] for r in expected] and 0 < len(found) < len(open_rows)
+    assert await db.read(ReadTx.next_vacation_end) == min(r["ends_by"] for r in open_rows)
+    for sql, index in (
+        ("SELECT id FROM vacations WHERE ended_at IS NULL AND ends_by <= 5 ORDER BY ends_by, id",
+         "INDEX vacations_due"),
+        ("SELECT ends_by FROM vacations WHERE ended_at IS NULL ORDER BY ends_by LIMIT 1", "INDEX vacations_due"),
+    ):
+        plan = await _plan(db, sql, bitmaps=False)  # (a table this small makes PostgreSQL prefer a bitmap and a sort)
+        assert _reads_along(db, plan, index), plan
+    plan = await _plan(db, "SELECT id FROM vacations WHERE guild_id = 1 AND user_id = 2 AND ended_at IS NULL",
+                       bitmaps=False)  # a member's open vacation: either index of a member's vacations finds it
+    assert any(_reads_along(db, plan, index) for index in ("INDEX vacations_open", "INDEX vacations_member")), plan

@@ -4,8 +4,9 @@ One board per turn: a move against the computer is shown on one board together w
 the newest board of a match carries buttons (the previous one's are removed when a new one is posted, as far as
 Discord lets us; a click that still arrives answers "out of date"). A board pings only when a seated player's
 action made it: the player to move (never in solitaire, where that is the player who just moved), or, on the
-final board, both human players (nobody on the board of an aborted match). A finished match's board reads the
-result, never "to move".
+final board, both human players (nobody on the board of an aborted match); a member who turned pings off
+(``/notify pings:off``) is named in bold instead, never @-mentioned. A running match's board says who of its players
+is on vacation, and until when. A finished match's board reads the result, never "to move".
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bot.exts.match._views import RematchButton
 from bot.service import MoveResult, load_state
 from games import GAMES, Outcome, State, Termination
 from games.base import read_stored_outcome
-from storage import MatchRecord
+from storage import MatchRecord, SeatRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -56,6 +57,11 @@ class Board:
     ping: bool = True
     note: str | None = None
     """What the game says about the start (:meth:`games.Game.start_note`), shown on the first board."""
+    actor: int | None = None
+    """The member whose interaction made this board (they are not sent a direct message about it)."""
+    notice: str | None = None
+    """A line about the moves for a player (their conditional moves discarded, when a direct message could not tell
+    them: :func:`bot.exts.match._premove.tell_discarded`)."""
 
 
 _last_boards: dict[int, discord.Message] = {}
@@ -154,35 +160,23 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
     game = GAMES[match.game]
     moves = f"move {state.ply}" if state.ply else "new match"
     lines = [f"**{game.title}** · match #{match.id} · {moves}"]
-    played = [f"{escape(match.seats[r.seat].display_name)} played `{r.notation}`" for r in board.results]
+    played = [f"{escape(match.seats[r.seat].display_name)}'s conditional move `{r.notation}` was played"
+              if r.conditional else f"{escape(match.seats[r.seat].display_name)} played `{r.notation}`"
+              for r in board.results]
     if played:
         lines.append("; ".join(played) + ".")
+    if board.notice:
+        lines.append(board.notice)
     scores = state.scores
     if scores is not None and len(match.seats) > 1:
         lines.append("Score: " + " – ".join(f"{escape(seat.display_name)} {scores[seat.seat]}"
                                             for seat in match.seats))
     elif scores is not None:
         lines.append(f"Turns so far: {scores[0]}")
-    if match.status != "active":
-        lines.append(describe_outcome(match))
-        if match.rating_changes:
-            changes = match.rating_changes
-            lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])
-                                                 for seat in match.seats if str(seat.user_id) in changes))
-        humans = sorted({seat.user_id for seat in match.seats if not seat.is_computer})
-        if board.ping and len(match.seats) > 1 and humans and match.status != "aborted":
-            lines.append(" ".join(f"<@{user}>" for user in humans) + " — thanks for the match!")
-    elif match.current_seat is not None:
-        seat = match.seats[match.current_seat]
-        due = f" · deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
-        if seat.is_computer:
-            lines.append(f"{escape(seat.display_name)} is thinking…")
-        elif len(match.seats) == 1:
-            lines.append(f"{escape(seat.display_name)} to move{due}.")
-        elif board.ping:
-            lines.append(f"<@{seat.user_id}>, your move{due}.")
-        else:
-            lines.append(f"{escape(seat.display_name)} to move{due}.")
+    lines.extend(_end_lines(match, board) if match.status != "active" else _turn_lines(match, board))
+    if match.status == "active":
+        lines.extend(f"{escape(seat.display_name)} is on vacation until <t:{int(seat.away_until)}:f> (their deadlines "
+                     "are paused)." for seat in match.seats if seat.away_until is not None and not seat.is_computer)
     if match.draw_offer_seat is not None and match.status == "active":
         offer = escape(match.seats[match.draw_offer_seat].display_name)
         lines.append(f"{offer} offers a draw (`/match draw` to accept).")
@@ -191,6 +185,39 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
             lines.append(board.note)
         lines.append(how_to_move(match, state))
     return "\n".join(lines)
+
+
+def _end_lines(match: MatchRecord, board: Board) -> list[str]:
+    """A final board's lines: the outcome, the rating changes and the thanks to both players."""
+    lines = [describe_outcome(match)]
+    if match.rating_changes:
+        changes = match.rating_changes
+        lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])
+                                             for seat in match.seats if str(seat.user_id) in changes))
+    humans = sorted({seat.user_id: seat for seat in match.seats if not seat.is_computer}.values(),
+                    key=lambda seat: seat.user_id)
+    if board.ping and len(match.seats) > 1 and humans and match.status != "aborted":
+        lines.append(" ".join(member_name(seat) for seat in humans) + " — thanks for the match!")
+    return lines
+
+
+def _turn_lines(match: MatchRecord, board: Board) -> list[str]:
+    """A running match's line about whose move it is and the deadline (none while nobody is to move); the player
+    to move is addressed (:func:`member_name`) only in a duel on a board that may ping."""
+    if match.current_seat is None:
+        return []
+    seat = match.seats[match.current_seat]
+    due = f" · deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
+    if seat.is_computer:
+        return [f"{escape(seat.display_name)} is thinking…"]
+    if len(match.seats) > 1 and board.ping:
+        return [f"{member_name(seat)}, your move{due}."]
+    return [f"{escape(seat.display_name)} to move{due}."]
+
+
+def member_name(seat: SeatRecord) -> str:
+    """A seated member as a board addresses them: a mention, or their name in bold when they turned pings off."""
+    return f"<@{seat.user_id}>" if seat.pings else f"**{escape(seat.display_name)}**"
 
 
 def rating_change(name: str, before: int, after: int) -> str:
@@ -206,11 +233,11 @@ def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.Al
     if match.status == "aborted":  # called off: nobody is thanked for a match that never was
         return discord.AllowedMentions.none()
     if match.status != "active":
-        users = [discord.Object(s.user_id) for s in match.seats if not s.is_computer]
+        users = [discord.Object(s.user_id) for s in match.seats if not s.is_computer and s.pings]
         return discord.AllowedMentions(everyone=False, roles=False, users=users)
     if match.current_seat is not None:
         seat = match.seats[match.current_seat]
-        if not seat.is_computer:
+        if not seat.is_computer and seat.pings:
             return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(seat.user_id)])
     return discord.AllowedMentions.none()
 
@@ -323,7 +350,46 @@ async def post_board(bot: NapkinBot, match: MatchRecord, state: State[Any] | Non
         await queue_result(bot, match)
         return None
     await retire_previous_board(match.id, message)
+    if board is not None and board.ping:
+        await tell_turn(bot, match, message, skip=board.actor)
     return message
+
+
+def match_link(match: MatchRecord) -> str:
+    """A link that opens the match's thread (or channel) in Discord."""
+    return f"https://discord.com/channels/{match.guild_id}/{match.post_channel_id}"
+
+
+def server_name(bot: NapkinBot, guild_id: int) -> str:
+    """The server's name, safe in a message (``"a server"`` when the bot does not see it)."""
+    guild = bot.get_guild(guild_id)
+    return escape(guild.name) if guild is not None else "a server"
+
+
+async def tell_turn(bot: NapkinBot, match: MatchRecord, message: discord.Message | None = None, *,
+                    skip: int | None = None, reminder: bool = False) -> bool:
+    """Send the member to move in ``match`` a direct message that it is their turn (``reminder``: that a third of
+    their time is left), with a link to ``message`` (the board or the reminder) or to the match's thread, if they
+    asked for such messages (``/notify dm:on``) and are not ``skip`` (who just acted). Returns whether it was sent;
+    a failure (closed direct messages, anything Discord refuses) is only logged, never raised."""
+    if match.status != "active" or match.current_seat is None or len(match.seats) == 1:
+        return False
+    seat = match.seats[match.current_seat]
+    if seat.is_computer or not seat.dm or seat.user_id == skip:
+        return False
+    opponents = ", ".join(escape(s.display_name) for s in match.seats if s.user_id != seat.user_id)
+    server = server_name(bot, match.guild_id)
+    where = f"**{GAMES[match.game].title}** match #{match.id} against {opponents} in **{server}**"
+    due = f" (deadline <t:{int(match.deadline)}:f>)" if match.deadline else ""
+    text = (f"A third of your time is left in {where}{due}" if reminder else f"It is your move in {where}{due}")
+    link = message.jump_url if message is not None else match_link(match)
+    try:
+        user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
+        await user.send(f"{text}: {link}", allowed_mentions=discord.AllowedMentions.none())
+    except (discord.HTTPException, discord.ClientException) as error:
+        log.info("could not send member %s a direct message about match %s: %s", seat.user_id, match.id, error)
+        return False
+    return True
 
 
 async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:

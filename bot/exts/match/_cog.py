@@ -17,19 +17,24 @@ from discord.ext import commands
 
 import renderers
 from bot.exts.match import _lifecycle as lifecycle
+from bot.exts.match import _premove
 from bot.exts.match._board import (
     Board,
     board_payload,
     escape,
+    match_link,
     match_outcome,
+    member_name,
     names_of,
     notify,
     queue_result,
     retire_previous_board,
     send_to_match,
+    server_name,
 )
 from bot.exts.match._load import member_key, queues
-from bot.exts.match._options import MatchOption, the_match
+from bot.exts.match._options import MatchOption, MatchTransformer, the_match
+from bot.exts.match._review import ReviewCommand
 from bot.exts.match._views import challenge_view
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay
 from games import GAMES
@@ -68,24 +73,49 @@ NAME_LIMIT = 32
 """Discord's longest display name; a longer stored name is cut to it in a list line."""
 
 
-def list_line(match: MatchRecord, user_id: int) -> str:
-    """One line of ``/match list``: number, game, opponents, whose move, deadline, where (at most :data:`LIST_LINE`
-    characters)."""
+ALL_PAGE = 6
+"""Matches per page of ``/match list scope:all``, whose lines also carry a link and the server's name."""
+ALL_LINE = 320
+SERVER_LIMIT = 40
+"""Characters of a server's name shown in ``/match list scope:all``."""
+
+
+def list_line(match: MatchRecord, user_id: int, server: str | None = None) -> str:
+    """One line of ``/match list``: number, game, opponents, whose move, deadline, who is on vacation until when,
+    where (at most :data:`LIST_LINE` characters). With ``server`` (its name, for ``scope:all``): the number and game
+    link to the match's thread and the server is named (at most :data:`ALL_LINE` characters)."""
     opponents = ", ".join(escape(s.display_name[:NAME_LIMIT]) for s in match.seats if s.user_id != user_id) or "solo"
     seat = match.seats[match.current_seat] if match.current_seat is not None else None
     turn = "**your move**" if seat and seat.user_id == user_id else \
         f"{escape(seat.display_name[:NAME_LIMIT])} to move" if seat else "over"
     due = f", deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
-    tail = f"{turn}{due} · <#{match.post_channel_id}>"
-    head = f"#{match.id} {GAMES[match.game].title} vs "
-    room = LIST_LINE - len(head) - len(tail) - 2
+    away = "".join(f" · {escape(s.display_name[:NAME_LIMIT])} on vacation until <t:{int(s.away_until)}:f>"
+                   for s in match.seats if s.user_id != user_id and s.away_until is not None and not s.is_computer)
+    title = f"#{match.id} {GAMES[match.game].title}"
+    if server is None:
+        tail = f"{turn}{due}{away} · <#{match.post_channel_id}>"
+        head = f"{title} vs "
+        limit = LIST_LINE
+    else:
+        tail = f"{turn}{due}{away} · in **{server[:SERVER_LIMIT]}**"
+        head = f"[{title}]({match_link(match)}) vs "
+        limit = ALL_LINE
+    room = limit - len(head) - len(tail) - 2
     if len(opponents) > room:
         opponents = opponents[:max(0, room - 1)] + "…"
     return f"{head}{opponents}: {tail}"
 
 
-class Match(commands.GroupCog, group_name="match", group_description="Your matches"):
-    """Match commands common to every game, and the handler of every persistent button."""
+async def namespace_match(interaction: discord.Interaction[NapkinBot]) -> MatchRecord:
+    """The match an autocompleting ``/match`` command is about: its ``match`` option as typed so far, else the one
+    its context implies."""
+    raw = getattr(interaction.namespace, "match", None)
+    return await (MatchTransformer().transform(interaction, raw) if raw else lifecycle.implied_match(interaction))
+
+
+class Match(ReviewCommand, commands.GroupCog, group_name="match", group_description="Your matches"):
+    """Match commands common to every game (``/match review`` is :class:`ReviewCommand`), and the handler of every
+    persistent button."""
 
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
@@ -137,11 +167,18 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
 
     # ------------------------------------------------------------ commands
 
-    @app_commands.command(name="list", description="Your active matches in this server and whose turn it is")
-    @app_commands.describe(page=f"Page of {LIST_PAGE} matches (default 1)")
-    async def list_(self, interaction: discord.Interaction[NapkinBot],
-                    page: app_commands.Range[int, 1, 10_000] = 1) -> None:
-        """List the member's active matches, :data:`LIST_PAGE` to a page (a page always fits one message)."""
+    @app_commands.command(name="list", description="Your active matches and whose turn it is")
+    @app_commands.describe(page=f"Page of {LIST_PAGE} matches (default 1)",
+                           scope="This server (default), or every server we share")
+    @app_commands.choices(scope=[app_commands.Choice(name="this server", value="server"),
+                                 app_commands.Choice(name="all servers", value="all")])
+    async def list_(self, interaction: discord.Interaction[NapkinBot], page: app_commands.Range[int, 1, 10_000] = 1,
+                    scope: Literal["server", "all"] = "server") -> None:
+        """List the member's active matches, :data:`LIST_PAGE` to a page (a page always fits one message); with
+        ``scope:all``, those of every server the bot is in, :data:`ALL_PAGE` to a page, with links."""
+        if scope == "all":
+            await self._list_everywhere(interaction, page)
+            return
         guild_id = lifecycle.require_guild(interaction)
         matches, page, pages = await self.bot.service.active_match_page(guild_id, interaction.user.id, page,
                                                                         LIST_PAGE)
@@ -160,6 +197,31 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
             lines.append(f"Page {page} of {pages}{more}.")
         lines.extend(damaged[:3])  # (a few: the answer must stay within one message)
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    async def _list_everywhere(self, interaction: discord.Interaction[NapkinBot], page: int) -> None:
+        """``/match list scope:all``: the member's active matches in every server the bot is in (where the bot left
+        a server, its matches are not listed), only to them."""
+        matches = [match for match in await self.bot.service.active_matches_anywhere(interaction.user.id)
+                   if self.bot.get_guild(match.guild_id) is not None]
+        if not matches:
+            await interaction.response.send_message("You have no active matches in any server we share. Start one "
+                                                    "with `/chopsticks start` or another game's `start`.",
+                                                    ephemeral=True)
+            return
+        pages = -(-len(matches) // ALL_PAGE)
+        page = min(page, pages)
+        shown = matches[(page - 1) * ALL_PAGE:page * ALL_PAGE]
+        servers = len({match.guild_id for match in matches})
+        yours = sum(1 for match in matches if match.current_seat is not None
+                    and match.seats[match.current_seat].user_id == interaction.user.id)
+        count = f"{len(matches)} active {'match' if len(matches) == 1 else 'matches'}"
+        lines = [f"{count} in {lifecycle.plural(servers, 'server')}; your move in {yours}."]
+        lines.extend(list_line(match, interaction.user.id, server_name(self.bot, match.guild_id)) for match in shown)
+        if pages > 1:
+            more = f" · `/match list scope:all page:{page + 1}` for more" if page < pages else ""
+            lines.append(f"Page {page} of {pages}{more}.")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="board", description="Post the current board of a match again")
     @app_commands.describe(match="The match (implied inside its thread)")
@@ -203,10 +265,11 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
             await self._final_board(interaction, updated)
             return
         opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
+        pinged = [discord.Object(opponent.user_id)] if opponent.pings else []  # /notify pings:off is respected
         await interaction.response.send_message(
-            f"{escape(interaction.user.display_name)} offers a draw. <@{opponent.user_id}>, answer with `/match draw` "
-            "(offer or accept) or `/match draw action:decline`.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.user_id)]))
+            f"{escape(interaction.user.display_name)} offers a draw. {member_name(opponent)}, answer with "
+            "`/match draw` (offer or accept) or `/match draw action:decline`.",
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=pinged))
 
     @app_commands.command(name="abort", description="Call off a match before both sides have moved")
     @app_commands.describe(match="The match (implied inside its thread)")
@@ -251,6 +314,22 @@ class Match(commands.GroupCog, group_name="match", group_description="Your match
         await retire_previous_board(updated.id, message)
         await interaction.response.send_message(f"One more day given in match #{updated.id}; the board is in "
                                                 f"<#{updated.post_channel_id}>.", ephemeral=True)
+
+    @app_commands.command(name="premove", description="Conditional moves: if your opponent plays X, you answer Y "
+                                                      "(only you see them)")
+    @app_commands.describe(**_premove.DESCRIPTIONS)
+    @app_commands.choices(action=_premove.ACTIONS)
+    async def premove(self, interaction: discord.Interaction[NapkinBot], if_they_play: str | None = None,
+                      reply: str | None = None, then_if: str | None = None, then_reply: str | None = None,
+                      action: Literal["list", "cancel"] | None = None, match: MatchOption | None = None) -> None:
+        """Store, list or cancel the member's conditional moves (:func:`bot.exts.match._premove.premove_command`)."""
+        record = await the_match(interaction, match)
+        await _premove.premove_command(interaction, record, if_they_play=if_they_play, reply=reply, then_if=then_if,
+                                       then_reply=then_reply, action=action)
+
+    for _option in ("if_they_play", "reply", "then_if", "then_reply"):
+        premove.autocomplete(_option)(_premove.suggester(_option, namespace_match))
+    del _option
 
     @app_commands.command(name="history", description="Move list, JSON export and animated replay of a match")
     @app_commands.describe(match="Match number (any match of this server, also finished ones)")

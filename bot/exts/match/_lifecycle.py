@@ -24,8 +24,10 @@ from bot.exts.match._board import (
     post_board,
     queue_result,
     retire_previous_board,
+    tell_turn,
 )
 from bot.exts.match._load import queues
+from bot.exts.match._premove import tell_discarded
 from bot.exts.match._views import challenge_view
 from bot.service import BadOption, MoveResult, NotAllowed, Player, TimeRanOut
 from games import GAMES, Level, Option
@@ -173,9 +175,10 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
     except discord.HTTPException as error:  # the clicked board was deleted meanwhile, or Discord failed
         log.info("could not answer the move in match %s at once: %s", match.id, error)
         answered = False
-    results = [result, *await computer_answers(bot, match)]
+    stored = [result, *result.chained]  # the move, and the opponent's conditional reply played with it
+    results = [*stored, *await computer_answers(bot, stored[-1].match)]
     final = results[-1]
-    board = Board(results=results)
+    board = Board(results=results, actor=interaction.user.id, notice=await tell_discarded(bot, result))
     message: discord.Message | None = None
     try:
         if here and not via_button and answered:
@@ -186,6 +189,7 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
                 await interaction.response.send_message(**payload)
                 message = await interaction.original_response()
             await retire_previous_board(match.id, message)
+            await tell_turn(bot, final.match, message, skip=board.actor)
         else:
             message = await post_board(bot, final.match, final.after, board)
     except discord.HTTPException as error:

@@ -1,0 +1,206 @@
+"""``/match review``: a finished match with every move marked (:mod:`games.review`), and the board of its turning
+point.
+
+The review is computed in the computer's worker processes (:meth:`bot.service.ComputerPool.run`), never on the
+event loop, within :data:`games.review.REVIEW_SECONDS` of work. Anyone in the match's server may review it, once it is
+finished (a review of a running match would help its players). It is shown only to the member who asked unless
+they choose ``public:true``: a review posted in a match thread would otherwise answer every curious bystander with a
+long message for all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import logging
+import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import renderers
+from bot.errors import quote
+from bot.exts.match._board import escape, match_outcome, names_of
+from bot.exts.match._load import WorkQueue, member_key
+from bot.exts.match._options import MatchOption, the_match
+from bot.service import BadOption, NotAllowed, replay
+from games import GAMES
+from games.base import GameValue
+from games.review import REVIEW_SECONDS, Review, review_notations
+from storage import MatchRecord
+
+if TYPE_CHECKING:
+    from bot.client import NapkinBot
+
+log = logging.getLogger(__name__)
+
+REVIEW_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=member_key)
+"""``/match review`` searches: at most three a minute per member."""
+REVIEW_WAIT = 3 * REVIEW_SECONDS
+"""Seconds to wait for a review from the workers before giving up (the review bounds its own work first)."""
+REVIEW_SLOTS, REVIEW_PER_MEMBER = 2, 1
+"""Reviews computed at once, and per member (a member's second review at once is refused)."""
+DESCRIPTION_LIMIT = 4000
+"""Characters of the embed's description used (Discord's limit is 4096)."""
+
+BASIS_TEXT = {
+    "exact": "Exact values from a complete search: for the player who moved, the value before the move (the best "
+             "they could get) and after it.",
+    "mixed": "Exact values (before → after the move, for the player who moved) where the position is solved; "
+             "lines with ≈ or without values are an estimate from the hard computer player.",
+    "estimate": "Estimate from the hard computer player, not exact: each move is compared with the computer's "
+                "choice, with the computer's evaluation (≈) where it has one.",
+    "none": "No move could be reviewed in the time available.",
+}
+UNITS = {
+    "outcome": "win, draw or loss with perfect play",
+    "margin": "the final point margin with perfect play (+ ahead)",
+    "turns": "the turns the game takes with perfect play from there",
+}
+
+_QUEUES: weakref.WeakKeyDictionary[object, WorkQueue] = weakref.WeakKeyDictionary()
+
+
+def review_queue(bot: object) -> WorkQueue:
+    """The bot's queue of reviews (made on first use)."""
+    found = _QUEUES.get(bot)
+    if found is None:
+        found = _QUEUES[bot] = WorkQueue(REVIEW_SLOTS, REVIEW_PER_MEMBER, refuse=True, what="review")
+    return found
+
+
+def _start_text(value: GameValue, seats: int) -> str:
+    if value.kind == "turns":
+        return f"Par from the start: {value.describe()}."
+    if seats == 1 or value.result is None:
+        return ""
+    if value.result == "draw":
+        return "With perfect play from the start the game is a draw."
+    side = "first" if value.result == "win" else "second"
+    margin = f" by {abs(value.amount)} point{'s' if abs(value.amount) != 1 else ''}" if value.kind == "margin" else ""
+    return f"With perfect play from the start the {side} player wins{margin}."
+
+
+def _counts_text(result: Review, seat: int, name: str) -> str:
+    counts = result.counts(seat)
+    reviewed = sum(counts.values())
+    if not reviewed:
+        return f"{name}: no move reviewed"
+    parts = []
+    good = counts.get(0, 0)
+    if good:
+        parts.append(f"{good} without loss")
+    for severity, word in ((1, "inaccuracy"), (2, "mistake"), (3, "blunder")):
+        count = counts.get(severity, 0)
+        if count:
+            plural = "inaccuracies" if word == "inaccuracy" else f"{word}s"
+            parts.append(f"{count} {word if count == 1 else plural}")
+    return f"{name}: {reviewed} move{'s' if reviewed != 1 else ''} ({', '.join(parts)})"
+
+
+def review_lines(result: Review, names: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> list[str]:
+    """The moves as lines within ``limit`` characters in all: every move if they fit, else the key moments (the
+    moves that lost something, and the turning point), with a line saying what was left out."""
+    lines = [move.line(names[move.seat]) for move in result.moves]
+    if sum(len(line) + 1 for line in lines) <= limit:
+        return lines
+    key = [index for index, move in enumerate(result.moves) if move.severity or index == result.turning_point]
+    key.sort(key=lambda index: (index != result.turning_point, -result.moves[index].severity, index))
+    kept: list[int] = []
+    used = 120  # room for the closing note
+    for index in key:
+        if used + len(lines[index]) + 1 > limit:
+            break
+        kept.append(index)
+        used += len(lines[index]) + 1
+    left = len(lines) - len(kept)
+    shown = [lines[index] for index in sorted(kept)]
+    shown.append(f"Key moments only: {left} other move{'s are' if left != 1 else ' is'} not listed.")
+    return shown
+
+
+def review_embed(record: MatchRecord, result: Review, image: str | None) -> discord.Embed:
+    """The review as an embed: what the values are, the moves (:func:`review_lines`), each player's tally, and the
+    turning point (its board as the attachment named ``image``)."""
+    game = GAMES[record.game]
+    names = [escape(seat.display_name) for seat in record.seats]
+    head = [BASIS_TEXT[result.basis]]
+    exact = next((move.before for move in result.moves if move.before is not None), None)
+    if exact is not None:
+        head.append(f"Values: {UNITS[exact.kind]}.")
+    if result.start_value is not None:
+        head.append(_start_text(result.start_value, len(record.seats)))
+    header = " ".join(part for part in head if part)
+    lines = review_lines(result, names, DESCRIPTION_LIMIT - len(header) - 2)
+    embed = discord.Embed(title=f"Review of match #{record.id} · {game.title}"[:256],
+                          description=f"{header}\n\n" + "\n".join(lines), colour=discord.Colour.blurple())
+    tally = "\n".join(_counts_text(result, seat, names[seat]) for seat in range(len(record.seats)))
+    embed.add_field(name="Players", value=tally[:1024], inline=False)
+    if result.turning_point is not None:
+        move = result.moves[result.turning_point]
+        embed.add_field(name="Turning point", value=(
+            f"Move {move.ply}, `{move.move}` by {names[move.seat]}: {move.verdict}. The board shows the position "
+            "before it.")[:1024], inline=False)
+    elif result.basis in ("exact", "mixed"):
+        embed.add_field(name="Turning point", value="None: no reviewed move lost anything. The board shows the "
+                                                    "final position.", inline=False)
+    else:
+        embed.add_field(name="Turning point", value="None found by the computer. The board shows the final "
+                                                    "position.", inline=False)
+    if result.out_of_time:
+        first = next(move.ply for move in result.moves if move.basis == "none")
+        embed.set_footer(text=f"The review ran out of time at move {first}; the moves from there are not reviewed.")
+    if image:
+        embed.set_image(url=f"attachment://{image}")
+    return embed
+
+
+class ReviewCommand(commands.Cog):
+    """``/match review``, mixed into the ``/match`` cog (:class:`bot.exts.match._cog.Match`), whose ``bot`` it
+    uses."""
+
+    bot: NapkinBot
+
+    @app_commands.command(name="review", description="A finished match with every move marked, exact where solved")
+    @app_commands.describe(match="Match number (a finished match of this server)",
+                           public="Post the review for everyone here (default: only you see it)")
+    @REVIEW_COOLDOWN
+    async def review(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None,
+                     public: bool = False) -> None:
+        """Review a finished match: the marked moves and the board of the turning point."""
+        record = await the_match(interaction, match)
+        typed = getattr(interaction.namespace, "match", None)
+        shown = f"`{quote(typed)}`" if typed is not None else f"#{record.id}"
+        if record.status == "active":
+            raise NotAllowed(f"Match {shown} is still being played; a review is for finished matches.")
+        if record.ply == 0:
+            raise BadOption(f"Match {shown} ended before any move was played, so there is nothing to review.")
+        async with review_queue(self.bot).slot(interaction.user.id):
+            await interaction.response.defer(ephemeral=not public, thinking=True)
+            moves = await self.bot.service.moves(record.id)
+            work = functools.partial(review_notations, record.game, record.initial_state,
+                                     [move.notation for move in moves], seconds=REVIEW_SECONDS,
+                                     seed=f"review:{record.id}")
+            try:
+                result = await self.bot.service.computer.run(work, budget=REVIEW_WAIT)
+            except TimeoutError:
+                log.warning("the review of match %s took over %.0f s", record.id, REVIEW_WAIT)
+                await interaction.followup.send("The review is taking too long right now; please try again later.",
+                                                ephemeral=True)
+                return
+            png = await asyncio.to_thread(_turning_point_board, record, moves, result)
+        name = f"review-{record.id}.png"
+        await interaction.followup.send(embed=review_embed(record, result, name),
+                                        file=discord.File(io.BytesIO(png), filename=name), ephemeral=not public)
+
+
+def _turning_point_board(record: MatchRecord, moves: Sequence[Any], result: Review) -> bytes:
+    """The board before the turning point's move, or the final board when there is none (PNG bytes)."""
+    states = replay(record, moves)
+    if result.turning_point is None:
+        return renderers.render(states[-1], names_of(record), outcome=match_outcome(record))
+    return renderers.render(states[result.turning_point], names_of(record))

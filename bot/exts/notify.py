@@ -1,0 +1,64 @@
+"""``/notify``: how the bot tells a member it is their turn — a direct message (opt-in), and whether boards and
+reminders may @-mention them. The preferences are the member's own, the same in every server."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service.vacations import VacationService
+from storage import MemberPrefs
+
+if TYPE_CHECKING:
+    from bot.client import NapkinBot
+
+log = logging.getLogger(__name__)
+
+ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+
+
+def describe(prefs: MemberPrefs) -> str:
+    """The preferences in words."""
+    dm = ("on (I write to you when it becomes your move, and at each reminder)" if prefs.dm_turns
+          else "off (`/notify dm:on` to get one when it becomes your move)")
+    pings = ("on (boards and reminders mention you when it is your move)" if prefs.pings
+             else "off (boards and reminders show your name in bold instead)")
+    return f"• Direct messages: {dm}\n• Pings: {pings}"
+
+
+class Notify(commands.Cog):
+    """The ``/notify`` command."""
+
+    def __init__(self, bot: NapkinBot) -> None:
+        self.bot = bot
+        self.vacations = VacationService(bot.service.db, clock=bot.service.clock)
+
+    @app_commands.command(name="notify", description="How I tell you it is your move (no option: show)")
+    @app_commands.describe(dm="A direct message when it becomes your move, and at the reminder",
+                           pings="@-mention you on boards and reminders")
+    @app_commands.choices(dm=ON_OFF, pings=ON_OFF)
+    async def notify(self, interaction: discord.Interaction[NapkinBot], dm: Literal["on", "off"] | None = None,
+                     pings: Literal["on", "off"] | None = None) -> None:
+        """Show the member's preferences, or change the ones given (for every server)."""
+        if dm is None and pings is None:
+            prefs = await self.vacations.prefs(interaction.user.id)
+            await interaction.response.send_message(f"Your notifications (in every server):\n{describe(prefs)}",
+                                                    ephemeral=True)
+            return
+        prefs = await self.vacations.set_prefs(interaction.user.id,
+                                               dm_turns=None if dm is None else dm == "on",
+                                               pings=None if pings is None else pings == "on")
+        note = ""
+        if dm == "on":
+            note = "\nIf your direct messages are closed to members of a server, I cannot reach you there."
+        await interaction.response.send_message(f"Notifications updated (in every server):\n{describe(prefs)}{note}",
+                                                ephemeral=True)
+
+
+async def setup(bot: NapkinBot) -> None:
+    """Load the extension."""
+    await bot.add_cog(Notify(bot))

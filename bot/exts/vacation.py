@@ -1,0 +1,73 @@
+"""``/vacation start`` and ``/vacation end``: pause a member's deadlines in every match of a server, within a yearly
+allowance (the server's ``/settings vacation_days``). The rules are :mod:`bot.service.vacations`'; this module only
+answers the member (always only them: opponents see the vacation on the boards and in ``/match list``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.exts.match import _lifecycle as lifecycle
+from bot.service.vacations import VacationService
+
+if TYPE_CHECKING:
+    from bot.client import NapkinBot
+
+log = logging.getLogger(__name__)
+
+
+def _matches(count: int) -> str:
+    return f"{count} {'match' if count == 1 else 'matches'}"
+
+
+class Vacation(commands.GroupCog, group_name="vacation", group_description="Pause your deadlines in this server"):
+    """The vacation commands."""
+
+    def __init__(self, bot: NapkinBot) -> None:
+        self.bot = bot
+        self.vacations = VacationService(bot.service.db, clock=bot.service.clock)
+
+    @app_commands.command(name="start", description="Go on vacation: your deadlines in this server stop running")
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction[NapkinBot]) -> None:
+        """Start a vacation for as long as this year's allowance lasts at most.
+
+        Raises:
+            NotAllowed (already on vacation, no allowance in this server), LimitReached (allowance spent).
+        """
+        guild_id = lifecycle.require_guild(interaction)
+        vacation, paused = await self.vacations.start(guild_id, interaction.user.id)
+        days = lifecycle.plural(round((vacation.ends_by - vacation.started_at) / 86400), "day")
+        await interaction.response.send_message(
+            f"You are on vacation in this server until <t:{int(vacation.ends_by)}:f> at the latest (the {days} of "
+            f"allowance you have left this year); your deadlines are paused in {_matches(paused)} where it is your "
+            "move, and in every match that becomes your move meanwhile. You may still move. `/vacation end` ends it "
+            "early: each started day counts as a whole day.", ephemeral=True)
+
+    @app_commands.command(name="end", description="End your vacation: your deadlines run again")
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction[NapkinBot]) -> None:
+        """End the vacation now; deadlines resume from where they stopped.
+
+        Raises:
+            NotAllowed: not on vacation in this server.
+        """
+        guild_id = lifecycle.require_guild(interaction)
+        vacation, resumed, left = await self.vacations.end(guild_id, interaction.user.id)
+        wake: Callable[[], None] | None = getattr(self.bot.get_cog("Deadlines"), "wake", None)
+        if wake is not None:  # deadlines came earlier: the pass must look again
+            wake()
+        await interaction.response.send_message(
+            f"Welcome back! Your vacation cost {lifecycle.plural(vacation.days or 1, 'day')} (each started day counts "
+            f"as a whole day); your deadlines run again in {_matches(resumed)}. "
+            f"{lifecycle.plural(left, 'vacation day')} left this year.", ephemeral=True)
+
+
+async def setup(bot: NapkinBot) -> None:
+    """Load the extension."""
+    await bot.add_cog(Vacation(bot))

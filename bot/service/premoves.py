@@ -1,0 +1,260 @@
+"""Conditional moves (``/match premove``), as in lichess correspondence's conditional premoves: the player who waits
+for their opponent stores lines "if they play X, I answer Y" (optionally a deeper pair "then if they play X2, I
+answer Y2"), and when the opponent's move is X, Y is applied in the same transaction as that move.
+
+Rules of the feature (no ``discord`` import here; :mod:`bot.exts.match._premove` is the Discord side):
+
+- Only in a match between two members, only by the seat that is not to move; each line is checked with the rules
+  core when stored: X must be legal for the opponent now, hand the turn over and not end the game, Y legal after
+  X; the deeper pair likewise after X, Y, X2. Moves are stored and matched in the game's canonical notation
+  (``format_move(parse_move(text))``), so Napkin Chess matches the exact coin and centre.
+- At most :data:`LINE_LIMIT` lines per seat and match; a line for an X already stored replaces it.
+- When the opponent moves, every stored line of the waiting seat is consumed: the matching one (if any) has its
+  reply applied with the same checks as a typed move (:meth:`bot.service.MatchService._apply`) and its deeper pair
+  becomes the seat's line for the next turn; the others are discarded, and the move says so
+  (:attr:`bot.service.MoveResult.discarded`) for the Discord side to tell that player privately.
+- Lines are deleted when the match ends (:meth:`storage.Tx.update_match`) and never shown to anyone but their
+  owner: they are not part of the match row, its move log, its export or its board.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.service import matches
+from bot.service.errors import BadOption, LimitReached, NotAllowed, NotYourTurn
+from games import RulesError, State
+from storage import MatchRecord, PremoveRecord, ReadTx, Tx
+
+if TYPE_CHECKING:
+    from bot.service.matches import MatchService, MoveResult
+
+log = logging.getLogger(__name__)
+
+LINE_LIMIT = 20
+"""Most conditional-move lines one seat may hold in a match (a listing of them fits one message)."""
+TEXT_LIMIT = 200
+"""Longest move text accepted (as for a typed move)."""
+
+Apply = Callable[[Tx, MatchRecord, State[Any], int, str, float], "MoveResult"]
+""":meth:`bot.service.MatchService._apply`: validate and store one move inside a transaction."""
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """What the member typed, cut to ``limit`` characters, safe inside an inline code span."""
+    text = text.replace("`", "'")
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def check_text(text: str, option: str) -> str:
+    """``text`` stripped, if it can be a move at all (plain ASCII, at most :data:`TEXT_LIMIT` characters).
+
+    Raises:
+        BadOption: empty, too long or with characters moves never use; the message quotes it and names ``option``.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise BadOption(f"`{option}` is empty; write a move as the boards show them.")
+    if len(stripped) > TEXT_LIMIT:
+        raise BadOption(f"`{quote(stripped)}` (in `{option}`) is far too long to be a move.")
+    if not (stripped.isascii() and stripped.isprintable()):
+        raise BadOption(f"`{quote(stripped)}` (in `{option}`) has characters moves never use; moves are written "
+                        "with plain letters, digits and signs.")
+    return stripped
+
+
+def _step(state: State[Any], text: str, who: str, after: str) -> tuple[str, State[Any]]:
+    """Play ``text`` in ``state`` (for its seat to move, ``who``); return its canonical notation and the position
+    after it.
+
+    Raises:
+        BadOption: not a legal move there (the rules core's reason, with the text quoted).
+    """
+    try:
+        move = state.parse_move(text)
+        result = state.apply(move)
+    except RulesError as error:
+        raise BadOption(f"`{quote(text)}` is not a move {who} can play{after}: {error}") from None
+    return state.format_move(move), result
+
+
+def check_line(state: State[Any], seat: int, opponent: str, if_move: str, reply: str,
+               then_if: str | None = None, then_reply: str | None = None) -> tuple[str, str, str | None, str | None]:
+    """Check one line of ``seat`` (who is waiting, the opponent named ``opponent`` being to move in ``state``) with
+    the rules core; return its four moves in canonical notation (the deeper pair ``None, None`` when not given).
+
+    Raises:
+        BadOption: a text that is not legal where the line puts it, a move after which the turn would not pass to
+            the player the line expects (a bonus turn, the end of the game), or a deeper pair given half; the
+            message quotes what was typed.
+    """
+    if (then_if is None) != (then_reply is None):
+        raise BadOption("A deeper pair needs both `then_if` (their next move) and `then_reply` (your answer).")
+    other = 1 - seat
+    theirs = f"{opponent}'s"
+    x, after_x = _step(state, if_move, opponent, " now")
+    if after_x.is_over:
+        raise BadOption(f"After `{x}` the game is over, so there is nothing to answer.")
+    if after_x.current_seat != seat:
+        raise BadOption(f"After `{x}` {opponent} moves again, so no reply can follow it directly.")
+    y, after_y = _step(after_x, reply, "you", f" after `{x}`")
+    if then_if is None or then_reply is None:
+        return x, y, None, None
+    if after_y.is_over:
+        raise BadOption(f"Your reply `{y}` ends the game, so there is no deeper pair to store.")
+    if after_y.current_seat != other:
+        raise BadOption(f"After your reply `{y}` you move again, so there is no {theirs} move for `then_if`.")
+    x2, after_x2 = _step(after_y, then_if, opponent, f" after `{x}` `{y}`")
+    if after_x2.is_over:
+        raise BadOption(f"After `{x2}` the game is over, so there is nothing to answer.")
+    if after_x2.current_seat != seat:
+        raise BadOption(f"After `{x2}` {opponent} moves again, so no reply can follow it directly.")
+    y2, _ = _step(after_x2, then_reply, "you", f" after `{x}` `{y}` `{x2}`")
+    return x, y, x2, y2
+
+
+def _waiting_seat(match: MatchRecord, user_id: int) -> int:
+    """The seat of ``user_id`` in ``match`` if they may hold conditional moves there.
+
+    Raises:
+        NotAllowed: not seated, a solitaire match, a match against the computer. NotYourTurn: it is their move.
+    """
+    seat = match.seat_of(user_id)
+    if seat is None:
+        raise NotAllowed(f"You are not playing in match #{match.id}.")
+    if len(match.seats) != 2:
+        raise NotAllowed(f"Match #{match.id} is solitaire: conditional moves answer an opponent's move, and there is "
+                         "no opponent.")
+    if any(s.is_computer for s in match.seats):
+        raise NotAllowed(f"Match #{match.id} is against the computer, which answers at once: conditional moves are "
+                         "for matches against a member, while you wait for their move.")
+    if match.current_seat == seat:
+        raise NotYourTurn(f"It is your move in match #{match.id}: play it. Conditional moves are stored while you "
+                          "wait for your opponent.")
+    return seat
+
+
+def canonical(state: State[Any], text: str) -> str:
+    """``text`` in canonical notation when it parses in ``state``, else as typed (stripped)."""
+    try:
+        return state.format_move(state.parse_move(text.strip()))
+    except RulesError:
+        return text.strip()
+
+
+async def store(service: MatchService, match_id: int, guild_id: int, user_id: int, if_move: str, reply: str,
+                then_if: str | None = None, then_reply: str | None = None) -> tuple[PremoveRecord, bool, int]:
+    """Store a line for ``user_id``, who waits for their opponent in ``match_id``. Returns the stored line (canonical
+    notation), whether it replaced the member's earlier line for the same expected move, and how many lines they
+    now hold in the match. The match row itself does not change (its version neither).
+
+    Raises:
+        NotFound, MatchOver, Damaged, NotAllowed, NotYourTurn (see :func:`_waiting_seat`), BadOption (see
+        :func:`check_text`, :func:`check_line`), LimitReached (:data:`LINE_LIMIT` lines already).
+    """
+    texts = [check_text(if_move, "if_they_play"), check_text(reply, "reply"),
+             None if then_if is None else check_text(then_if, "then_if"),
+             None if then_reply is None else check_text(then_reply, "then_reply")]
+    now = service.clock()
+
+    def body(tx: Tx) -> tuple[PremoveRecord, bool, int]:
+        match = service._load_for_action(tx, match_id, guild_id)
+        seat = _waiting_seat(match, user_id)
+        state = matches.sound_state(match)
+        opponent = match.seats[1 - seat].display_name
+        x, y, x2, y2 = check_line(state, seat, opponent, texts[0] or "", texts[1] or "", texts[2], texts[3])
+        held = tx.premoves_of(match_id, seat)
+        replaced = any(line.if_move == x for line in held)
+        if not replaced and len(held) >= LINE_LIMIT:
+            raise LimitReached(f"You already hold {LINE_LIMIT} conditional moves in match #{match_id}, the most one "
+                               "player may; cancel some first.")
+        line = PremoveRecord(match_id, seat, state.ply, x, y, x2, y2, now)
+        tx.put_premove(line)
+        return line, replaced, len(held) + (0 if replaced else 1)
+
+    return await service.db.write(body)
+
+
+async def lines_of(service: MatchService, match_id: int, guild_id: int,
+                   user_id: int) -> tuple[MatchRecord, list[PremoveRecord]]:
+    """The match and ``user_id``'s conditional-move lines in it, oldest first (only ever shown to them).
+
+    Raises:
+        NotFound, MatchOver, Damaged, NotAllowed (not seated).
+    """
+    def body(tx: ReadTx) -> tuple[MatchRecord, list[PremoveRecord]]:
+        match = service._load_for_reading(tx, match_id, guild_id)
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise NotAllowed(f"You are not playing in match #{match_id}.")
+        return match, tx.premoves_of(match_id, seat)
+
+    return await service.db.read(body)
+
+
+async def cancel(service: MatchService, match_id: int, guild_id: int, user_id: int,
+                 if_move: str | None = None) -> tuple[str | None, int]:
+    """Delete ``user_id``'s lines in ``match_id``: all, or the one expecting ``if_move`` (read in the match's current
+    position, so ``ll`` finds ``LL``). Returns the expected move as matched (canonical; ``None`` for all) and how
+    many lines were deleted (0: there was none).
+
+    Raises:
+        NotFound, MatchOver, Damaged, NotAllowed (not seated), BadOption (a text no move has).
+    """
+    typed = None if if_move is None else check_text(if_move, "if_they_play")
+
+    def body(tx: Tx) -> tuple[str | None, int]:
+        match = service._load_for_action(tx, match_id, guild_id)
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise NotAllowed(f"You are not playing in match #{match_id}.")
+        key = None if typed is None else canonical(matches.sound_state(match), typed)
+        return key, tx.delete_premoves(match_id, seat, key) if key is not None else tx.delete_premoves(match_id, seat)
+
+    return await service.db.write(body)
+
+
+def answer(tx: Tx, moved: MoveResult, apply: Apply, now: float) -> MoveResult:
+    """The hook of :meth:`bot.service.MatchService.play`, inside the transaction that just stored ``moved``: consume
+    the other seat's conditional moves. When one expected this move, its reply is applied by ``apply`` (the same
+    checks as a typed move) and added to ``moved.chained`` (marked ``conditional``), and its deeper pair becomes that
+    seat's line for the next turn; otherwise ``moved.discarded`` names the seat whose lines were dropped (not when
+    the move ended the match: the lines just go). Returns ``moved``.
+    """
+    match = moved.match
+    if len(match.seats) != 2:
+        return moved
+    waiting = 1 - moved.seat
+    lines = tx.premoves_of(match.id, waiting)
+    if not lines:
+        return moved
+    tx.delete_premoves(match.id, waiting)
+    if match.status != "active":  # the move ended the match: its final board says everything
+        return moved
+    line = next((line for line in lines if line.ply == moved.before.ply and line.if_move == moved.notation), None)
+    if line is None or moved.after.current_seat != waiting:
+        moved.discarded = waiting
+        return moved
+    try:
+        reply = apply(tx, match, moved.after, waiting, line.reply, now)
+    except RulesError as error:  # checked when stored in this very position; never let it block the opponent's move
+        log.error("match %s: the conditional reply %r of seat %s was refused: %s", match.id, line.reply, waiting, error)
+        moved.discarded = waiting
+        return moved
+    reply.conditional = True
+    moved.chained.append(reply)
+    after = reply.after
+    if (line.then_if is not None and line.then_reply is not None and reply.match.status == "active"
+            and after.current_seat == moved.seat):
+        tx.put_premove(PremoveRecord(match.id, waiting, after.ply, line.then_if, line.then_reply, None, None, now))
+    return moved
+
+
+def describe(line: PremoveRecord, opponent: str) -> str:
+    """A line in words for its owner: ``if bob plays `LL`, you play `RR`; then if bob plays `LR`, you play `RL```."""
+    text = f"if {opponent} plays `{line.if_move}`, you play `{line.reply}`"
+    if line.then_if is not None:
+        text += f"; then if {opponent} plays `{line.then_if}`, you play `{line.then_reply}`"
+    return text

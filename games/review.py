@@ -1,0 +1,303 @@
+"""The review of a finished match: every move marked by the game value before and after it, for the player who moved.
+
+Where a game can be solved (its :meth:`games.base.Game.exact_move`: Chopsticks always, the Grid Game of
+Differences once few marks remain, Gröbner Nim where the exact search finishes within its budget) a move's marks
+are exact: the value of the position before the move (the best the mover could get) and after it, with the moves
+that kept the value when the one played did not. The terms are those of endgame tablebases and chess analysis:
+a move *kept the win* or *held the draw*; it is the *best move*; it is an *inaccuracy* or a *mistake* (the same
+result, fewer points or more turns) or a *blunder* (a worse result: it threw away a win, or turned a draw into a
+loss).
+
+Elsewhere the review compares the move with the ``hard`` computer player's choice and, where the game has one
+(:meth:`games.base.Game.estimate`), the computer's evaluation of both: an estimate, labelled as such.
+
+The *turning point* is the position before the decisive mistake: the last move that made the result worse for its
+player (after it the result never changed again), else the worst mistake.
+
+This module is pure Python: no I/O, no ``discord``, no storage. A review is bounded by a wall-clock budget; moves
+it did not reach are reported as not reviewed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from games.base import Estimate, Game, GameValue, MoveValues, State
+
+REVIEW_SECONDS = 20.0
+"""Wall-clock seconds a review may spend before the moves left are reported as not reviewed."""
+ALTERNATIVES = 3
+"""Most moves named as keeping the value when the move played did not."""
+
+Severity = Literal[0, 1, 2, 3]
+"""0: fine (best move, kept the win, the computer's choice); 1: inaccuracy; 2: mistake; 3: blunder."""
+SEVERITY_NAMES: Mapping[int, str] = {1: "inaccuracy", 2: "mistake", 3: "blunder"}
+
+_ESTIMATE_STEPS: Mapping[str, tuple[float, float]] = {"margin": (1.0, 3.0), "outcome": (0.2, 0.5)}
+"""Estimated loss from which a move is an inaccuracy, and a mistake, per estimate kind (points; expected result)."""
+_RESULT_ORDER = {"loss": 0, "draw": 1, "win": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReview:
+    """One move of a review.
+
+    Attributes:
+        ply: the move's number, from 1.
+        seat: the seat that played it.
+        move: the move in the game's notation.
+        basis: ``"exact"`` (a solver's values), ``"estimate"`` (the ``hard`` computer player's), ``"choice"`` (the
+            computer's choice only: the game has no evaluation) or ``"none"`` (not reviewed: time ran out).
+        before: exact value of the position before the move, for the mover (the best they could get).
+        after: exact value after the move, for the mover.
+        keeping: when the move lost value, up to :data:`ALTERNATIVES` moves (notation) that kept ``before``.
+        hard_move: the ``hard`` computer player's choice (estimate and choice reviews).
+        played_estimate: the estimate after the move played, for the mover.
+        hard_estimate: the estimate after the computer's choice, for the mover.
+        severity: see :data:`Severity`.
+        verdict: the mark in words (``"kept the win"``, ``"blunder: threw away a forced win"``, ...).
+    """
+
+    ply: int
+    seat: int
+    move: str
+    basis: Literal["exact", "estimate", "choice", "none"]
+    severity: Severity
+    verdict: str
+    before: GameValue | None = None
+    after: GameValue | None = None
+    keeping: tuple[str, ...] = ()
+    hard_move: str | None = None
+    played_estimate: Estimate | None = None
+    hard_estimate: Estimate | None = None
+
+    @property
+    def exact(self) -> bool:
+        """``True`` when the marks come from a solver."""
+        return self.basis == "exact"
+
+    def values_text(self) -> str:
+        """The values in a few characters: ``win → loss``, ``+3 → +1``, ``≈ +2.0 (computer ≈ +3.5)``; or empty."""
+        if self.before is not None and self.after is not None:
+            return f"{self.before.short()} → {self.after.short()}"
+        if self.played_estimate is not None:
+            if self.hard_estimate is None or self.hard_move == self.move:
+                return self.played_estimate.short()
+            return f"{self.played_estimate.short()} (computer's move {self.hard_estimate.short()})"
+        return ""
+
+    def line(self, name: str) -> str:
+        """The move as one line for players: ``7. `LR` (alice): win → loss, blunder: threw away a forced win;
+        `RR` kept it`` (``name``: the mover's display name, already escaped for where it is shown)."""
+        values = self.values_text()
+        head = f"{self.ply}. `{self.move}` ({name})"
+        return f"{head}: {values} · {self.verdict}" if values else f"{head}: {self.verdict}"
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """The review of a match.
+
+    Attributes:
+        game: the game key.
+        moves: one :class:`MoveReview` per move played, in order.
+        turning_point: the 0-based index in ``moves`` of the decisive mistake (the board to show is the position
+            before it: state number ``turning_point`` of the replay), or ``None`` when no move lost value.
+        start_value: the exact value of the start for seat 0 (its best), when the first move was solved.
+        out_of_time: the review's time budget ran out before every move was reviewed.
+    """
+
+    game: str
+    moves: tuple[MoveReview, ...]
+    turning_point: int | None
+    start_value: GameValue | None
+    out_of_time: bool
+
+    @property
+    def basis(self) -> Literal["exact", "estimate", "mixed", "none"]:
+        """``"exact"`` when every reviewed move is exact, ``"estimate"`` when none is, else ``"mixed"``
+        (``"none"`` when no move was reviewed)."""
+        kinds = {move.exact for move in self.moves if move.basis != "none"}
+        if not kinds:
+            return "none"
+        if kinds == {True}:
+            return "exact"
+        return "estimate" if kinds == {False} else "mixed"
+
+    def counts(self, seat: int) -> dict[int, int]:
+        """How many of ``seat``'s reviewed moves have each severity (``{0: 12, 1: 1, 3: 1}``)."""
+        found: dict[int, int] = {}
+        for move in self.moves:
+            if move.seat == seat and move.basis != "none":
+                found[move.severity] = found.get(move.severity, 0) + 1
+        return found
+
+
+# ------------------------------------------------------------------------------------------------ marks
+
+
+def _keeping_text(before: GameValue) -> str:
+    if before.kind == "outcome":
+        return {"win": "kept the win", "draw": "held the draw"}.get(before.result or "", "kept it")
+    if before.kind == "turns":
+        return f"finished in {before.describe()}"
+    return f"kept {before.describe()}" if before.amount else "held the draw"
+
+
+def _alternatives(keeping: Sequence[str], before: GameValue) -> str:
+    if not keeping:
+        return ""
+    names = " or ".join(f"`{move}`" for move in keeping)
+    return f"; {names} {_keeping_text(before)}"
+
+
+def exact_verdict(before: GameValue, after: GameValue, keeping: Sequence[str] = ()) -> tuple[Severity, str]:
+    """The severity and mark of a move from the mover's exact values ``before`` (their best) and ``after`` it;
+    ``keeping`` names moves that kept ``before`` (shown when the move did not).
+
+    Raises:
+        ValueError: the two values are of different kinds.
+    """
+    if before.kind != after.kind:
+        raise ValueError(f"values of kinds {before.kind} and {after.kind} cannot be compared")
+    if after.rank >= before.rank:
+        if before.kind == "outcome":
+            return 0, {"win": "kept the win", "draw": "held the draw"}.get(before.result or "",
+                                                                          "lost position: every move loses")
+        return 0, "best move"
+    rest = _alternatives(keeping, before)
+    was, now = before.result, after.result
+    if was is not None and now is not None and _RESULT_ORDER[now] < _RESULT_ORDER[was]:
+        what = {("win", "draw"): "let a forced win slip to a draw", ("win", "loss"): "threw away a forced win",
+                ("draw", "loss"): "turned a draw into a loss"}[(was, now)]
+        return 3, f"blunder: {what}{rest}"
+    lost = before.rank - after.rank
+    if before.kind == "turns":
+        what = f"{lost} turn{'s' if lost != 1 else ''} more than needed"
+    else:
+        what = f"gave away {lost} point{'s' if lost != 1 else ''}"
+    severity: Severity = 2 if (lost >= 3 if before.kind == "margin" else lost >= 2) else 1
+    return severity, f"{SEVERITY_NAMES[severity]}: {what}{rest}"
+
+
+def estimate_verdict(played: Estimate, hard: Estimate, hard_move: str, same: bool) -> tuple[Severity, str]:
+    """The severity and mark of a move from the estimates after it (``played``) and after the ``hard`` computer
+    player's choice ``hard_move`` (``same``: the move played is that choice)."""
+    if same:
+        return 0, "the computer's choice"
+    lost = hard.amount - played.amount
+    inaccuracy, mistake = _ESTIMATE_STEPS[played.kind]
+    if lost < inaccuracy:
+        return 0, f"as good as the computer's `{hard_move}`"
+    severity: Severity = 2 if lost >= mistake else 1
+    return severity, f"{SEVERITY_NAMES[severity]}: the computer prefers `{hard_move}`"
+
+
+# ------------------------------------------------------------------------------------------------ review
+
+
+def _exact_review(state: State[Any], move: Any, ply: int, values: MoveValues[Any]) -> MoveReview:
+    seat = state.current_seat
+    assert seat is not None  # a reviewed position is running
+    before, after = values.before, values.after
+    keeping = tuple(state.format_move(other) for other in values.keeping[:ALTERNATIVES]) \
+        if after.rank < before.rank else ()
+    severity, verdict = exact_verdict(before, after, keeping)
+    return MoveReview(ply, seat, state.format_move(move), "exact", severity, verdict, before, after, keeping)
+
+
+def _estimate_review(game: Game[Any, Any], state: State[Any], move: Any, ply: int, seed: str) -> MoveReview:
+    seat = state.current_seat
+    assert seat is not None  # a reviewed position is running
+    notation = state.format_move(move)
+    hard = game.computer_move(state, "hard", random.Random(f"{seed}:{ply}:move"))
+    hard_notation = state.format_move(hard)
+    same = hard == move or hard_notation == notation
+    played = game.estimate(state.apply(move), seat, random.Random(f"{seed}:{ply}:estimate"))
+    if played is None:
+        verdict = "the computer's choice" if same else f"the computer would play `{hard_notation}`"
+        if solves(game):
+            verdict = f"not solved; {verdict}"
+        return MoveReview(ply, seat, notation, "choice", 0, verdict, hard_move=hard_notation)
+    other = played if same else game.estimate(state.apply(hard), seat, random.Random(f"{seed}:{ply}:estimate"))
+    assert other is not None  # a game that estimates one position estimates every one
+    severity, verdict = estimate_verdict(played, other, hard_notation, same)
+    return MoveReview(ply, seat, notation, "estimate", severity, verdict, hard_move=hard_notation,
+                      played_estimate=played, hard_estimate=other)
+
+
+def solves(game: Game[Any, Any]) -> bool:
+    """Whether ``game`` has an exact solver for some positions (overrides one of the exact-value hooks)."""
+    kind = type(game)
+    return any(getattr(kind, name) is not getattr(Game, name)
+               for name in ("exact_value", "exact_move_values", "exact_move"))
+
+
+def _turning_point(moves: Sequence[MoveReview]) -> int | None:
+    """The last exact move that made its player's result worse, else the most severe mistake (the earliest)."""
+    for index in range(len(moves) - 1, -1, -1):
+        move = moves[index]
+        if move.exact and move.severity == 3:
+            return index
+    worst = max(range(len(moves)), key=lambda i: (moves[i].severity, -i), default=None)
+    if worst is None or moves[worst].severity == 0:
+        return None
+    return worst
+
+
+def review(game: Game[Any, Any], states: Sequence[State[Any]], *, seconds: float = REVIEW_SECONDS,
+           seed: str = "review", clock: Callable[[], float] = time.monotonic) -> Review:
+    """Review the match whose replay is ``states`` (the start first, then the state after every move).
+
+    Each move is marked exactly where :meth:`Game.exact_move` solves it, else from the ``hard``
+    computer player (:meth:`Game.estimate`, or its choice alone). Deterministic for ``seed`` while within
+    ``seconds``; once they are spent, the moves left are marked not reviewed.
+
+    Raises:
+        ValueError: a state does not follow from the one before by its ``last_move``, or a position is over.
+    """
+    deadline = clock() + seconds
+    reviewed: list[MoveReview] = []
+    start_value: GameValue | None = None
+    out_of_time = False
+    for ply, (state, after) in enumerate(itertools.pairwise(states), start=1):
+        move = after.last_move
+        seat = state.current_seat
+        if move is None or seat is None:
+            raise ValueError(f"move {ply} does not follow from a running position")
+        if out_of_time or clock() > deadline:
+            out_of_time = True
+            reviewed.append(MoveReview(ply, seat, state.format_move(move), "none", 0, "not reviewed (time ran out)"))
+            continue
+        values = game.exact_move(state, move)
+        if values is not None:
+            reviewed.append(_exact_review(state, move, ply, values))
+            if ply == 1 and seat == 0:
+                start_value = values.before
+        else:
+            reviewed.append(_estimate_review(game, state, move, ply, seed))
+    moves = tuple(reviewed)
+    return Review(game.key, moves, _turning_point(moves), start_value, out_of_time)
+
+
+def review_notations(game_key: str, initial_state: Mapping[str, Any], notations: Sequence[str], *,
+                     seconds: float = REVIEW_SECONDS, seed: str = "review") -> Review:
+    """Review a stored match: its initial state (``to_dict()`` form) and its moves in notation (what a worker
+    process runs; the result is picklable).
+
+    Raises:
+        KeyError: no such game. games.InvalidState, games.InvalidMove, games.IllegalMove: the match does not
+            replay.
+    """
+    from games import GAMES
+
+    game = GAMES[game_key]
+    states: list[State[Any]] = [game.load(initial_state)]
+    for notation in notations:
+        states.append(states[-1].play(notation))
+    return review(game, states, seconds=seconds, seed=seed)

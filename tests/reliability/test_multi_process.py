@@ -1,0 +1,332 @@
+"""Several bot processes on one database: real OS processes (``_multi_driver``), each with its own
+:class:`bot.service.MatchService`, submit the same moves and run the deadline pass at the same moments (the test
+gives every step's time to all of them at once). Every move is applied once, every reminder, forfeit, abort, expiry
+and news delivery happens once, every pending computer turn is resumed once, ratings count every match once; a
+process killed with SIGKILL in the middle of a pass (holding claimed matches or claimed news) loses nothing and
+doubles nothing; and a process serving some of the shards leaves the other shards' servers alone.
+
+Runs on PostgreSQL (the throwaway cluster) and on SQLite (several processes on one file, whose writers take turns).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.service import MatchService, Player, load_state
+from bot.service.matches import DAY, NEWS_LEASE
+from storage import Database, ReadTx, Shards
+from tests.reliability._multi_driver import COMPUTER_ID
+from tests.reliability._support import (
+    Clock,
+    assert_consistent,
+    assert_ratings_match_results,
+    legal_texts,
+    match_of,
+    service_match,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+GUILD = 5 << 22  # on shard 1 of 2
+T0 = 1_700_000_000.0
+PROCESSES = 3
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="the test kills a process with SIGKILL")
+
+
+class Driver:
+    """One ``_multi_driver`` process; its answers arrive on a queue (a reader thread), so a dead or stuck driver
+    fails the test instead of hanging it."""
+
+    def __init__(self, database: str, *shards: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.reliability._multi_driver", database, *shards], cwd=REPO,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.answers: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert "ready" in self.answer()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.answers.put(json.loads(line))
+        self.answers.put(None)
+
+    def send(self, op: str, now: float, **fields: Any) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"op": op, "now": now, **fields}) + "\n")
+        self.process.stdin.flush()
+
+    def answer(self, timeout: float = 120.0) -> dict[str, Any]:
+        found = self.answers.get(timeout=timeout)
+        assert found is not None, f"driver {self.process.pid} died (exit {self.process.poll()})"
+        assert "error" not in found, found
+        return found
+
+    def kill(self) -> None:
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+        assert self.process.returncode == -signal.SIGKILL
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def at_once(drivers: list[Driver], op: str, now: float, **fields: Any) -> list[dict[str, Any]]:
+    """Send one request to every driver before reading any answer (they run it at the same moment)."""
+    for driver in drivers:
+        driver.send(op, now, **fields)
+    return [driver.answer() for driver in drivers]
+
+
+async def passes_until_done(db: Database, drivers: list[Driver], now: float,
+                            limit: int = 20) -> list[dict[str, Any]]:
+    """Deadline passes in every driver at ``now`` until nothing is due any more, as the bot runs them (a match a
+    pass skipped, because another process still held it or the server broke a deadlock between two passes over
+    rating rows, is left for the next pass); every answer of every pass. Fails after ``limit`` passes."""
+    answers: list[dict[str, Any]] = []
+    for _ in range(limit):
+        answers += at_once(drivers, "due", now)
+        due = await db.read(lambda tx: (tx.due_match_ids(now), tx.expired_challenges(now), tx.due_outbox(now)))
+        if not any(due):
+            return answers
+        await asyncio.sleep(0.05)
+    pytest.fail(f"work was still due after {limit} deadline passes")
+
+
+def once_each(answers: list[dict[str, Any]], key: str) -> list[Any]:
+    """Every item of ``key`` across the drivers' answers, checked to appear in exactly one answer, once."""
+    items = [tuple(item) if isinstance(item, list) else item for answer in answers for item in answer[key]]
+    doubled = [item for item, count in collections.Counter(items).items() if count > 1]
+    assert doubled == [], f"{key} done more than once: {doubled}"
+    return items
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The shared database: a fresh PostgreSQL database, or one SQLite file."""
+    if request.param == "sqlite":
+        return str(tmp_path / "shared.db")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest_asyncio.fixture
+async def db(database: str) -> AsyncIterator[Database]:
+    """The test's own connection to the shared database (it sets matches up and checks the outcome)."""
+    opened = await Database.open(database)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+def drivers(database: str, db: Database) -> Iterator[list[Driver]]:
+    started = [Driver(database) for _ in range(PROCESSES)]
+    try:
+        yield started
+    finally:
+        for driver in started:
+            driver.close()
+
+
+PLAYERS = [Player(100 + i, f"p{i}") for i in range(8)]
+
+
+async def _duels(service: MatchService, count: int, first: int, *, distinct: bool = False,
+                 guild: int = GUILD) -> list[int]:
+    """``count`` Chopsticks duels, a day per move; players shared between matches unless ``distinct``."""
+    ids = []
+    for n in range(count):
+        if distinct:
+            pair = (Player(1000 + first + 2 * n, f"a{first + n}"), Player(1001 + first + 2 * n, f"b{first + n}"))
+        else:
+            pair = (PLAYERS[(first + n) % 8], PLAYERS[(first + n + 1) % 8])
+        ids.append((await service_match(service, "chopsticks", guild, pair, days=1)).id)
+    return ids
+
+
+async def _next_moves(db: Database, match_ids: list[int], step: int) -> list[list[Any]]:
+    """For each active match, the seat to move's member and a legal move (the same list for every driver)."""
+    moves = []
+    for match_id in match_ids:
+        match = await match_of(db, match_id)
+        if match.status != "active" or match.current_seat is None:
+            continue
+        texts = legal_texts(load_state(match))
+        moves.append([match_id, GUILD, match.seats[match.current_seat].user_id, texts[step % len(texts)]])
+    return moves
+
+
+async def test_several_processes_act_on_every_move_deadline_and_news_once(db: Database,
+                                                                         drivers: list[Driver]) -> None:
+    clock = Clock(T0)
+    service = MatchService(db, computer_id=COMPUTER_ID, clock=clock)
+    played, idle, unstarted = (await _duels(service, 4, 0), await _duels(service, 4, 4),
+                               await _duels(service, 3, 2))
+    computer = [(await service.start_solo(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                          player=PLAYERS[n], level="easy", days_per_move=1, player_seat=1)).id
+                for n in range(3)]
+    challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                               challenger=PLAYERS[7], opponent=PLAYERS[6])
+    assert sorted(await service.computer_turns()) == computer
+
+    # the computer turns left pending: each resumed by one process, one computer move each
+    resumed = once_each(at_once(drivers, "resume", T0 + 10), "moves")
+    assert sorted(resumed) == [(match_id, 1, 1) for match_id in computer]  # (match, ply, version)
+
+    # the same moves from every process at once: each applied once, versions consecutive
+    applied: dict[int, list[tuple[int, int]]] = collections.defaultdict(list)
+    for step in range(6):
+        moves = await _next_moves(db, played + idle if step < 2 else played, step)
+        answers = at_once(drivers, "play", T0 + 60 * (step + 1), moves=moves)
+        done = once_each(answers, "applied")
+        assert sorted(row[0] for row in done) == sorted(move[0] for move in moves)  # one per match and round
+        for match_id, ply, version, _ in done:
+            applied[match_id].append((ply, version))
+        refused = [name for answer in answers for name in answer["refused"]]
+        assert len(refused) == (PROCESSES - 1) * len(moves)
+        assert set(refused) <= {"NotYourTurn", "Outdated"}, refused
+    for match_id, rows in applied.items():
+        plies = [ply for ply, _ in rows]
+        versions = [version for _, version in rows]
+        assert plies == list(range(1, len(rows) + 1))
+        assert versions == list(range(versions[0], versions[0] + len(rows)))
+        assert len(await db.read(ReadTx.get_moves, match_id)) == len(rows)
+
+    # every reminder once, delivered once
+    running = played + idle + unstarted + computer
+    answers = await passes_until_done(db, drivers, T0 + 0.7 * DAY)
+    assert sorted(once_each(answers, "reminded")) == sorted(running)
+    assert sorted(once_each(answers, "delivered")) == sorted(
+        ("reminder", m.id, m.ply) for m in [await match_of(db, match_id) for match_id in running])
+
+    # every forfeit, abort and expiry once; every result delivered once
+    answers = await passes_until_done(db, drivers, T0 + 1.1 * DAY)
+    forfeited, aborted = once_each(answers, "forfeited"), once_each(answers, "aborted")
+    assert sorted(forfeited) == sorted(played + idle)
+    assert sorted(aborted) == sorted(unstarted + computer)  # nobody made a first move there
+    assert once_each(answers, "expired") == [challenge.id]
+    assert sorted(once_each(answers, "delivered")) == sorted(
+        ("result", m.id, m.ply) for m in [await match_of(db, match_id) for match_id in running])
+
+    for match_id in running:
+        await assert_consistent(db, match_id)
+        assert (await match_of(db, match_id)).status in ("finished", "aborted")
+    await assert_ratings_match_results(db, GUILD)
+    games = {row[0]: row[1] for row in await db.fetchall("SELECT user_id, games FROM ratings WHERE guild_id = ?",
+                                                         (GUILD,))}
+    ended = [await match_of(db, match_id) for match_id in played + idle]
+    expected = collections.Counter(seat.user_id for match in ended for seat in match.seats)
+    assert games == dict(expected)
+    assert await db.fetchall("SELECT * FROM outbox") == []
+    again = at_once(drivers, "due", T0 + 1.2 * DAY)
+    assert all(not any(answer[key] for key in answer) for answer in again)
+
+
+async def _idle_duels(service: MatchService, db: Database, count: int) -> list[int]:
+    """``count`` duels in which both sides moved once (at ``T0``), with no player in two of them (so no two
+    matches share a rating row)."""
+    matches = await _duels(service, count, 0, distinct=True)
+    for _ in range(2):
+        for match_id in matches:
+            match = await match_of(db, match_id)
+            await service.play(match_id, GUILD, match.seats[match.current_seat or 0].user_id, "LL")
+    return matches
+
+
+async def test_a_process_killed_mid_pass_loses_nothing_and_doubles_nothing(db: Database,
+                                                                           drivers: list[Driver]) -> None:
+    service = MatchService(db, clock=Clock(T0))
+    matches = await _idle_duels(service, db, 5)
+    due_at = T0 + 1.1 * DAY
+    victim, survivors = drivers[0], drivers[1:]
+
+    victim.send("hold-due", due_at)  # it forfeits its first match in an open transaction, and stops there
+    held = victim.answer()["holding"]
+    assert held in matches
+    passes = []
+    if db.backend == "postgresql":  # the others skip the claimed match and settle the rest meanwhile
+        passes += at_once(survivors, "due", due_at)
+        assert sorted(once_each(passes, "forfeited")) == sorted(set(matches) - {held})
+        assert (await match_of(db, held)).status == "active"  # nothing of the victim's is committed
+    victim.kill()  # (on SQLite the others waited for its write lock so far)
+    passes += await passes_until_done(db, survivors, due_at + 1)
+    assert sorted(once_each(passes, "forfeited")) == sorted(matches)
+    assert sorted(once_each(passes, "delivered")) == sorted(("result", m, 2) for m in matches)
+    for match_id in matches:
+        assert (await match_of(db, match_id)).status == "finished"
+        await assert_consistent(db, match_id)
+    await assert_ratings_match_results(db, GUILD)
+    games = [row[0] for row in await db.fetchall("SELECT games FROM ratings WHERE guild_id = ?", (GUILD,))]
+    assert games == [1] * 10
+    assert await db.fetchall("SELECT * FROM outbox") == []
+
+
+async def test_news_claimed_by_a_killed_process_are_delivered_once_after_its_claim(
+        db: Database, database: str, drivers: list[Driver]) -> None:
+    clock = Clock(T0)
+    service = MatchService(db, clock=clock)
+    matches = await _idle_duels(service, db, 4)
+    clock.now = T0 + 0.7 * DAY
+    assert sorted(m.id for m in (await service.process_due()).reminded) == sorted(matches)  # queued, not sent
+    victim, survivors = drivers[0], drivers[1:]
+
+    victim.send("hold-news", T0 + 0.7 * DAY)  # claims every due news and stops before delivering any
+    claimed = victim.answer()["claimed"]
+    assert sorted(claimed) == sorted(["reminder", m, 2] for m in matches)
+    answers = at_once(survivors, "due", T0 + 0.7 * DAY + 1)
+    assert once_each(answers, "delivered") == []  # claimed: nobody else delivers them while the claim runs
+    victim.kill()
+    answers = at_once(survivors, "due", T0 + 0.7 * DAY + 1 + NEWS_LEASE)  # its claim ran out
+    assert sorted(once_each(answers, "delivered")) == sorted(tuple(item) for item in claimed)
+    assert await db.fetchall("SELECT * FROM outbox") == []
+
+
+async def test_each_process_takes_only_its_own_shards_work(db: Database, database: str) -> None:
+    clock = Clock(T0)
+    service = MatchService(db, clock=clock)
+    guilds = {0: 4 << 22, 1: 5 << 22}  # shard (guild >> 22) % 2
+    assert {shard: Shards(2, (shard,)).serves(guild) for shard, guild in guilds.items()} == {0: True, 1: True}
+    duel = {shard: (await _duels(service, 1, 10 * shard, distinct=True, guild=guild))[0]
+            for shard, guild in guilds.items()}
+    challenge = {shard: (await service.create_challenge(guild_id=guild, channel_id=1, game="chopsticks", variant={},
+                                                        challenger=PLAYERS[0], opponent=PLAYERS[1])).id
+                 for shard, guild in guilds.items()}
+    shard_zero = Driver(database, "2", "0")
+    shard_one = Driver(database, "2", "1")
+    try:
+        shard_zero.send("due", T0 + 1.1 * DAY)
+        zero = shard_zero.answer()
+        assert (zero["aborted"], zero["expired"]) == ([duel[0]], [challenge[0]])
+        assert zero["delivered"] == [["result", duel[0], 0]]
+        assert (await match_of(db, duel[1])).status == "active"  # shard 1's server: left for its process
+        assert [row[0] for row in await db.fetchall("SELECT status FROM challenges WHERE id = ?",
+                                                    (challenge[1],))] == ["open"]
+        shard_one.send("due", T0 + 1.1 * DAY)
+        one = shard_one.answer()
+        assert (one["aborted"], one["expired"], one["delivered"]) == ([duel[1]], [challenge[1]],
+                                                                     [["result", duel[1], 0]])
+    finally:
+        shard_zero.close()
+        shard_one.close()
