@@ -25,6 +25,19 @@ def _matches(count: int) -> str:
     return f"{count} {'match' if count == 1 else 'matches'}"
 
 
+def _paused(count: int) -> str:
+    """What starting a vacation did to the member's ``count`` matches waiting for their move."""
+    if count:
+        return (f"your deadlines are paused in {_matches(count)} where it is your move, and in every match that "
+                "becomes your move meanwhile.")
+    return "no match is waiting for your move now; every match that becomes your move meanwhile is paused."
+
+
+def _resumed(count: int) -> str:
+    """What ending a vacation did to the member's ``count`` matches waiting for their move."""
+    return f"your deadlines run again in {_matches(count)}." if count else "no match was waiting for your move."
+
+
 class Vacation(commands.GroupCog, group_name="vacation", group_description="Pause your deadlines in this server"):
     """The vacation commands."""
 
@@ -45,8 +58,7 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         days = lifecycle.plural(round((vacation.ends_by - vacation.started_at) / 86400), "day")
         await interaction.response.send_message(
             f"You are on vacation in this server until <t:{int(vacation.ends_by)}:f> at the latest (the {days} of "
-            f"allowance you have left this year); your deadlines are paused in {_matches(paused)} where it is your "
-            "move, and in every match that becomes your move meanwhile. You may still move. `/vacation end` ends it "
+            f"allowance you have left this year); {_paused(paused)} You may still move. `/vacation end` ends it "
             "early: each started day counts as a whole day.", ephemeral=True)
 
     @app_commands.command(name="end", description="End your vacation: your deadlines run again")
@@ -64,8 +76,8 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
             wake()
         await interaction.response.send_message(
             f"Welcome back! Your vacation cost {lifecycle.plural(vacation.days or 1, 'day')} (each started day counts "
-            f"as a whole day); your deadlines run again in {_matches(resumed)}. "
-            f"{lifecycle.plural(left, 'vacation day')} left this year.", ephemeral=True)
+            f"as a whole day); {_resumed(resumed)} "
+            f"{lifecycle.plural(left, 'vacation day') if left else 'No vacation days'} left this year.", ephemeral=True)
 
 
 async def setup(bot: NapkinBot) -> None:

@@ -76,7 +76,11 @@ def _step(state: State[Any], text: str, who: str, after: str) -> tuple[str, Stat
         move = state.parse_move(text)
         result = state.apply(move)
     except RulesError as error:
-        raise BadOption(f"`{quote(text)}` is not a move {who} can play{after}: {error}") from None
+        reason = str(error)
+        for spelled in (repr(text), f"`{text}`"):  # the rules core's reason quotes the text too: say "it" instead
+            if reason.startswith(spelled + " "):
+                reason = "it" + reason[len(spelled):]
+        raise BadOption(f"`{quote(text)}` is not a move {who} can play{after}: {reason}") from None
     return state.format_move(move), result
 
 
