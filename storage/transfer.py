@@ -360,7 +360,7 @@ def _refuse_rows(shown: str, counts: dict[str, int]) -> None:
     held = {name: count for name, count in counts.items() if count}
     if held:
         listed = ", ".join(f"{count} in {name}" for name, count in held.items())
-        raise TransferRefused(f"{shown} already holds data ({listed} rows); migrate-db copies only into an empty "
+        raise TransferRefused(f"{shown} already holds data (rows: {listed}); migrate-db copies only into an empty "
                               "database")
 
 
