@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MATCH_COMMANDS = (
-    ("/match list", "your active matches here and whose move it is"),
+    ("/match list", "your active matches here and whose move it is (`scope:all`: in every server)"),
     ("/match board", "post a match's board again"),
     ("/match resign", "give up a match"),
     ("/match draw", "offer a draw, accept one, or decline it"),
@@ -34,6 +34,10 @@ MATCH_COMMANDS = (
     ("/match premove", "if your opponent plays X, answer Y at once (only you see it)"),
     ("/match history", "the move list, a replay and an export"),
     ("/match review", "a finished match with every move marked, exact where the game is solved"),
+)
+CORRESPONDENCE_COMMANDS = (
+    ("/vacation start", "pause your deadlines in this server (`/vacation end` to come back)"),
+    ("/notify", "a direct message when it is your move; pings on or off"),
 )
 COMMUNITY_COMMANDS = (
     ("/rules", "how a game is played, with an example board"),
@@ -57,6 +61,8 @@ def help_embed() -> discord.Embed:
                         inline=False)
     embed.add_field(name="Your matches", value="\n".join(f"`{name}`: {what}" for name, what in MATCH_COMMANDS),
                     inline=False)
+    embed.add_field(name="Away and notices",
+                    value="\n".join(f"`{name}`: {what}" for name, what in CORRESPONDENCE_COMMANDS), inline=False)
     embed.add_field(name="More", value="\n".join(f"`{name}`: {what}" for name, what in COMMUNITY_COMMANDS),
                     inline=False)
     embed.set_footer(text="Inside a match's thread the match is implied; elsewhere pick it with the match option.")

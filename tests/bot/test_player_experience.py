@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from discord import app_commands
 
 from bot.exts.community import EMBED_FIELD, EMBED_TOTAL, rules_embed, rules_source
 from games import GAMES
@@ -58,6 +59,18 @@ async def test_help_lists_every_game_and_the_match_commands(simcord_env, db: Dat
         assert GAMES[key].title in text and f"/{GAMES[key].command} start" in text
     for command in ("/match list", "/match resign", "/rules", "/leaderboard"):
         assert command in text
+    # every command a member can find in the tree outside the games' own groups is named (a new command that /help
+    # forgets fails here)
+    game_groups = {GAMES[key].command for key in GAMES}
+    for command in simcord_env.bot.tree.get_commands():
+        if command.name in game_groups or command.name == "help":
+            continue
+        if isinstance(command, app_commands.Group):
+            for leaf in command.walk_commands():
+                assert f"/{leaf.qualified_name}" in text or (f"/{command.name}" in text and command.name != "match"), \
+                    leaf.qualified_name
+        else:
+            assert f"/{command.name}" in text, command.name
 
 
 async def test_a_players_first_message_in_a_match_thread_gets_one_hint(simcord_env, db: Database) -> None:
