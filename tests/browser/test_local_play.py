@@ -127,3 +127,45 @@ def test_two_members_play_each_other_in_two_tabs(local_play, open_tab) -> None:
     match = _stored_match(local_play.database, 1)
     assert (match.status, match.ply, match.outcome["winner"]) == ("finished", 5, 0)
     assert [seat.display_name for seat in match.seats] == ["alice", "bob"]
+
+
+def test_a_conditional_move_is_played_for_its_owner_and_the_match_reviewed(local_play, open_tab) -> None:
+    tabs = {"alice": open_tab().open(local_play.url), "bob": open_tab().open(local_play.url, viewer="bob")}
+    alice, bob = tabs["alice"], tabs["bob"]
+    alice.command("chopsticks start", opponent="bob")
+    bob.expect_text("alice challenges @bob to Chopsticks").locator(".component-button", has_text="Accept").click()
+    alice.expect_board(1, 0)
+    alice.click_move("L → their L")
+    alice.expect_board(1, 1)
+    # alice waits for bob: she stores "if bob plays LL, I answer LL", typed in the boards' notation
+    alice.command("match premove", if_they_play=Typed("LL"), reply=Typed("LL"))
+    stored_line = alice.expect_text("Stored for match #1: if bob plays LL, you play LL")
+    expect(stored_line).to_contain_text("only you see it")
+    # alice's command republished every page; bob's tab takes it on its next poll, or at once with Refresh preview (a
+    # click on the page as it was is refused by the preview as stale, as a person clicking that fast would see)
+    bob.page.get_by_role("button", name="Refresh preview").click()
+    bob.expect_board(1, 1)
+    expect(bob.messages().filter(has_text="Stored for match #1")).to_have_count(0)  # never shown to bob
+    bob.click_move("L → their L")
+    for tab in (bob, alice):  # bob's move and alice's answer on one board, on both pages
+        board = tab.boards().filter(has_text=headline(1, 3))
+        expect(board).to_be_visible(timeout=FOLLOW_MS)
+        assert "bob played LL; alice's conditional move LL was played." in tab.board_text(board)
+        assert "@bob, your move" in tab.board_text(board)
+    expect(bob.boards().filter(has_text=headline(1, 2))).to_have_count(0)  # no board between the two moves
+    match = _stored_match(local_play.database, 1)
+    assert (match.ply, match.current_seat) == (3, 1)  # both moves stored, bob to move
+    bob.click_move("R → their L")
+    alice.expect_board(1, 4)
+    alice.click_move("L → their R")
+    final = bob.expect_board(1, 5)
+    assert "alice wins: both hands are dead." in bob.board_text(final)
+    # bob reviews the match: only he sees it, with exact values and the board of the turning point
+    bob.command("match review", match=Typed("1"))
+    review = bob.expect_text("Review of match #1 · Chopsticks")
+    expect(review).to_contain_text("Exact values from a complete search")
+    expect(review).to_contain_text("LL (alice): win → win · kept the win")  # move 3, the conditional one
+    expect(review.locator("img")).to_have_count(1)
+    bob.page.wait_for_function("img => img.complete && img.naturalWidth > 0",  # the turning point's board shows
+                               arg=review.locator("img").element_handle())
+    expect(alice.messages().filter(has_text="Review of match #1")).to_have_count(0)
