@@ -713,10 +713,11 @@ class ReadTx:
                         (guild_id, user_id, since, until))
         return int(row[0]) if row else 0
 
-    def due_vacations(self, now: float) -> list[VacationRecord]:
-        """Open vacations whose allowance ran out at ``now`` (epoch seconds), the earliest first (``vacations_due``)."""
-        rows = self._all(f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE ended_at IS NULL AND ends_by <= ? "  # noqa: S608 - column lists are module constants; values are bound parameters
-                         "ORDER BY ends_by, id", (now,))
+    def due_vacations(self, now: float, shards: Shards | None = None) -> list[VacationRecord]:
+        """Open vacations whose allowance ran out at ``now`` (epoch seconds), the earliest first (``vacations_due``;
+        with ``shards``, only those of their servers)."""
+        rows = self._all(f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE ended_at IS NULL AND ends_by <= ?"  # noqa: S608 - column lists are module constants; values are bound parameters
+                         f"{_shard_where(shards)} ORDER BY ends_by, id", (now,))
         return [_vacation_from_row(row) for row in rows]
 
     def next_vacation_end(self) -> float | None:

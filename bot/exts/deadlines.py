@@ -29,7 +29,7 @@ from bot.service import Damaged, DueWork, NotFound
 from bot.service.matches import COMPUTER_TURN_LEASE, NEWS_BATCH
 from bot.service.vacations import VacationService
 from games import GAMES
-from storage import ChallengeRecord, MatchRecord, OutboxRecord
+from storage import ChallengeRecord, MatchRecord, OutboxRecord, VacationRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -57,7 +57,7 @@ class Deadlines(commands.Cog):
         """News the last pass delivered."""
         self.resuming: asyncio.Task[int] | None = None
         """The start-up task that resumes the computer's pending turns (:meth:`resume_computer_turns`)."""
-        self.vacations = VacationService(bot.service.db, clock=bot.service.clock)
+        self.vacations = VacationService(bot.service.db, clock=bot.service.clock, shards=bot.service.shards)
 
     async def cog_load(self) -> None:
         """Start the loop."""
@@ -163,12 +163,27 @@ class Deadlines(commands.Cog):
     async def tick(self) -> DueWork:
         """Process everything due now, deliver the news that is due (reminders and results, from the outbox) and
         close expired challenges; return what was done."""
-        await self.vacations.end_due()  # (their deadlines already hold: bot.service.vacations)
+        for vacation in await self.vacations.end_due():  # (their deadlines already hold: bot.service.vacations)
+            await self._tell_vacation_over(vacation)
         work = await self.bot.service.process_due()
         for challenge in work.expired:
             await self._expire(challenge)
         self.delivered = await self.deliver_news()
         return work
+
+    async def _tell_vacation_over(self, vacation: VacationRecord) -> None:
+        """Tell the member, by direct message, that their vacation ended by itself (the allowance is spent) and their
+        deadlines run again. Sent whatever ``/notify`` says (it is news about their own vacation, once); a failure
+        is only logged."""
+        server = board.server_name(self.bot, vacation.guild_id)
+        days = lifecycle.plural(vacation.days or 1, "day")
+        text = (f"Your vacation in **{server}** ended by itself after {days}: this year's allowance is spent. Your "
+                "deadlines run again; `/match list` there shows whose move it is.")
+        try:
+            user = self.bot.get_user(vacation.user_id) or await self.bot.fetch_user(vacation.user_id)
+            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except (discord.HTTPException, discord.ClientException) as error:
+            log.info("could not tell member %s that their vacation ended: %s", vacation.user_id, error)
 
     async def deliver_news(self) -> int:
         """Claim the due outbox entries (of this process's servers) a batch at a time and try each once; return

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.service.errors import BadOption, LimitReached, NotAllowed
-from storage import Database, MemberPrefs, ReadTx, Tx, VacationRecord
+from storage import Database, MemberPrefs, ReadTx, Shards, Tx, VacationRecord
 
 DAY = 86400.0
 MAX_ALLOWANCE = 365
@@ -93,11 +93,14 @@ class VacationService:
     Args:
         db: the open database.
         clock: returns the current time in epoch seconds (the same clock as the match service's).
+        shards: the Discord shards this process serves, when several processes share the database: the deadline
+            pass closes only the vacations of their servers (``None``: every server).
     """
 
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, shards: Shards | None = None) -> None:
         self.db = db
         self.clock = clock
+        self.shards = shards
 
     @staticmethod
     def _status(tx: ReadTx, guild_id: int, user_id: int, now: float) -> VacationStatus:
@@ -154,15 +157,20 @@ class VacationService:
             if vacation is None:
                 raise NotAllowed("You are not on vacation in this server; `/vacation start` starts one.")
             ended = self._close(tx, vacation, min(now, vacation.ends_by))
+            if ended is None:  # another process's deadline pass closed it a moment ago
+                raise NotAllowed("Your vacation in this server has just ended by itself: the allowance is spent.")
             resumed = tx.shift_deadlines(guild_id, user_id, -(vacation.ends_by - now), 0.0)
             return ended, resumed, self._status(tx, guild_id, user_id, ended.started_at).left
 
         return await self.db.write(body)
 
     @staticmethod
-    def _close(tx: Tx, vacation: VacationRecord, ended_at: float) -> VacationRecord:
+    def _close(tx: Tx, vacation: VacationRecord, ended_at: float) -> VacationRecord | None:
+        """End ``vacation`` at ``ended_at``; the ended record, or ``None`` when it had ended already (another
+        transaction closed it first: each vacation is closed, and its member told, once)."""
         days = days_spent(vacation.started_at, ended_at)
-        tx.close_vacation(vacation.id, ended_at, days)
+        if not tx.close_vacation(vacation.id, ended_at, days):
+            return None
         return VacationRecord(vacation.id, vacation.guild_id, vacation.user_id, vacation.started_at, vacation.ends_by,
                               ended_at, days)
 
@@ -170,12 +178,15 @@ class VacationService:
                  guild_id: int | None = None) -> list[VacationRecord]:
         """Close the vacations that ran out at ``now`` (all, or only that member's in that server); their deadlines
         already hold (they were moved by the whole vacation)."""
-        return [self._close(tx, vacation, vacation.ends_by) for vacation in tx.due_vacations(now)
-                if user_id is None or (vacation.user_id, vacation.guild_id) == (user_id, guild_id)]
+        due = [vacation for vacation in tx.due_vacations(now, self.shards)
+               if user_id is None or (vacation.user_id, vacation.guild_id) == (user_id, guild_id)]
+        closed = [self._close(tx, vacation, vacation.ends_by) for vacation in due]
+        return [vacation for vacation in closed if vacation is not None]
 
     async def end_due(self) -> list[VacationRecord]:
         """The deadline pass's part: close every vacation whose allowance ran out (read along ``vacations_due``:
-        only those); return them."""
+        only those; with :attr:`shards`, of this process's servers); return those this call closed (none that
+        another process closed first), whose members are then told."""
         now = self.clock()
         return await self.db.write(self._end_due, now)
 

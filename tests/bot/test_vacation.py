@@ -137,6 +137,11 @@ async def test_a_vacation_ends_itself_when_the_allowance_is_spent_also_across_a_
         await env.advance_time(120)
         [(*_, ended_at, days)] = await _vacations(reopened)
         assert (ended_at, days) == (start + 2 * DAY, 2)  # ended by the deadline pass, when the allowance ran out
+        told = [m.content for m in world["bob"].user.dm_channel.history()]  # bob is told once, by direct message
+        assert told == [f"Your vacation in **{world.guild.name}** ended by itself after 2 days: this year's allowance "
+                        "is spent. Your deadlines run again; `/match list` there shows whose move it is."]
+        await env.advance_time(600)
+        assert len(world["bob"].user.dm_channel.history()) == 1
         match = await stored(reopened, match_id)
         assert match.status == "active" and match.deadline == deadline + 2 * DAY
         assert all(seat.away_until is None for seat in match.seats)

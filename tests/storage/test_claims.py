@@ -6,6 +6,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
+from bot.service.vacations import VacationService
 from storage import Database, RatingRecord, ReadTx, SeatRecord, Shards, Tx
 
 pytestmark = pytest.mark.both_backends
@@ -96,3 +97,19 @@ async def test_rows_held_by_another_transaction_are_skipped_not_waited_for(db: D
     claimed = await db.write(Tx.claim_match, match_id)
     assert claimed is not None and claimed.id == match_id
     assert len(await db.write(Tx.claim_outbox, NOW, NOW + 300, 25)) == 1
+
+
+async def test_a_due_vacation_is_closed_once_by_the_pass_of_its_shard(db: Database) -> None:
+    shards = Shards(2, (0,))
+    mine, theirs = 2 << 22, 3 << 22  # shards 0 and 1
+    for guild in (mine, theirs):
+        await db.write(Tx.insert_vacation, guild, 5, NOW - 86400, NOW)
+    assert [v.guild_id for v in await db.read(ReadTx.due_vacations, NOW, shards)] == [mine]
+    assert {v.guild_id for v in await db.read(ReadTx.due_vacations, NOW)} == {mine, theirs}
+    first = VacationService(db, clock=lambda: NOW + 1, shards=shards)
+    second = VacationService(db, clock=lambda: NOW + 1, shards=shards)  # another process serving the same shard
+    [closed] = await first.end_due()
+    assert (closed.guild_id, closed.ended_at, closed.days) == (mine, NOW, 1)
+    assert await second.end_due() == []  # already closed: its member is told once
+    [other] = await VacationService(db, clock=lambda: NOW + 1, shards=Shards(2, (1,))).end_due()
+    assert other.guild_id == theirs
