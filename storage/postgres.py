@@ -146,6 +146,10 @@ class PgReadTx(ReadTx):
 class PgTx(Tx, PgReadTx):
     """:class:`storage.repo.Tx` in PostgreSQL's spelling where it differs."""
 
+    def wait_briefly_for_locks(self, milliseconds: int) -> None:
+        """``SET LOCAL lock_timeout``: see :meth:`storage.repo.Tx.wait_briefly_for_locks`."""
+        self._conn.execute(f"SET LOCAL lock_timeout = '{int(milliseconds)}ms'")
+
 
 if "json_agg" not in PgReadTx._match_select:  # pragma: no cover - the replacement above must have matched
     raise RuntimeError("the PostgreSQL match select no longer matches storage.repo's")

@@ -811,6 +811,12 @@ class Tx(ReadTx):
                         (match_id,))
         return _match_from_row(row) if row is not None else None
 
+    def wait_briefly_for_locks(self, milliseconds: int) -> None:
+        """For the rest of this transaction, give up on a row another transaction holds after ``milliseconds``
+        (raising the backend's transient "lock not available" error, one of ``Database.TransientError``) instead of
+        waiting until it is free or the server finds a deadlock. On SQLite nothing: one writer at a time, so no row
+        is ever held by another transaction."""
+
     @contextlib.contextmanager
     def savepoint(self, name: str = "item") -> Iterator[None]:
         """Run the ``with`` block as a nested transaction: when it raises, its writes alone are rolled back (and the

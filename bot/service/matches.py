@@ -62,6 +62,9 @@ CHALLENGE_TTL = DAY
 """How long an unanswered challenge stays open (seconds)."""
 DUE_BATCH = 25
 """Due matches (or expired challenges) settled per transaction by :meth:`MatchService.process_due`."""
+PASS_LOCK_WAIT_MS = 200
+"""How long (milliseconds) the deadline pass waits for a row another transaction holds before leaving that match to
+the next pass (PostgreSQL; on SQLite nothing is ever held by another transaction)."""
 EXTRA_TIME = DAY
 """Seconds ``/match give-time`` adds to the deadline of the player to move."""
 EXTRA_TIME_LIMIT = 3
@@ -805,7 +808,8 @@ class MatchService:
         holds it) and settled in a savepoint, so that of several processes running the pass at once exactly one
         acts on each match, and a match that cannot be settled now (its version moved on, or the server broke a
         deadlock between two passes over rating rows) is left for the next pass without undoing the rest of the
-        batch. Members' actions queued meanwhile take their turn between two
+        batch; a row another transaction holds for longer than :data:`PASS_LOCK_WAIT_MS` is given up the same way.
+        Members' actions queued meanwhile take their turn between two
         batches, so a burst of due matches never holds them up for long. A challenge is expired by the one
         transaction that closes it while it is still open.
         """
@@ -824,6 +828,10 @@ class MatchService:
         later: tuple[type[Exception], ...] = (Outdated, *self.db.TransientError)
 
         def settle_batch(tx: Tx, match_ids: Sequence[int]) -> None:
+            # passes of several processes settling matches of the same players in one batch each could wait for
+            # each other's rating rows in a ring: give such a match up at once and leave it for the next pass,
+            # rather than wait for the server to find the deadlock
+            tx.wait_briefly_for_locks(PASS_LOCK_WAIT_MS)
             for match_id in match_ids:
                 try:
                     with tx.savepoint("due_match"):

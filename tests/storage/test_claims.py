@@ -99,6 +99,24 @@ async def test_rows_held_by_another_transaction_are_skipped_not_waited_for(db: D
     assert len(await db.write(Tx.claim_outbox, NOW, NOW + 300, 25)) == 1
 
 
+async def test_a_pass_gives_up_on_a_rating_row_held_elsewhere_instead_of_waiting(db: Database) -> None:
+    if db.backend != "postgresql":
+        pytest.skip("SQLite has one writer at a time: no row is ever held by another transaction")
+    fresh = RatingRecord(9, "chopsticks", 1, "a", 25.0, 8.3, 0, 0, 0, 0, None)
+    await db.write(Tx.lock_rating, fresh, NOW)
+
+    def patient(tx: Tx) -> RatingRecord:
+        tx.wait_briefly_for_locks(100)
+        return tx.lock_rating(fresh, NOW)
+
+    with psycopg.connect(db.path) as other:  # another process's pass holds the member's rating row
+        other.execute("SELECT user_id FROM ratings FOR UPDATE")
+        with pytest.raises(psycopg.errors.LockNotAvailable):
+            await db.write(patient)
+        other.rollback()
+    assert (await db.write(patient)).user_id == 1  # free again: taken at once
+
+
 async def test_a_due_vacation_is_closed_once_by_the_pass_of_its_shard(db: Database) -> None:
     shards = Shards(2, (0,))
     mine, theirs = 2 << 22, 3 << 22  # shards 0 and 1
