@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 import renderers
+from bot.exts.match._review import review_queue, review_slots
 from bot.service import replay
 from games.base import GameValue
 from storage import Database, ReadTx
@@ -164,3 +165,10 @@ async def test_a_review_in_a_worker_process_is_the_one_made_in_the_bot_for_every
             assert found == work() and len(found.moves) == len(notations), key
     finally:
         await pool.close()
+
+
+async def test_reviews_leave_a_computer_worker_free_for_moves(simcord_env, db: Database) -> None:
+    assert [review_slots(workers) for workers in (0, 1, 2, 4)] == [1, 1, 1, 3]
+    bot = simcord_env.bot
+    queue = review_queue(bot)
+    assert queue.slots == review_slots(bot.service.computer.workers) and queue.per_member == 1

@@ -42,8 +42,8 @@ REVIEW_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=member_key)
 """``/match review`` searches: at most three a minute per member."""
 REVIEW_WAIT = 3 * REVIEW_SECONDS
 """Seconds to wait for a review from the workers before giving up (the review bounds its own work first)."""
-REVIEW_SLOTS, REVIEW_PER_MEMBER = 2, 1
-"""Reviews computed at once, and per member (a member's second review at once is refused)."""
+REVIEW_PER_MEMBER = 1
+"""Reviews of one member computed at once (a member's second review at once is refused)."""
 DESCRIPTION_LIMIT = 4000
 """Characters of the embed's description used (Discord's limit is 4096)."""
 
@@ -65,11 +65,19 @@ UNITS = {
 _QUEUES: weakref.WeakKeyDictionary[object, WorkQueue] = weakref.WeakKeyDictionary()
 
 
-def review_queue(bot: object) -> WorkQueue:
-    """The bot's queue of reviews (made on first use)."""
+def review_slots(workers: int) -> int:
+    """Reviews computed at once with ``workers`` computer worker processes: all of them but one, so that a computer
+    opponent's move never waits behind reviews (a review may take :data:`games.review.REVIEW_SECONDS`); one on a
+    single-worker machine."""
+    return max(1, workers - 1)
+
+
+def review_queue(bot: NapkinBot) -> WorkQueue:
+    """The bot's queue of reviews (made on first use; :func:`review_slots` of its computer's workers)."""
     found = _QUEUES.get(bot)
     if found is None:
-        found = _QUEUES[bot] = WorkQueue(REVIEW_SLOTS, REVIEW_PER_MEMBER, refuse=True, what="review")
+        slots = review_slots(bot.service.computer.workers)
+        found = _QUEUES[bot] = WorkQueue(slots, REVIEW_PER_MEMBER, refuse=True, what="review")
     return found
 
 
