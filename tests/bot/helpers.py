@@ -9,7 +9,7 @@ import discord
 from bench._harness import World, command_for
 from storage import Database, MatchRecord, ReadTx
 
-__all__ = ["World", "buttons", "command_for", "move_button", "only_match_id", "snapshot", "stored"]
+__all__ = ["World", "buttons", "command_for", "move_button", "only_match_id", "pinged", "snapshot", "stored"]
 
 
 def buttons(message: discord.Message) -> dict[str, discord.ui.Button[Any] | Any]:
@@ -51,3 +51,20 @@ async def snapshot(db: Database) -> list[tuple[Any, ...]]:
                        ("ratings", "guild_id, game, user_id")):
         rows.extend(tuple(r) for r in await db.fetchall(f"SELECT * FROM {table} ORDER BY {key}"))  # noqa: S608 - table names from a fixed tuple
     return rows
+
+
+def pinged(env: Any, since: int, text: str) -> set[int]:
+    """The users the bot's messages containing ``text`` (sent since request ``since`` of ``env``; there must be one)
+    allowed to be pinged; none of them may let Discord parse mentions from the text itself."""
+    users: set[int] = set()
+    sent = 0
+    for entry in env.http_requests[since:]:
+        body = entry.json if isinstance(entry.json, dict) else {}
+        payload = body.get("data") if entry.path.startswith("/interactions/") else body
+        if isinstance(payload, dict) and text in str(payload.get("content", "")):
+            sent += 1
+            allowed = payload.get("allowed_mentions") or {}
+            users |= {int(u) for u in allowed.get("users", [])}
+            assert not allowed.get("parse"), allowed
+    assert sent, f"no message containing {text!r} was sent"
+    return users

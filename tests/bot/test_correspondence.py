@@ -14,7 +14,7 @@ from bot.client import NapkinBot
 from bot.service import replay
 from games import GAMES
 from storage import Database, ReadTx
-from tests.bot.helpers import World, only_match_id, snapshot, stored
+from tests.bot.helpers import World, only_match_id, pinged, snapshot, stored
 
 pytestmark = pytest.mark.both_backends
 
@@ -26,21 +26,6 @@ async def _match(env, world: World, db: Database, days: int = 3, game: str = "ch
     await world["bob"].click(result.response, label="Accept")
     return await only_match_id(db)
 
-
-def _pinged(env, since: int, text: str) -> set[int]:
-    """The users the bot allowed to be pinged by the messages it sent since request ``since`` containing ``text``
-    (there must be one)."""
-    users: set[int] = set()
-    sent = 0
-    for entry in env.http_requests[since:]:
-        body = entry.json if isinstance(entry.json, dict) else {}
-        payload = body.get("data") if entry.path.startswith("/interactions/") else body
-        if isinstance(payload, dict) and text in str(payload.get("content", "")):
-            sent += 1
-            users |= {int(u) for u in payload["allowed_mentions"].get("users", [])}
-            assert not payload["allowed_mentions"].get("parse"), payload["allowed_mentions"]
-    assert sent, f"no message containing {text!r} was sent"
-    return users
 
 
 def _thread_texts(world: World) -> list[str]:
@@ -254,7 +239,7 @@ async def test_a_match_whose_first_move_never_comes_is_aborted_not_forfeited(sim
     final = world.thread().last_message
     assert f"Match aborted: {absent} made no first move before the deadline; it counts for nobody." in final.content
     assert "<@" not in final.content  # nobody is told it is their move, or thanked for the match
-    assert _pinged(simcord_env, since, "Match aborted") == set()
+    assert pinged(simcord_env, since, "Match aborted") == set()
     assert not any("ran out of time" in t for t in _thread_texts(world))
     assert await db.read(ReadTx.ratings_of_game, world.guild.id, "chopsticks") == []
 
@@ -271,7 +256,7 @@ async def test_give_time_moves_the_opponents_deadline_by_a_day(simcord_env, db: 
     text = given.response.content
     assert f"alice gives one more day: the deadline is now <t:{deadline + DAY}:f> (extra time 1 of 3" in text
     assert f"<@{world['bob'].id}>, your move · deadline <t:{deadline + DAY}:R>." in text
-    assert _pinged(simcord_env, since, "gives one more day") == {world["bob"].id}
+    assert pinged(simcord_env, since, "gives one more day") == {world["bob"].id}
     match = await stored(db, match_id)
     assert match.deadline == deadline + DAY and match.time_given == [1, 0]
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from storage import Database, ReadTx
-from tests.bot.helpers import World, stored
+from tests.bot.helpers import World, pinged, stored
 
 pytestmark = pytest.mark.both_backends
 
@@ -24,19 +24,6 @@ async def _match(world: World, db: Database, first: str = "alice", second: str =
 def _dms(member: Any) -> list[str]:
     return [m.content for m in member.user.dm_channel.history()]
 
-
-def _allowed(env: Any, since: int, text: str) -> set[int]:
-    """The users the bot's messages since request ``since`` containing ``text`` allowed to be pinged (one must)."""
-    users: set[int] = set()
-    sent = 0
-    for entry in env.http_requests[since:]:
-        body = entry.json if isinstance(entry.json, dict) else {}
-        payload = body.get("data") if entry.path.startswith("/interactions/") else body
-        if isinstance(payload, dict) and text in str(payload.get("content", "")):
-            sent += 1
-            users |= {int(u) for u in (payload.get("allowed_mentions") or {}).get("users", [])}
-    assert sent, f"no message containing {text!r} was sent"
-    return users
 
 
 async def test_notify_shows_and_stores_the_members_preferences(simcord_env, db: Database) -> None:
@@ -108,7 +95,7 @@ async def test_a_member_who_turned_pings_off_is_named_not_pinged(simcord_env, db
     await world["alice"].slash(thread, "chopsticks move", notation="LL")
     board = thread.last_message.content
     assert "**bob**, your move" in board and f"<@{world['bob'].id}>" not in board
-    assert _allowed(env, since, "**bob**, your move") == set()
+    assert pinged(env, since, "**bob**, your move") == set()
     await world["bob"].slash(thread, "chopsticks move", notation="LL")
     assert f"<@{world['alice'].id}>, your move" in thread.last_message.content  # alice keeps her pings
     await world["alice"].slash(thread, "chopsticks move", notation="RR")
@@ -116,17 +103,17 @@ async def test_a_member_who_turned_pings_off_is_named_not_pinged(simcord_env, db
     await env.advance_time(2 * DAY + 60)
     reminder = next(m.content for m in thread.history() if "a third of your time" in m.content)
     assert reminder.startswith(f"**bob**, a third of your time is left in match #{match_id}")
-    assert _allowed(env, since, "a third of your time") == set()
+    assert pinged(env, since, "a third of your time") == set()
     since = len(env.http_requests)
     offer = await world["alice"].slash(thread, "match draw")
     assert "alice offers a draw. **bob**, answer with `/match draw`" in offer.response.content
-    assert _allowed(env, since, "offers a draw") == set()  # a draw offer respects pings:off too
+    assert pinged(env, since, "offers a draw") == set()  # a draw offer respects pings:off too
     since = len(env.http_requests)
     await world["alice"].slash(thread, "match resign")
     final = thread.last_message.content if "thanks" in thread.last_message.content else \
         next(m.content for m in reversed(thread.history()) if "thanks for the match" in m.content)
     assert f"<@{world['alice'].id}> **bob** — thanks for the match!" in final
-    assert _allowed(env, since, "thanks for the match") == {world["alice"].id}
+    assert pinged(env, since, "thanks for the match") == {world["alice"].id}
 
 
 async def test_match_list_scope_all_lists_the_members_matches_of_every_server(simcord_env, db: Database) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from storage import Database, ReadTx
-from tests.bot.helpers import World, move_button, snapshot, stored
+from tests.bot.helpers import World, move_button, pinged, snapshot, stored
 
 pytestmark = pytest.mark.both_backends
 
@@ -30,19 +30,6 @@ def _private(result: Any) -> str:
     assert result.ephemeral, result.response.content
     return result.response.content
 
-
-def _pinged(env: Any, since: int, text: str) -> set[int]:
-    """The users the bot's messages containing ``text`` (since request ``since``; there must be one) may ping."""
-    users: set[int] = set()
-    sent = 0
-    for entry in env.http_requests[since:]:
-        body = entry.json if isinstance(entry.json, dict) else {}
-        payload = body.get("data") if entry.path.startswith("/interactions/") else body
-        if isinstance(payload, dict) and text in str(payload.get("content", "")):
-            sent += 1
-            users |= {int(u) for u in payload["allowed_mentions"].get("users", [])}
-    assert sent, f"no message containing {text!r} was sent"
-    return users
 
 
 def _seen_by(world: World, member: str, *channels: Any) -> list[str]:
@@ -90,7 +77,7 @@ async def test_the_reply_is_played_in_the_transaction_of_the_move_it_answers(sim
     assert "bob played `b2`; alice's conditional move `c3` was played." in board.content
     assert f"<@{world['bob'].id}>, your move" in board.content
     assert board.attachments and len([m for m in thread.history() if "move 3" in m.content]) == 1  # one board
-    assert _pinged(simcord_env, since, "alice's conditional move `c3`") == {world["bob"].id}
+    assert pinged(simcord_env, since, "alice's conditional move `c3`") == {world["bob"].id}
     # the deeper pair is alice's line for this turn
     assert await _lines(db) == [(match_id, 0, 3, "d4", "e5", None, None)]
     listing = _private(await world["alice"].slash(thread, "match premove"))
