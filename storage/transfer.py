@@ -269,6 +269,14 @@ def _counts(conn: Any, tables: list[_Table]) -> dict[str, int]:
             for table in tables}
 
 
+def _existing(location: str | os.PathLike[str]) -> Location:
+    """``location`` parsed; raises TransferRefused when it names a SQLite file that does not exist."""
+    place = Location.parse(location)
+    if place.backend == "sqlite" and not Path(place.target).is_file():
+        raise TransferRefused(f"there is no database at {place}")
+    return place
+
+
 def table_selects(location: str | os.PathLike[str]) -> dict[str, str]:
     """For every data table at ``location``, in copy order, the ``SELECT`` of all its rows in primary-key order
     (runs on either backend; for a caller that reads the rows repeatedly through its own connection).
@@ -276,9 +284,7 @@ def table_selects(location: str | os.PathLike[str]) -> dict[str, str]:
     Raises:
         TransferRefused: there is no database at ``location``.
     """
-    place = Location.parse(location)
-    if place.backend == "sqlite" and not Path(place.target).is_file():
-        raise TransferRefused(f"there is no database at {place}")
+    place = _existing(location)
     with _open(place, read_only=True) as conn:
         return {table.name: _select(table) for table in _catalogue(place.backend, conn)}
 
@@ -290,9 +296,7 @@ def read_rows(location: str | os.PathLike[str]) -> dict[str, list[tuple[Any, ...
     Raises:
         TransferRefused: there is no database at ``location``.
     """
-    place = Location.parse(location)
-    if place.backend == "sqlite" and not Path(place.target).is_file():
-        raise TransferRefused(f"there is no database at {place}")
+    place = _existing(location)
     with _open(place, read_only=True) as conn:
         _begin_snapshot(place.backend, conn)
         try:
