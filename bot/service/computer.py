@@ -110,6 +110,14 @@ class ComputerPool:
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
+    def _replace_broken(self, executor: ProcessPoolExecutor, error: BrokenProcessPool) -> None:
+        """A worker of ``executor`` died (the pool is broken): start new workers, once for all its callers."""
+        log.error("a computer worker died; starting new workers", exc_info=error)
+        if self._executor is executor:
+            self._executor = None
+            executor.shutdown(wait=False, cancel_futures=True)
+            self.start()
+
     async def choose(self, game_key: str, state: dict[str, Any], level: Level, seed: str) -> str:
         """The computer's move (notation) at ``level`` in ``state`` (``to_dict()`` form), searched off the event
         loop within :attr:`budget` seconds (else an ``easy`` move); deterministic for ``seed`` when in time.
@@ -127,12 +135,8 @@ class ComputerPool:
         except TimeoutError:
             log.warning("the %s search of a %s move took over %.0f s; playing an easy move", level, game_key,
                         self.budget)
-        except BrokenProcessPool:
-            log.exception("a computer worker died; starting new workers")
-            if self._executor is executor:
-                self._executor = None
-                executor.shutdown(wait=False, cancel_futures=True)
-                self.start()
+        except BrokenProcessPool as error:
+            self._replace_broken(executor, error)
         return await asyncio.to_thread(choose_notation, game_key, state, "easy", seed)
 
     async def run(self, function: Callable[..., T], *args: Any, budget: float) -> T:
@@ -149,10 +153,6 @@ class ComputerPool:
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(loop.run_in_executor(executor, function, *args), budget)
-        except BrokenProcessPool:
-            log.exception("a computer worker died; starting new workers")
-            if self._executor is executor:
-                self._executor = None
-                executor.shutdown(wait=False, cancel_futures=True)
-                self.start()
+        except BrokenProcessPool as error:
+            self._replace_broken(executor, error)
         return await asyncio.wait_for(asyncio.to_thread(function, *args), budget)
