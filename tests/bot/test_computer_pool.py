@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
 
 import pytest
@@ -82,3 +84,24 @@ async def test_the_service_applies_a_worker_move_with_its_version_check(db: Data
     seed = f"{match.id}:0:{match.initial_state.get('seed', '')}"
     assert replies[0].notation == choose_notation("chopsticks", match.state, "hard", seed)
     assert (await service.moves(match.id))[0].notation == replies[0].notation
+
+
+
+def _dies_in_a_worker() -> str:
+    """Kills the worker process running it (as an out-of-memory kill would); in the bot's process, answers."""
+    if multiprocessing.parent_process() is not None:
+        os._exit(1)
+    return "answered"
+
+
+async def test_a_dead_worker_is_replaced_and_the_work_still_answered() -> None:
+    key, state = _positions()[0]
+    pool = ComputerPool(1)
+    pool.start()
+    try:
+        broken = pool._executor
+        assert await pool.run(_dies_in_a_worker, budget=60) == "answered"  # answered in the bot's process instead
+        assert pool.running and pool._executor is not broken  # new workers took the dead one's place
+        assert await pool.choose(key, state, "easy", "seed") == choose_notation(key, state, "easy", "seed")
+    finally:
+        await pool.close()
