@@ -256,15 +256,21 @@ async def test_upgrade_from_schema_5_keeps_real_matches_and_stores_extra_time(db
         await db.close()
 
 
-async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_preferences(db_path: Path) -> None:
-    _schema1_database(db_path)
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:  # the fixture's matches as schema 6 holds them
+def _schema6_database(path: Path, *statements: str) -> None:
+    """The fixture's real matches as schema 6 holds them (migrations 2 to 6 applied by hand), plus ``statements``."""
+    _schema1_database(path)
+    with contextlib.closing(sqlite3.connect(path)) as conn:
         for number in range(1, 6):
             conn.executescript(MIGRATIONS[number])
-        conn.execute("INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
-                     "rate_computer, updated_at) VALUES (1, 7, 0, '[5]', 10, 1, 1700000000.0)")
+        for statement in statements:
+            conn.execute(statement)
         conn.execute("PRAGMA user_version=6")
         conn.commit()
+
+
+async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_preferences(db_path: Path) -> None:
+    _schema6_database(db_path, "INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, "
+                      "max_active, rate_computer, updated_at) VALUES (1, 7, 0, '[5]', 10, 1, 1700000000.0)")
     assert SCHEMA_VERSION >= 7
     kept = ("SELECT * FROM matches ORDER BY id", "SELECT * FROM seats ORDER BY match_id, seat",
             "SELECT * FROM moves ORDER BY match_id, ply", "SELECT * FROM ratings ORDER BY user_id, game",
@@ -311,12 +317,7 @@ async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_p
 
 
 async def test_upgrade_from_schema_6_keeps_real_matches_and_stores_conditional_moves(db_path: Path) -> None:
-    _schema1_database(db_path)
-    with contextlib.closing(sqlite3.connect(db_path)) as conn:  # the fixture's matches as schema 6 holds them
-        for number in range(1, 6):
-            conn.executescript(MIGRATIONS[number])
-        conn.execute("PRAGMA user_version=6")
-        conn.commit()
+    _schema6_database(db_path)
     assert SCHEMA_VERSION >= 8
     tables = ("matches", "moves", "seats", "challenges", "ratings")
     before = {table: _table_rows(db_path, f"SELECT * FROM {table} ORDER BY rowid") for table in tables}  # noqa: S608 - fixed names
