@@ -228,7 +228,7 @@ def _replay_problem(match: Any, moves: list[Any]) -> str | None:
     """Why the stored ``match`` (a :class:`storage.MatchRecord`) does not replay from its initial state through
     ``moves`` to its stored state, or ``None`` when it does (the service's own load and replay)."""
     from bot.service import Damaged, replay
-    from bot.service.matches import sound_state
+    from bot.service.states import sound_state
     from games import RulesError
 
     try:

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot import exts
 from bot.errors import reply_error
-from bot.service import MatchService
+from bot.service import MatchService, Services
 from bot.service.computer import ComputerPool
 from storage import Database, ReadTx, Shards, Tx
 
@@ -82,10 +82,20 @@ class NapkinBot(commands.AutoShardedBot):
         self.dev_guild = dev_guild
         self._clock = clock or (lambda: discord.utils.utcnow().timestamp())
         self.computer = ComputerPool(computer_workers)
-        self.service = MatchService(db, clock=self.now, computer=self.computer, shards=shards)
+        self.services = Services(db, clock=self.now, computer=self.computer, shards=shards)
+        """Every service, built once here; the extensions use them and build none."""
+        self._flat: MatchService | None = None
         self.force_sync = False
         """Sync the command tree at the next ``setup_hook`` even when it did not change (``napkin sync``)."""
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+
+    @property
+    def service(self) -> MatchService:
+        """:attr:`services` under the flat names of :class:`bot.service.MatchService`, for scripts and tests (the
+        extensions use :attr:`services`)."""
+        if self._flat is None:
+            self._flat = MatchService(self.db, services=self.services)
+        return self._flat
 
     def now(self) -> float:
         """Current time in epoch seconds."""
@@ -117,8 +127,7 @@ class NapkinBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         """Learn the bot's own id (the computer's seat) once connected."""
         if self.user is not None:
-            self.service.computer_id = self.user.id
-            self.service.computer_name = self.user.display_name
+            self.services.set_computer(self.user.id, self.user.display_name)
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
 
     def command_tree_hash(self) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import renderers
-from bot.service import MatchService, load_state, replay
+from bot.service import Services, load_state, replay
 from games import GAMES, DemoMatch
 from games.base import read_stored_outcome
 from storage import Database
@@ -86,11 +86,11 @@ async def run_demo(out: str | Path = "demo-out", games: Sequence[str] | None = N
     prepare_folder(out_path)
     writer = _Writer(out_path)
     db = await Database.open(writer.path("demo.db"))
-    service = MatchService(db, computer_id=0, computer_name="Computer")
+    services = Services(db, computer_id=0, computer_name="Computer")
     try:
         for key in keys:
             for index, demo in enumerate(GAMES[key].demo, start=1):
-                await _play_one(service, writer, key, demo, seed + index, index)
+                await _play_one(services, writer, key, demo, seed + index, index)
     finally:
         await db.close()
     for suffix in ("-wal", "-shm"):
@@ -100,24 +100,24 @@ async def run_demo(out: str | Path = "demo-out", games: Sequence[str] | None = N
     return 0
 
 
-async def _play_one(service: MatchService, writer: _Writer, key: str, demo: DemoMatch, seed: int,
+async def _play_one(services: Services, writer: _Writer, key: str, demo: DemoMatch, seed: int,
                     index: int) -> None:
     game = GAMES[key]
-    match = await service.start_computer_duel(guild_id=0, channel_id=0, game=key, variant=dict(demo.variant),
-                                              levels=demo.levels, seed=seed)
+    match = await services.challenges.start_computer_duel(guild_id=0, channel_id=0, game=key,
+                                                          variant=dict(demo.variant), levels=demo.levels, seed=seed)
     names = [seat.display_name for seat in match.seats]
     prefix = f"{key}/match{index}"
     first = load_state(match)
     writer.write(f"{prefix}-ply000.png", await asyncio.to_thread(renderers.render, first, names))
-    for result in await service.computer_replies(match.id):
+    for result in await services.moves.computer_replies(match.id):
         png = await asyncio.to_thread(renderers.render, result.after, names)
         writer.write(f"{prefix}-ply{result.after.ply:03d}.png", png)
-    final = await service.get_match(match.id)
+    final = await services.reading.get_match(match.id)
     final_state = load_state(final)
     outcome = read_stored_outcome(final.outcome) if final.outcome else None
     writer.write(f"{prefix}-final.png",
                  await asyncio.to_thread(functools.partial(renderers.render, final_state, names, outcome=outcome)))
-    moves = await service.moves(match.id)
+    moves = await services.reading.moves(match.id)
     replayed = replay(final, moves)[-1]
     consistent = replayed.to_dict() == final_state.to_dict()
     print(f"\n== {game.title}: {demo.label} — {' vs '.join(names)}")

@@ -26,7 +26,7 @@ from bot.exts.match import _board as board
 from bot.exts.match import _lifecycle as lifecycle
 from bot.exts.match._views import challenge_view
 from bot.service import Damaged, DueWork, NotFound
-from bot.service.matches import COMPUTER_TURN_LEASE, NEWS_BATCH
+from bot.service.outbox import COMPUTER_TURN_LEASE, NEWS_BATCH
 from bot.service.vacations import VacationService
 from games import GAMES
 from storage import ChallengeRecord, MatchRecord, OutboxRecord, VacationRecord
@@ -191,8 +191,8 @@ class Deadlines(commands.Cog):
 
         Delivered news, and news that is no longer true (the match moved on) or can never arrive (the match's
         channel is gone), leaves the outbox; news Discord failed to take is tried again later
-        (:data:`bot.service.matches.NEWS_RETRY_DELAYS`). A claim keeps other processes off the news for
-        :data:`bot.service.matches.NEWS_LEASE` seconds, so each is posted by one process; news of a process that
+        (:data:`bot.service.outbox.NEWS_RETRY_DELAYS`). A claim keeps other processes off the news for
+        :data:`bot.service.outbox.NEWS_LEASE` seconds, so each is posted by one process; news of a process that
         died with it is claimed again after that.
         """
         delivered = 0

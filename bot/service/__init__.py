@@ -1,5 +1,16 @@
-"""Match lifecycle without Discord: challenges, seats, turns, deadlines, ratings (see :mod:`.matches`)."""
+"""The match lifecycle without Discord, one small module per player action over a shared leaf.
 
+Layers, from the bottom (import-linter keeps them): :mod:`.errors`, :mod:`.clock` (the correspondence clock),
+:mod:`.states` (the state cache), :mod:`.ratings`, :mod:`.computer`; then :mod:`.base` (what every action shares:
+loading a match for an action or for reading, applying a move); :mod:`.finisher` (the one place a match ends early);
+the actions — :mod:`.challenges`, :mod:`.moves`, :mod:`.endings`, :mod:`.premoves`, :mod:`.deadlines`,
+:mod:`.outbox`, :mod:`.reading`, :mod:`.settings`, :mod:`.vacations`; and on top :mod:`.wiring` (:class:`Services`,
+every service built once) and :mod:`.facade` (:class:`MatchService`, the flat names for scripts and tests).
+"""
+
+from bot.service.base import ChallengeResult, MoveResult, Player
+from bot.service.clock import DAYS_PER_MOVE_CHOICES, EXTRA_TIME_LIMIT, CorrespondenceClock
+from bot.service.deadlines import DueWork
 from bot.service.errors import (
     BadOption,
     ChallengeClosed,
@@ -13,17 +24,9 @@ from bot.service.errors import (
     ServiceError,
     TimeRanOut,
 )
-from bot.service.matches import (
-    DAYS_PER_MOVE_CHOICES,
-    EXTRA_TIME_LIMIT,
-    ChallengeResult,
-    DueWork,
-    MatchService,
-    MoveResult,
-    Player,
-    load_state,
-    replay,
-)
+from bot.service.facade import MatchService
+from bot.service.states import load_state, replay
+from bot.service.wiring import Services
 
 __all__ = [
     "DAYS_PER_MOVE_CHOICES",
@@ -31,6 +34,7 @@ __all__ = [
     "BadOption",
     "ChallengeClosed",
     "ChallengeResult",
+    "CorrespondenceClock",
     "Damaged",
     "DueWork",
     "LimitReached",
@@ -43,6 +47,7 @@ __all__ = [
     "Outdated",
     "Player",
     "ServiceError",
+    "Services",
     "TimeRanOut",
     "load_state",
     "replay",

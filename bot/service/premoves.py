@@ -9,10 +9,13 @@ Rules of the feature (no ``discord`` import here; :mod:`bot.exts.match._premove`
   X; the deeper pair likewise after X, Y, X2. Moves are stored and matched in the game's canonical notation
   (``format_move(parse_move(text))``), so Napkin Chess matches the exact coin and centre.
 - At most :data:`LINE_LIMIT` lines per seat and match; a line for an X already stored replaces it.
-- When the opponent moves, every stored line of the waiting seat is consumed: the matching one (if any) has its
-  reply applied with the same checks as a typed move (:meth:`bot.service.MatchService._apply`) and its deeper pair
-  becomes the seat's line for the next turn; the others are discarded, and the move says so
-  (:attr:`bot.service.MoveResult.discarded`) for the Discord side to tell that player privately.
+- When the opponent moves, the move asks this service for the waiting seat's answer (:meth:`PremoveService.next_move`,
+  as lichess's ``ForecastApi`` answers "the next move for this game after that one"): every stored line of the
+  waiting seat is consumed, the matching one (if any) is returned for the mover to play with the same checks as a
+  typed move (:func:`bot.service.base.apply_move`), and its deeper pair becomes the seat's line for the next turn
+  (:meth:`PremoveService.replied`); the others are discarded, and the move says so
+  (:attr:`bot.service.MoveResult.discarded`) for the Discord side to tell that player privately. This service never
+  applies a move itself.
 - Lines are deleted when the match ends (:meth:`storage.Tx.update_match`) and never shown to anyone but their
   owner: they are not part of the match row, its move log, its export or its board.
 """
@@ -20,16 +23,16 @@ Rules of the feature (no ``discord`` import here; :mod:`bot.exts.match._premove`
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from bot.service import matches
+from bot.service.base import MoveResult, load_for_action, load_for_reading, seat_of
 from bot.service.errors import BadOption, LimitReached, NotAllowed, NotYourTurn
+from bot.service.states import sound_state
+from bot.texts import quote
 from games import RulesError, State
-from storage import MatchRecord, PremoveRecord, ReadTx, Tx
-
-if TYPE_CHECKING:
-    from bot.service.matches import MatchService, MoveResult
+from storage import Database, MatchRecord, PremoveRecord, ReadTx, Tx
 
 log = logging.getLogger(__name__)
 
@@ -37,15 +40,6 @@ LINE_LIMIT = 20
 """Most conditional-move lines one seat may hold in a match (a listing of them fits one message)."""
 TEXT_LIMIT = 200
 """Longest move text accepted (as for a typed move)."""
-
-Apply = Callable[[Tx, MatchRecord, State[Any], int, str, float], "MoveResult"]
-""":meth:`bot.service.MatchService._apply`: validate and store one move inside a transaction."""
-
-
-def quote(text: str, limit: int = 40) -> str:
-    """What the member typed, cut to ``limit`` characters, safe inside an inline code span."""
-    text = text.replace("`", "'")
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def check_text(text: str, option: str) -> str:
@@ -125,9 +119,7 @@ def _waiting_seat(match: MatchRecord, user_id: int) -> int:
     Raises:
         NotAllowed: not seated, a solitaire match, a match against the computer. NotYourTurn: it is their move.
     """
-    seat = match.seat_of(user_id)
-    if seat is None:
-        raise NotAllowed(f"You are not playing in match #{match.id}.")
+    seat = seat_of(match, user_id)
     if len(match.seats) != 2:
         raise NotAllowed(f"Match #{match.id} is solitaire: conditional moves answer an opponent's move, and there is "
                          "no opponent.")
@@ -148,112 +140,123 @@ def canonical(state: State[Any], text: str) -> str:
         return text.strip()
 
 
-async def store(service: MatchService, match_id: int, guild_id: int, user_id: int, if_move: str, reply: str,
+class PremoveService:
+    """Conditional moves over a :class:`storage.Database`: storing, listing and cancelling a member's lines, and
+    answering the mover's question after each move (:meth:`next_move`).
+
+    Args:
+        db: the open database. clock: returns the current time in epoch seconds.
+    """
+
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def store(self, match_id: int, guild_id: int, user_id: int, if_move: str, reply: str,
+                    then_if: str | None = None, then_reply: str | None = None) -> tuple[PremoveRecord, bool, int]:
+        """Store a line for ``user_id``, who waits for their opponent in ``match_id``. Returns the stored line
+        (canonical notation), whether it replaced the member's earlier line for the same expected move, and how many
+        lines they now hold in the match. The match row itself does not change (its version neither).
+
+        Raises:
+            NotFound, MatchOver, Damaged, NotAllowed, NotYourTurn (see :func:`_waiting_seat`), BadOption (see
+            :func:`check_text`, :func:`check_line`), LimitReached (:data:`LINE_LIMIT` lines already).
+        """
+        texts = [check_text(if_move, "if_they_play"), check_text(reply, "reply"),
+                 None if then_if is None else check_text(then_if, "then_if"),
+                 None if then_reply is None else check_text(then_reply, "then_reply")]
+        now = self.clock()
+
+        def body(tx: Tx) -> tuple[PremoveRecord, bool, int]:
+            match = load_for_action(tx, match_id, guild_id)
+            seat = _waiting_seat(match, user_id)
+            state = sound_state(match)
+            opponent = match.seats[1 - seat].display_name
+            x, y, x2, y2 = check_line(state, seat, opponent, texts[0] or "", texts[1] or "", texts[2], texts[3])
+            held = tx.premoves_of(match_id, seat)
+            replaced = any(line.if_move == x for line in held)
+            if not replaced and len(held) >= LINE_LIMIT:
+                raise LimitReached(f"You already hold {LINE_LIMIT} conditional moves in match #{match_id}, the most "
+                                   "one player may; cancel some first.")
+            line = PremoveRecord(match_id, seat, state.ply, x, y, x2, y2, now)
+            tx.put_premove(line)
+            return line, replaced, len(held) + (0 if replaced else 1)
+
+        return await self.db.write(body)
+
+    async def lines_of(self, match_id: int, guild_id: int,
+                       user_id: int) -> tuple[MatchRecord, list[PremoveRecord]]:
+        """The match and ``user_id``'s conditional-move lines in it, oldest first (only ever shown to them).
+
+        Raises:
+            NotFound, MatchOver, Damaged, NotAllowed (not seated).
+        """
+        def body(tx: ReadTx) -> tuple[MatchRecord, list[PremoveRecord]]:
+            match = load_for_reading(tx, match_id, guild_id)
+            return match, tx.premoves_of(match_id, seat_of(match, user_id))
+
+        return await self.db.read(body)
+
+    async def cancel(self, match_id: int, guild_id: int, user_id: int,
+                     if_move: str | None = None) -> tuple[str | None, int]:
+        """Delete ``user_id``'s lines in ``match_id``: all, or the one expecting ``if_move`` (read in the match's
+        current position, so ``ll`` finds ``LL``). Returns the expected move as matched (canonical; ``None`` for all)
+        and how many lines were deleted (0: there was none).
+
+        Raises:
+            NotFound, MatchOver, Damaged, NotAllowed (not seated), BadOption (a text no move has).
+        """
+        typed = None if if_move is None else check_text(if_move, "if_they_play")
+
+        def body(tx: Tx) -> tuple[str | None, int]:
+            match = load_for_action(tx, match_id, guild_id)
+            seat = seat_of(match, user_id)
+            key = None if typed is None else canonical(sound_state(match), typed)
+            return key, (tx.delete_premoves(match_id, seat, key) if key is not None
+                         else tx.delete_premoves(match_id, seat))
+
+        return await self.db.write(body)
+
+    def next_move(self, tx: Tx, moved: MoveResult) -> PremoveRecord | None:
+        """The waiting seat's answer to ``moved``, asked by the mover inside the transaction that just stored it:
+        every line of the other seat is consumed; the one that expected this move is returned (the mover plays its
+        ``reply`` for that seat, then calls :meth:`replied`), else ``None``, with ``moved.discarded`` naming the seat
+        whose lines were dropped (not when the move ended the match: the lines just go)."""
+        match = moved.match
+        if len(match.seats) != 2:
+            return None
+        waiting = 1 - moved.seat
+        lines = tx.premoves_of(match.id, waiting)
+        if not lines:
+            return None
+        tx.delete_premoves(match.id, waiting)
+        if match.status != "active":  # the move ended the match: its final board says everything
+            return None
+        line = next((line for line in lines if line.ply == moved.before.ply and line.if_move == moved.notation), None)
+        if line is None or moved.after.current_seat != waiting:
+            moved.discarded = waiting
+            return None
+        return line
+
+    def replied(self, tx: Tx, line: PremoveRecord, reply: MoveResult, now: float) -> None:
+        """``line``'s reply was played (``reply``): keep its deeper pair as the seat's line for the next turn, when
+        the match goes on and the turn is back with the opponent."""
+        after = reply.after
+        if (line.then_if is not None and line.then_reply is not None and reply.match.status == "active"
+                and after.current_seat == 1 - reply.seat):
+            tx.put_premove(PremoveRecord(reply.match.id, reply.seat, after.ply, line.then_if, line.then_reply, None,
+                                         None, now))
+
+
+class _HasPremoves(Protocol):
+    premoves: PremoveService
+
+
+async def store(owner: _HasPremoves, match_id: int, guild_id: int, user_id: int, if_move: str, reply: str,
                 then_if: str | None = None, then_reply: str | None = None) -> tuple[PremoveRecord, bool, int]:
-    """Store a line for ``user_id``, who waits for their opponent in ``match_id``. Returns the stored line (canonical
-    notation), whether it replaced the member's earlier line for the same expected move, and how many lines they
-    now hold in the match. The match row itself does not change (its version neither).
-
-    Raises:
-        NotFound, MatchOver, Damaged, NotAllowed, NotYourTurn (see :func:`_waiting_seat`), BadOption (see
-        :func:`check_text`, :func:`check_line`), LimitReached (:data:`LINE_LIMIT` lines already).
-    """
-    texts = [check_text(if_move, "if_they_play"), check_text(reply, "reply"),
-             None if then_if is None else check_text(then_if, "then_if"),
-             None if then_reply is None else check_text(then_reply, "then_reply")]
-    now = service.clock()
-
-    def body(tx: Tx) -> tuple[PremoveRecord, bool, int]:
-        match = service._load_for_action(tx, match_id, guild_id)
-        seat = _waiting_seat(match, user_id)
-        state = matches.sound_state(match)
-        opponent = match.seats[1 - seat].display_name
-        x, y, x2, y2 = check_line(state, seat, opponent, texts[0] or "", texts[1] or "", texts[2], texts[3])
-        held = tx.premoves_of(match_id, seat)
-        replaced = any(line.if_move == x for line in held)
-        if not replaced and len(held) >= LINE_LIMIT:
-            raise LimitReached(f"You already hold {LINE_LIMIT} conditional moves in match #{match_id}, the most one "
-                               "player may; cancel some first.")
-        line = PremoveRecord(match_id, seat, state.ply, x, y, x2, y2, now)
-        tx.put_premove(line)
-        return line, replaced, len(held) + (0 if replaced else 1)
-
-    return await service.db.write(body)
-
-
-async def lines_of(service: MatchService, match_id: int, guild_id: int,
-                   user_id: int) -> tuple[MatchRecord, list[PremoveRecord]]:
-    """The match and ``user_id``'s conditional-move lines in it, oldest first (only ever shown to them).
-
-    Raises:
-        NotFound, MatchOver, Damaged, NotAllowed (not seated).
-    """
-    def body(tx: ReadTx) -> tuple[MatchRecord, list[PremoveRecord]]:
-        match = service._load_for_reading(tx, match_id, guild_id)
-        seat = match.seat_of(user_id)
-        if seat is None:
-            raise NotAllowed(f"You are not playing in match #{match_id}.")
-        return match, tx.premoves_of(match_id, seat)
-
-    return await service.db.read(body)
-
-
-async def cancel(service: MatchService, match_id: int, guild_id: int, user_id: int,
-                 if_move: str | None = None) -> tuple[str | None, int]:
-    """Delete ``user_id``'s lines in ``match_id``: all, or the one expecting ``if_move`` (read in the match's current
-    position, so ``ll`` finds ``LL``). Returns the expected move as matched (canonical; ``None`` for all) and how
-    many lines were deleted (0: there was none).
-
-    Raises:
-        NotFound, MatchOver, Damaged, NotAllowed (not seated), BadOption (a text no move has).
-    """
-    typed = None if if_move is None else check_text(if_move, "if_they_play")
-
-    def body(tx: Tx) -> tuple[str | None, int]:
-        match = service._load_for_action(tx, match_id, guild_id)
-        seat = match.seat_of(user_id)
-        if seat is None:
-            raise NotAllowed(f"You are not playing in match #{match_id}.")
-        key = None if typed is None else canonical(matches.sound_state(match), typed)
-        return key, tx.delete_premoves(match_id, seat, key) if key is not None else tx.delete_premoves(match_id, seat)
-
-    return await service.db.write(body)
-
-
-def answer(tx: Tx, moved: MoveResult, apply: Apply, now: float) -> MoveResult:
-    """The hook of :meth:`bot.service.MatchService.play`, inside the transaction that just stored ``moved``: consume
-    the other seat's conditional moves. When one expected this move, its reply is applied by ``apply`` (the same
-    checks as a typed move) and added to ``moved.chained`` (marked ``conditional``), and its deeper pair becomes that
-    seat's line for the next turn; otherwise ``moved.discarded`` names the seat whose lines were dropped (not when
-    the move ended the match: the lines just go). Returns ``moved``.
-    """
-    match = moved.match
-    if len(match.seats) != 2:
-        return moved
-    waiting = 1 - moved.seat
-    lines = tx.premoves_of(match.id, waiting)
-    if not lines:
-        return moved
-    tx.delete_premoves(match.id, waiting)
-    if match.status != "active":  # the move ended the match: its final board says everything
-        return moved
-    line = next((line for line in lines if line.ply == moved.before.ply and line.if_move == moved.notation), None)
-    if line is None or moved.after.current_seat != waiting:
-        moved.discarded = waiting
-        return moved
-    try:
-        reply = apply(tx, match, moved.after, waiting, line.reply, now)
-    except RulesError as error:  # checked when stored in this very position; never let it block the opponent's move
-        log.error("match %s: the conditional reply %r of seat %s was refused: %s", match.id, line.reply, waiting, error)
-        moved.discarded = waiting
-        return moved
-    reply.conditional = True
-    moved.chained.append(reply)
-    after = reply.after
-    if (line.then_if is not None and line.then_reply is not None and reply.match.status == "active"
-            and after.current_seat == moved.seat):
-        tx.put_premove(PremoveRecord(match.id, waiting, after.ply, line.then_if, line.then_reply, None, None, now))
-    return moved
+    """``owner.premoves.store(...)`` (:meth:`PremoveService.store`) for scripts holding the services
+    (:class:`bot.service.Services` or :class:`bot.service.MatchService`)."""
+    return await owner.premoves.store(match_id, guild_id, user_id, if_move, reply, then_if, then_reply)
 
 
 def describe(line: PremoveRecord, opponent: str) -> str:

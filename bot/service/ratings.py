@@ -17,10 +17,10 @@ from openskill.models import PlackettLuce
 
 from games import Termination
 from games.base import read_stored_outcome
-from storage import PROVISIONAL_GAMES, MatchRecord, RatingRecord, ReadTx, Tx
+from storage import PROVISIONAL_GAMES, Database, MatchRecord, RatingRecord, ReadTx, Tx
 
-__all__ = ["PROVISIONAL_GAMES", "LeaderboardPage", "Standing", "board_key", "display_rating", "leaderboard",
-           "record_result", "split_key"]
+__all__ = ["PROVISIONAL_GAMES", "LeaderboardPage", "RatingService", "Standing", "board_key", "display_rating",
+           "leaderboard", "record_result", "split_key"]
 
 _MODEL = PlackettLuce()
 SOLITAIRE_SUFFIX = "/solitaire"
@@ -167,3 +167,30 @@ def leaderboard(tx: ReadTx, guild_id: int, key: str, *, solitaire: bool = False,
         for rank, r in enumerate(records, start=first)
     ]
     return LeaderboardPage(standings, page, pages, ranked)
+
+
+class RatingService:
+    """Leaderboards and members' records over a :class:`storage.Database` (ratings themselves change with the
+    result that ends a match: :func:`record_result`).
+
+    Args:
+        db: the open database.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def leaderboard(self, guild_id: int, game: str, *, solitaire: bool = False, page: int = 1,
+                          rows: int = 20) -> LeaderboardPage:
+        """Page ``page`` of ``game``'s leaderboard in ``guild_id`` (the solitaire board with ``solitaire``), ``rows``
+        standings to a page: :func:`leaderboard`.
+
+        Raises:
+            ValueError: ``page`` or ``rows`` below 1.
+        """
+        return await self.db.read(leaderboard, guild_id, board_key(game, solitaire), solitaire=solitaire, page=page,
+                                  rows=rows)
+
+    async def of_member(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+        """A member's rating rows in ``guild_id``, one per board played (:func:`split_key` names its game), by key."""
+        return await self.db.read(ReadTx.ratings_of_user, guild_id, user_id)

@@ -8,8 +8,8 @@ calendar year (the server's ``vacation_days``, default 14) spent by the day.
 How the pause is kept exact without touching the deadline pass: when a vacation starts at ``S`` with ``R`` days of
 allowance left, it can last until ``ends_by = S + R`` days at most; the deadline of each match in which the member is
 to move is moved forward by ``ends_by - S`` at once (and a deadline set while the vacation lasts — an opponent
-moved, a match started — by ``ends_by - now``: :func:`paused_deadline`). So the stored deadline is always the one
-that holds if the vacation runs its full length, the deadline pass and its index (``matches_due``) read it as
+moved, a match started — by ``ends_by - now``: :func:`bot.service.clock.paused`). So the stored deadline is always
+the one that holds if the vacation runs its full length, the deadline pass and its index (``matches_due``) read it as
 before, and a vacation that runs out needs no change to any match. Ending it earlier, at ``E``, moves those
 deadlines back by ``ends_by - E``: each deadline then lies exactly the paused time (``E`` minus the later of ``S``
 and the time it was set) after where it would have been, reminders included (they are due a third of the time
@@ -33,12 +33,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.service.errors import BadOption, LimitReached, NotAllowed
+from bot.service.clock import DAY
+from bot.service.errors import LimitReached, NotAllowed
+from bot.texts import plural
 from storage import Database, MemberPrefs, ReadTx, Shards, Tx, VacationRecord
-
-DAY = 86400.0
-MAX_ALLOWANCE = 365
-"""The largest vacation allowance a server may set, in days per calendar year."""
 
 
 def year_bounds(when: float) -> tuple[float, float, int]:
@@ -53,20 +51,6 @@ def days_spent(started_at: float, ended_at: float) -> int:
     """What a vacation from ``started_at`` to ``ended_at`` (epoch seconds) costs: each started 24 hours from its
     start count as a whole day, at least one."""
     return max(1, math.ceil((ended_at - started_at) / DAY))
-
-
-def paused_deadline(away_until: float | None, deadline: float, now: float) -> float:
-    """A deadline set at ``now`` for a member who may be on vacation until ``away_until`` (epoch seconds, ``None``
-    when not on vacation): moved forward by the rest of the vacation (see the module's docstring)."""
-    if away_until is None or away_until <= now:
-        return deadline
-    return deadline + (away_until - now)
-
-
-def away_until(tx: ReadTx, guild_id: int, user_id: int, now: float) -> float | None:
-    """When ``user_id``'s vacation in ``guild_id`` runs out, while it lasts at ``now``; else ``None``."""
-    vacation = tx.open_vacation(guild_id, user_id)
-    return vacation.ends_by if vacation is not None and vacation.ends_by > now else None
 
 
 @dataclass
@@ -134,7 +118,7 @@ class VacationService:
                 raise NotAllowed("This server gives no vacation days (an admin can set some with `/settings`).")
             if status.left == 0:
                 raise LimitReached(f"You have no vacation days left in {status.year}: the allowance of "
-                                   f"{_days(status.allowance)} is spent.")
+                                   f"{plural(status.allowance, 'day')} is spent.")
             ends_by = now + status.left * DAY
             vacation_id = tx.insert_vacation(guild_id, user_id, now, ends_by)
             paused = tx.shift_deadlines(guild_id, user_id, ends_by - now, now)
@@ -215,17 +199,3 @@ class VacationService:
 
         return await self.db.write(body)
 
-
-def check_allowance(days: int) -> int:
-    """Return ``days`` if it is a valid vacation allowance (0 to :data:`MAX_ALLOWANCE`).
-
-    Raises:
-        BadOption: it is not.
-    """
-    if not 0 <= days <= MAX_ALLOWANCE:
-        raise BadOption(f"The vacation allowance must be between 0 and {MAX_ALLOWANCE} days a year; `{days}` is not.")
-    return days
-
-
-def _days(count: int) -> str:
-    return f"{count} day{'' if count == 1 else 's'}"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.service import MatchService, Player
-from bot.service.matches import DAY
+from bot.service.clock import DAY
 from storage import Database, Tx
 from tests.reliability._support import Clock, match_of, service_match
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.service import MatchService, Player, load_state
-from bot.service import matches as service_module
+from bot.service import states as service_module
 from games import GAMES, InvalidState
 from storage import Database
 

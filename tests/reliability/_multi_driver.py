@@ -30,10 +30,9 @@ import threading
 from typing import Any
 
 from bot.config import parse_shard_ids
-from bot.service import MatchService, ServiceError
-from bot.service.matches import MatchRecord
+from bot.service import MatchService, ServiceError, finisher
 from games import RulesError
-from storage import Database, Shards, Tx
+from storage import Database, MatchRecord, Shards, Tx
 from tests.reliability._support import Clock
 
 COMPUTER_ID = 999
@@ -91,7 +90,7 @@ async def _resume(service: MatchService) -> dict[str, Any]:
 
 
 async def _hold_due(service: MatchService) -> None:
-    original = service._time_is_up
+    original = finisher.time_is_up
 
     def ended_then_hold(tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:
         ended = original(tx, match, now, queue=queue)  # written, not committed: the transaction stays open
@@ -99,7 +98,7 @@ async def _hold_due(service: MatchService) -> None:
         _hold_forever()
         return ended
 
-    service._time_is_up = ended_then_hold  # type: ignore[method-assign]
+    finisher.time_is_up = ended_then_hold
     await service.process_due()
 
 

@@ -27,7 +27,8 @@ import pytest
 import pytest_asyncio
 
 from bot.service import MatchService, Player, load_state
-from bot.service.matches import DAY, NEWS_LEASE
+from bot.service.clock import DAY
+from bot.service.outbox import NEWS_LEASE
 from storage import Database, ReadTx, Shards
 from tests.reliability._multi_driver import COMPUTER_ID
 from tests.reliability._support import (

@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot.exts.match._board import escape
 from bot.service import BadOption, MoveResult, ServiceError, load_state, premoves
+from bot.texts import plural, quote
 from games import GAMES, RulesError, State
 from storage import MatchRecord
 
@@ -40,11 +41,6 @@ ACTIONS = [app_commands.Choice(name="list my conditional moves", value="list"),
            app_commands.Choice(name="cancel (all, or the one for if_they_play)", value="cancel")]
 
 
-def plural(count: int, word: str) -> str:
-    """``1 conditional move``, ``2 conditional moves``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def _opponent(match: MatchRecord, user_id: int) -> str:
     return escape(next((s.display_name for s in match.seats if s.user_id != user_id), "your opponent"))
 
@@ -60,7 +56,7 @@ async def premove_command(interaction: discord.Interaction[NapkinBot], record: M
         BadOption (options that do not go together, or a line the rules refuse, quoted), NotAllowed, NotYourTurn,
         LimitReached, NotFound, MatchOver (see :mod:`bot.service.premoves`).
     """
-    service = interaction.client.service
+    service = interaction.client.services.premoves
     user_id = interaction.user.id
     given = {name: value for name, value in (("if_they_play", if_they_play), ("reply", reply),
                                              ("then_if", then_if), ("then_reply", then_reply)) if value is not None}
@@ -69,19 +65,19 @@ async def premove_command(interaction: discord.Interaction[NapkinBot], record: M
         if extra:
             raise BadOption(f"To cancel, give only `if_they_play` (one line) or nothing (all your lines); leave out "
                             f"`{extra[0]}`.")
-        key, count = await premoves.cancel(service, record.id, record.guild_id, user_id, if_they_play)
+        key, count = await service.cancel(record.id, record.guild_id, user_id, if_they_play)
         if key is None:
             text = (f"Cancelled your {plural(count, 'conditional move')} in match #{record.id}." if count else
                     f"You hold no conditional moves in match #{record.id}; there was nothing to cancel.")
         else:
-            text = (f"Cancelled your line for `{premoves.quote(key)}` in match #{record.id}." if count else
-                    f"You hold no line for `{premoves.quote(key)}` in match #{record.id}; `/match premove` lists "
+            text = (f"Cancelled your line for `{quote(key)}` in match #{record.id}." if count else
+                    f"You hold no line for `{quote(key)}` in match #{record.id}; `/match premove` lists "
                     "yours.")
     elif action == "list" or not given:
         if given:
             raise BadOption(f"`action:list` only lists your conditional moves; leave `action` out to store "
-                            f"`{premoves.quote(next(iter(given.values())))}`.")
-        match, lines = await premoves.lines_of(service, record.id, record.guild_id, user_id)
+                            f"`{quote(next(iter(given.values())))}`.")
+        match, lines = await service.lines_of(record.id, record.guild_id, user_id)
         opponent = _opponent(match, user_id)
         if not lines:
             text = (f"You hold no conditional moves in match #{match.id}. When it is {opponent}'s turn, store one "
@@ -96,7 +92,7 @@ async def premove_command(interaction: discord.Interaction[NapkinBot], record: M
             missing = "reply" if reply is None else "if_they_play"
             raise BadOption(f"A conditional move needs `if_they_play` (your opponent's move) and `reply` (your "
                             f"answer); `{missing}` is missing.")
-        line, replaced, count = await premoves.store(service, record.id, record.guild_id, user_id, if_they_play,
+        line, replaced, count = await service.store(record.id, record.guild_id, user_id, if_they_play,
                                                      reply, then_if, then_reply)
         opponent = _opponent(record, user_id)
         again = f" It replaces your earlier line for `{line.if_move}`." if replaced else ""

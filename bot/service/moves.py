@@ -1,0 +1,145 @@
+"""Moves: a member's move (with the opponent's conditional reply in the same transaction), and the computer's
+replies, searched off the event loop and applied like a member's.
+
+No ``discord`` import. A move is one transaction body: the match is locked and re-read, its version checked, the
+rules core validates and applies the move (:func:`bot.service.base.apply_move`), and the conditional moves service
+(:class:`bot.service.premoves.PremoveService`) is asked for the waiting seat's answer, which is applied right after
+it. A move that comes after the mover's deadline ends the match instead (:func:`bot.service.finisher.time_is_up`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bot.service import finisher
+from bot.service.base import MoveResult, apply_move, load_for_action, quarantine, seat_of, write
+from bot.service.clock import CorrespondenceClock
+from bot.service.computer import ComputerPool
+from bot.service.errors import Damaged, NotYourTurn, Outdated, TimeRanOut
+from bot.service.premoves import PremoveService
+from bot.service.states import sound_state
+from games import RulesError, State
+from storage import Database, MatchRecord, ReadTx, Tx
+
+log = logging.getLogger(__name__)
+
+
+class MoveService:
+    """Members' and the computer's moves over a :class:`storage.Database`.
+
+    Args:
+        db: the open database. clock: returns the current time in epoch seconds.
+        computer: where computer moves are searched (worker processes in the bot; a thread without workers).
+        premoves: asked, after each member's move, for the opponent's conditional reply.
+    """
+
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, computer: ComputerPool,
+                 premoves: PremoveService) -> None:
+        self.db = db
+        self.clock = clock
+        self.computer = computer
+        self.premoves = premoves
+
+    async def play(self, match_id: int, guild_id: int, user_id: int, text: str,
+                   expected_version: int | None = None) -> MoveResult:
+        """Apply the move ``text`` (the game's notation) for ``user_id``.
+
+        Args:
+            expected_version: the match version the member saw (buttons carry it); ``None`` for typed
+                commands, which act on the current position.
+
+        In the same transaction, the opponent's conditional move (``/match premove``) answering this move is applied
+        and returned in the result's ``chained`` moves, or their stored lines are discarded (the result's
+        ``discarded``): :meth:`bot.service.premoves.PremoveService.next_move`.
+
+        Raises:
+            NotFound, NotAllowed (not seated), MatchOver, NotYourTurn, Outdated,
+            TimeRanOut (the deadline had passed: the match ended instead, and the move was not played),
+            games.InvalidMove / games.IllegalMove (the rules core's reason).
+        """
+        def body(tx: Tx) -> MoveResult | MatchRecord:
+            match = load_for_action(tx, match_id, guild_id)
+            seat_of(match, user_id)
+            if expected_version is not None and expected_version != match.version:
+                raise Outdated("That board is out of date: the match has moved on. Use the buttons on the latest "
+                               "board.")
+            before = sound_state(match)
+            if not _seat_to_move(match, before, user_id):
+                mover = match.seats[before.current_seat].display_name if before.current_seat is not None else "?"
+                raise NotYourTurn(f"It is not your turn: {mover} is to move.")
+            if CorrespondenceClock.of(match).out_of_time(now):  # the pass has not run yet: it is over anyway
+                return finisher.time_is_up(tx, match, now, queue=False)  # the caller posts the result
+            moved = apply_move(tx, match, before, before.current_seat or 0, text, now)
+            return self._conditional_reply(tx, moved, now)
+
+        now = self.clock()
+        result = await write(self.db, body)
+        if isinstance(result, MatchRecord) and result.status == "aborted":
+            raise TimeRanOut(f"Your time for a first move in match #{match_id} ran out before this move: the match "
+                             "is aborted (it counts for nobody), and your move was not played.", result)
+        if isinstance(result, MatchRecord):
+            raise TimeRanOut(f"Your time in match #{match_id} ran out before this move: the match is forfeited "
+                             "on time, and your move was not played.", result)
+        return result
+
+    def _conditional_reply(self, tx: Tx, moved: MoveResult, now: float) -> MoveResult:
+        """Inside the transaction that stored ``moved``: ask the conditional moves service for the waiting seat's
+        answer and apply it (marked ``conditional``, added to ``moved.chained``); returns ``moved``."""
+        line = self.premoves.next_move(tx, moved)
+        if line is None:
+            return moved
+        waiting = 1 - moved.seat
+        try:
+            reply = apply_move(tx, moved.match, moved.after, waiting, line.reply, now)
+        except RulesError as error:  # checked when stored in this very position; never let it block this move
+            log.error("match %s: the conditional reply %r of seat %s was refused: %s", moved.match.id, line.reply,
+                      waiting, error)
+            moved.discarded = waiting
+            return moved
+        reply.conditional = True
+        moved.chained.append(reply)
+        self.premoves.replied(tx, line, reply, now)
+        return moved
+
+    async def computer_replies(self, match_id: int) -> list[MoveResult]:
+        """Let the computer move while a computer seat is to move; return the moves applied.
+
+        The search runs in :attr:`computer` (worker processes in the bot); the move is then applied with a version
+        check, so a resign or a forfeit that lands meanwhile wins and the computer's move is dropped.
+        """
+        results: list[MoveResult] = []
+        while True:
+            match = await self.db.read(ReadTx.get_match, match_id)
+            if match is None or match.status != "active" or match.current_seat is None:
+                return results
+            try:
+                state = sound_state(match)
+            except Damaged as error:
+                await quarantine(self.db, match, error.reason)
+                return results
+            seat = match.seats[match.current_seat]
+            if not seat.is_computer:
+                return results
+            seed = f"{match.id}:{match.ply}:{match.initial_state.get('seed', '')}"
+            text = await self.computer.choose(match.game, match.state, seat.level, seed)  # type: ignore[arg-type]
+
+            def body(tx: Tx, version: int = match.version, before: State[Any] = state, seat: int = seat.seat,
+                     text: str = text, now: float = self.clock()) -> MoveResult | None:
+                fresh = tx.lock_match(match_id)
+                if fresh is None or fresh.version != version or fresh.status != "active":
+                    return None
+                return apply_move(tx, fresh, before, seat, text, now)
+
+            result = await self.db.write(body)
+            if result is None:
+                return results
+            results.append(result)
+
+
+def _seat_to_move(match: MatchRecord, state: State[Any], user_id: int) -> bool:
+    """``True`` when ``user_id`` holds the seat to move in ``state`` (a member's seat, not the computer's)."""
+    seat = state.current_seat
+    return seat is not None and match.seats[seat].user_id == user_id and not match.seats[seat].is_computer

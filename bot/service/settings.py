@@ -1,0 +1,75 @@
+"""A server's settings for Napkin Games (``/settings``): default days per move, threads, allowed channels, the limit
+of active matches, whether matches against the computer count, and the vacation allowance.
+
+No ``discord`` import; who may change them (Manage Server) is the extension's check.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bot.service.clock import DAYS_PER_MOVE_CHOICES
+from bot.service.errors import BadOption
+from storage import Database, ReadTx, SettingsRecord, Tx
+
+SETTINGS = frozenset(f.name for f in dataclasses.fields(SettingsRecord)) - {"guild_id"}
+"""The settings a server may change (:class:`storage.SettingsRecord` fields but its id)."""
+MAX_ALLOWANCE = 365
+"""The largest vacation allowance a server may set, in days per calendar year."""
+
+
+def check_allowance(days: int) -> int:
+    """Return ``days`` if it is a valid vacation allowance (0 to :data:`MAX_ALLOWANCE`).
+
+    Raises:
+        BadOption: it is not.
+    """
+    if not 0 <= days <= MAX_ALLOWANCE:
+        raise BadOption(f"The vacation allowance must be between 0 and {MAX_ALLOWANCE} days a year; `{days}` is not.")
+    return days
+
+
+class SettingsService:
+    """Server settings over a :class:`storage.Database`.
+
+    Args:
+        db: the open database. clock: returns the current time in epoch seconds.
+    """
+
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def get(self, guild_id: int) -> SettingsRecord:
+        """A server's settings (the defaults for a server that never changed any)."""
+        return await self.db.read(ReadTx.get_settings, guild_id)
+
+    async def update(self, guild_id: int, /, **changes: Any) -> SettingsRecord:
+        """Change some of a server's settings and return them all.
+
+        Keyword arguments are :class:`storage.SettingsRecord` fields (``days_per_move``, ``use_threads``,
+        ``allowed_channels``, ``max_active``, ``rate_computer``, ``vacation_days``).
+
+        Raises:
+            BadOption: a value is out of range, or a name is not a setting.
+        """
+        if "days_per_move" in changes and changes["days_per_move"] not in DAYS_PER_MOVE_CHOICES:
+            raise BadOption("Days per move must be one of 1, 2, 3, 5, 7, 14 or 0 for no limit.")
+        if "max_active" in changes and not 1 <= int(changes["max_active"]) <= 100:
+            raise BadOption("The limit of active matches must be between 1 and 100.")
+        if "vacation_days" in changes:
+            check_allowance(int(changes["vacation_days"]))
+        for key in changes:
+            if key not in SETTINGS:
+                raise BadOption(f"Unknown setting {key!r}.")
+        now = self.clock()
+
+        def body(tx: Tx) -> SettingsRecord:
+            current = dataclasses.replace(tx.get_settings(guild_id), **changes)
+            tx.put_settings(current, now)
+            return current
+
+        return await self.db.write(body)

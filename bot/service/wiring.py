@@ -1,0 +1,73 @@
+"""Every service, built once from named dependencies, as lichess's ``Env.scala`` builds a module's.
+
+The bot builds one :class:`Services` at start-up (:class:`bot.client.NapkinBot`) from its database, clock,
+computer pool and shard settings; the extensions use its services (``bot.services.moves.play(...)``) and never
+build one, nor run a storage transaction of their own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from bot.service.challenges import COMPUTER_NAME, ChallengeService
+from bot.service.computer import ComputerPool
+from bot.service.deadlines import DeadlineService
+from bot.service.endings import EndingService
+from bot.service.moves import MoveService
+from bot.service.outbox import ComputerTurnService, OutboxService
+from bot.service.premoves import PremoveService
+from bot.service.ratings import RatingService
+from bot.service.reading import ReadingService
+from bot.service.settings import SettingsService
+from bot.service.vacations import VacationService
+from storage import Database, Shards
+
+
+class Services:
+    """The bot's services over one database.
+
+    Args:
+        db: the open database (the services do not close it).
+        clock: returns the current time in epoch seconds; every service reads this one.
+        computer: where computer moves are searched (default: a thread, :class:`ComputerPool` with no workers).
+        shards: the Discord shards this process serves, when several processes share the database: the deadline
+            pass, the outbox, the resuming of computer turns and the closing of vacations then take only their
+            servers' work. ``None`` (the default): every server's.
+        computer_id, computer_name: who the computer is in seats (the bot's own user, learnt when it connects:
+            :meth:`set_computer`).
+    """
+
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, computer: ComputerPool | None = None,
+                 shards: Shards | None = None, computer_id: int = 0, computer_name: str = COMPUTER_NAME) -> None:
+        self.db = db
+        self.clock = clock
+        self.shards = shards
+        self.computer = computer or ComputerPool(0)
+        self.reading = ReadingService(db)
+        """One match, a member's lists and pages, a match's move log."""
+        self.settings = SettingsService(db, clock=clock)
+        """A server's settings."""
+        self.challenges = ChallengeService(db, clock=clock, computer_id=computer_id, computer_name=computer_name)
+        """Challenges and the start of matches."""
+        self.premoves = PremoveService(db, clock=clock)
+        """Conditional moves."""
+        self.moves = MoveService(db, clock=clock, computer=self.computer, premoves=self.premoves)
+        """Members' moves and the computer's replies."""
+        self.endings = EndingService(db, clock=clock)
+        """Resign, abort, draw offers, extra time."""
+        self.deadlines = DeadlineService(db, clock=clock, shards=shards)
+        """The deadline pass."""
+        self.outbox = OutboxService(db, clock=clock, shards=shards)
+        """News to deliver."""
+        self.computer_turns = ComputerTurnService(db, clock=clock, shards=shards)
+        """Computer turns to resume."""
+        self.vacations = VacationService(db, clock=clock, shards=shards)
+        """Vacations and members' notification preferences."""
+        self.ratings = RatingService(db)
+        """Leaderboards and members' records."""
+
+    def set_computer(self, user_id: int, name: str) -> None:
+        """Who the computer is in the seats of matches started from now on (the bot's own user, once connected)."""
+        self.challenges.computer_id = user_id
+        self.challenges.computer_name = name
