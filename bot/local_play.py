@@ -126,7 +126,7 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS) -> 
     await env.start()
     try:
         await bot.sync_commands(force=True)
-        await bot.service.update_settings(GUILD_ID, use_threads=False)
+        await bot.services.settings.update(GUILD_ID, use_threads=False)
         yield LocalServer(env, bot, guild, channel, players)
     finally:
         await env.shutdown()

@@ -19,7 +19,6 @@ from bot.exts.match._board import escape
 from bot.exts.match._lifecycle import plural
 from bot.service import ratings
 from games import GAMES, State
-from storage import ReadTx
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -122,8 +121,8 @@ class Community(commands.Cog):
         guild_id = lifecycle.require_guild(interaction)
         declared = GAMES[game]
         solo = solitaire and any(declared.seats_for(demo.variant) == 1 for demo in declared.demo)
-        board = await self.bot.db.read(ratings.leaderboard, guild_id, ratings.board_key(game, solo), solitaire=solo,
-                                       page=page, rows=LEADERBOARD_ROWS)
+        board = await self.bot.services.ratings.leaderboard(guild_id, game, solitaire=solo, page=page,
+                                                            rows=LEADERBOARD_ROWS)
         title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
         if not board.standings:
@@ -155,7 +154,7 @@ class Community(commands.Cog):
         """Post a member's record per game."""
         guild_id = lifecycle.require_guild(interaction)
         member = user or interaction.user
-        rows = await self.bot.db.read(ReadTx.ratings_of_user, guild_id, member.id)
+        rows = await self.bot.services.ratings.of_member(guild_id, member.id)
         embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."
@@ -208,8 +207,7 @@ class Community(commands.Cog):
                        vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
         """Show the settings, or change the ones given (only members with Manage Server)."""
         guild_id = lifecycle.require_guild(interaction)
-        service = self.bot.service
-        current = await service.settings(guild_id)
+        current = await self.bot.services.settings.get(guild_id)
         changes: dict[str, object] = {}
         if days is not None:
             changes["days_per_move"] = days
@@ -231,7 +229,7 @@ class Community(commands.Cog):
         if channels != set(current.allowed_channels):
             changes["allowed_channels"] = sorted(channels)
         if changes:
-            current = await service.update_settings(guild_id, **changes)
+            current = await self.bot.services.settings.update(guild_id, **changes)
         where = ", ".join(f"<#{c}>" for c in current.allowed_channels) or "any channel"
         days_text = plural(current.days_per_move, "day") if current.days_per_move else "no limit"
         text = (f"{'Settings updated.' if changes else 'Current settings.'}\n"

@@ -27,7 +27,6 @@ from bot.exts.match import _lifecycle as lifecycle
 from bot.exts.match._views import challenge_view
 from bot.service import Damaged, DueWork, NotFound
 from bot.service.outbox import COMPUTER_TURN_LEASE, NEWS_BATCH
-from bot.service.vacations import VacationService
 from games import GAMES
 from storage import ChallengeRecord, MatchRecord, OutboxRecord, VacationRecord
 
@@ -57,7 +56,7 @@ class Deadlines(commands.Cog):
         """News the last pass delivered."""
         self.resuming: asyncio.Task[int] | None = None
         """The start-up task that resumes the computer's pending turns (:meth:`resume_computer_turns`)."""
-        self.vacations = VacationService(bot.service.db, clock=bot.service.clock, shards=bot.service.shards)
+        self.vacations = bot.services.vacations
 
     async def cog_load(self) -> None:
         """Start the loop."""
@@ -84,7 +83,7 @@ class Deadlines(commands.Cog):
         """Let the computer move where a crash between a member's move and its reply left it to move (computers
         have no deadline); run in the background at start-up, a few at a time (one per computer worker), so the
         bot answers meanwhile. Only this process's servers' matches are resumed, each once it claimed it
-        (:meth:`bot.service.MatchService.claim_computer_turn`), so that of several processes starting together
+        (:meth:`bot.service.outbox.ComputerTurnService.claim`), so that of several processes starting together
         exactly one resumes a match; one claimed by another process is looked at again when that claim runs out
         (it is resumed then if the computer is still to move: that process died). Returns the number of matches
         resumed; failures are logged, never raised."""
@@ -94,7 +93,7 @@ class Deadlines(commands.Cog):
         async def resume(match_id: int) -> str:
             async with slots:
                 try:
-                    if not await self.bot.service.claim_computer_turn(match_id):
+                    if not await self.bot.services.computer_turns.claim(match_id):
                         return "held"
                 except Exception:
                     log.exception("claiming the computer's turn in match %s failed", match_id)
@@ -106,7 +105,7 @@ class Deadlines(commands.Cog):
                     return "failed"
                 finally:
                     try:
-                        await self.bot.service.release_computer_turn(match_id)
+                        await self.bot.services.computer_turns.release(match_id)
                     except Exception:
                         log.exception("releasing the computer's turn in match %s failed (it runs out by itself)",
                                       match_id)
@@ -115,7 +114,7 @@ class Deadlines(commands.Cog):
         held: set[int] | None = None
         while True:
             try:
-                waiting = await self.bot.service.computer_turns()
+                waiting = await self.bot.services.computer_turns.waiting()
             except Exception:
                 log.exception("finding computer turns to resume failed")
                 return resumed
@@ -143,7 +142,7 @@ class Deadlines(commands.Cog):
         started = self.bot.now()
         try:
             work = await self.tick()
-            due = (await self.bot.service.next_wakeup(), await self.vacations.next_end())
+            due = (await self.bot.services.deadlines.next_wakeup(), await self.vacations.next_end())
             times = [t for t in due if t is not None]
             wake = min(times) if times else None
         except Exception:
@@ -165,7 +164,7 @@ class Deadlines(commands.Cog):
         close expired challenges; return what was done."""
         for vacation in await self.vacations.end_due():  # (their deadlines already hold: bot.service.vacations)
             await self._tell_vacation_over(vacation)
-        work = await self.bot.service.process_due()
+        work = await self.bot.services.deadlines.process_due()
         for challenge in work.expired:
             await self._expire(challenge)
         self.delivered = await self.deliver_news()
@@ -197,7 +196,7 @@ class Deadlines(commands.Cog):
         """
         delivered = 0
         while True:
-            batch = await self.bot.service.claim_news()
+            batch = await self.bot.services.outbox.claim()
             for news in batch:
                 delivered += await self._deliver(news)
             if len(batch) < NEWS_BATCH:
@@ -206,22 +205,22 @@ class Deadlines(commands.Cog):
     async def _deliver(self, news: OutboxRecord) -> int:
         """Try to post one claimed ``news`` and settle it in the outbox; ``1`` when it was posted."""
         try:
-            match = await self.bot.service.get_match(news.match_id)
+            match = await self.bot.services.reading.get_match(news.match_id)
         except (NotFound, Damaged):
-            await self.bot.service.news_done(news)
+            await self.bot.services.outbox.done(news)
             return 0
         try:
             sent = await self._send_news(news, match)
         except discord.NotFound as error:  # the channel itself is gone: nobody can read it there
             log.warning("dropping the %s of match %s: its channel is gone (%s)", news.kind, match.id, error)
-            await self.bot.service.news_done(news)
+            await self.bot.services.outbox.done(news)
             return 0
         except (discord.HTTPException, discord.ClientException) as error:
-            retry = await self.bot.service.news_failed(news)
+            retry = await self.bot.services.outbox.failed(news)
             log.warning("could not post the %s of match %s (attempt %d): %s; retrying at %s", news.kind,
                         match.id, news.attempts + 1, error, retry)
             return 0
-        await self.bot.service.news_done(news)
+        await self.bot.services.outbox.done(news)
         return int(sent)
 
     async def _send_news(self, news: OutboxRecord, match: MatchRecord) -> bool:

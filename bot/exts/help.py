@@ -86,7 +86,7 @@ class Help(commands.Cog):
         """Answer a player's first message in a match thread (or any that mentions me) with how moves are made."""
         if message.author.bot or message.guild is None or not isinstance(message.channel, discord.Thread):
             return
-        match = await self.bot.service.match_in_thread(message.channel.id)
+        match = await self.bot.services.reading.match_in_thread(message.channel.id)
         if match is None or match.guild_id != message.guild.id or match.status != "active":
             return
         mentioned = self.bot.user is not None and self.bot.user in message.mentions

@@ -10,7 +10,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service.vacations import VacationService
 from storage import MemberPrefs
 
 if TYPE_CHECKING:
@@ -35,7 +34,6 @@ class Notify(commands.Cog):
 
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
-        self.vacations = VacationService(bot.service.db, clock=bot.service.clock)
 
     @app_commands.command(name="notify", description="How I tell you it is your move (no option: show)")
     @app_commands.describe(dm="A direct message when it becomes your move, and at the reminder",
@@ -45,13 +43,13 @@ class Notify(commands.Cog):
                      pings: Literal["on", "off"] | None = None) -> None:
         """Show the member's preferences, or change the ones given (for every server)."""
         if dm is None and pings is None:
-            prefs = await self.vacations.prefs(interaction.user.id)
+            prefs = await self.bot.services.vacations.prefs(interaction.user.id)
             await interaction.response.send_message(f"Your notifications (in every server):\n{describe(prefs)}",
                                                     ephemeral=True)
             return
-        prefs = await self.vacations.set_prefs(interaction.user.id,
-                                               dm_turns=None if dm is None else dm == "on",
-                                               pings=None if pings is None else pings == "on")
+        prefs = await self.bot.services.vacations.set_prefs(interaction.user.id,
+                                                            dm_turns=None if dm is None else dm == "on",
+                                                            pings=None if pings is None else pings == "on")
         note = ""
         if dm == "on":
             note = "\nIf your direct messages are closed to members of a server, I cannot reach you there."

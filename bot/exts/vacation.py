@@ -13,7 +13,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.exts.match import _lifecycle as lifecycle
-from bot.service.vacations import VacationService
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -43,7 +42,7 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
 
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
-        self.vacations = VacationService(bot.service.db, clock=bot.service.clock)
+        self.vacations = bot.services.vacations
 
     @app_commands.command(name="start", description="Go on vacation: your deadlines in this server stop running")
     @app_commands.guild_only()

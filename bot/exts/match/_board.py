@@ -290,7 +290,7 @@ async def forget_thread(bot: NapkinBot, match: MatchRecord) -> None:
     """The match's thread is gone (deleted): clear the stored thread id, so its news goes to its channel."""
     log.info("the thread %s of match %s is gone; posting in its channel %s", match.thread_id, match.id,
              match.channel_id)
-    await bot.service.set_thread(match.id, None)
+    await bot.services.challenges.set_thread(match.id, None)
     match.thread_id = None
 
 
@@ -398,7 +398,7 @@ async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
     match (its next board, or ``/match board``, shows it)."""
     if match.status == "active":
         return
-    await bot.service.queue_result(match)
+    await bot.services.outbox.queue_result(match)
     cog = bot.get_cog("Deadlines")
     wake: Callable[[], None] | None = getattr(cog, "wake", None)
     if wake is not None:

@@ -180,10 +180,10 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             await self._list_everywhere(interaction, page)
             return
         guild_id = lifecycle.require_guild(interaction)
-        matches, page, pages = await self.bot.service.active_match_page(guild_id, interaction.user.id, page,
+        matches, page, pages = await self.bot.services.reading.active_match_page(guild_id, interaction.user.id, page,
                                                                         LIST_PAGE)
         damaged = [Damaged(match_id, "").args[0] for match_id in
-                   await self.bot.service.damaged_matches(guild_id, interaction.user.id)]
+                   await self.bot.services.reading.damaged_matches(guild_id, interaction.user.id)]
         if damaged and not matches:
             await interaction.response.send_message("\n".join(damaged), ephemeral=True)
             return
@@ -201,7 +201,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
     async def _list_everywhere(self, interaction: discord.Interaction[NapkinBot], page: int) -> None:
         """``/match list scope:all``: the member's active matches in every server the bot is in (where the bot left
         a server, its matches are not listed), only to them."""
-        matches = [match for match in await self.bot.service.active_matches_anywhere(interaction.user.id)
+        matches = [match for match in await self.bot.services.reading.active_matches_anywhere(interaction.user.id)
                    if self.bot.get_guild(match.guild_id) is not None]
         if not matches:
             await interaction.response.send_message("You have no active matches in any server we share. Start one "
@@ -244,7 +244,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
     async def resign(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Resign."""
         record = await the_match(interaction, match)
-        finished = await self.bot.service.resign(record.id, record.guild_id, interaction.user.id)
+        finished = await self.bot.services.endings.resign(record.id, record.guild_id, interaction.user.id)
         await self._final_board(interaction, finished)
 
     @app_commands.command(name="draw", description="Offer a draw, accept your opponent's offer, or decline it")
@@ -255,12 +255,12 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
                    match: MatchOption | None = None) -> None:
         """Offer, accept or decline a draw."""
         record = await the_match(interaction, match)
-        service = self.bot.service
+        endings = self.bot.services.endings
         if action == "decline":
-            await service.decline_draw(record.id, record.guild_id, interaction.user.id)
+            await endings.decline_draw(record.id, record.guild_id, interaction.user.id)
             await interaction.response.send_message(f"{escape(interaction.user.display_name)} declines the draw offer.")
             return
-        updated, agreed = await service.offer_draw(record.id, record.guild_id, interaction.user.id)
+        updated, agreed = await endings.offer_draw(record.id, record.guild_id, interaction.user.id)
         if agreed:
             await self._final_board(interaction, updated)
             return
@@ -276,7 +276,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
     async def abort(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Abort (no result)."""
         record = await the_match(interaction, match)
-        await self.bot.service.abort(record.id, record.guild_id, interaction.user.id)
+        await self.bot.services.endings.abort(record.id, record.guild_id, interaction.user.id)
         who = escape(interaction.user.display_name)
         await interaction.response.send_message(f"Match #{record.id} aborted by {who}; it counts for nobody.",
                                                 allowed_mentions=discord.AllowedMentions.none())
@@ -288,7 +288,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         """Add a day to the deadline of the opponent to move (at most ``EXTRA_TIME_LIMIT`` times per match per
         giver) and post the board with the new deadline, pinging the player to move."""
         record = await the_match(interaction, match)
-        updated = await self.bot.service.give_time(record.id, record.guild_id, interaction.user.id)
+        updated = await self.bot.services.endings.give_time(record.id, record.guild_id, interaction.user.id)
         seat = updated.seat_of(interaction.user.id)
         given = updated.times_given(seat) if seat is not None else 0
         deadline = int(updated.deadline or 0)
@@ -339,7 +339,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         record = await the_match(interaction, match)
         async with queues(self.bot)[1].slot(interaction.user.id):  # refuses a member's second replay at once
             await interaction.response.defer(thinking=True)
-            moves = await self.bot.service.moves(record.id)
+            moves = await self.bot.services.reading.moves(record.id)
             states = await asyncio.to_thread(replay, record, moves)
             gif = await asyncio.to_thread(functools.partial(
                 renderers.render_replay, replay_frames(states), names_of(record), outcome=match_outcome(record)))

@@ -64,9 +64,9 @@ async def implied_match(interaction: discord.Interaction[NapkinBot], game: str |
     """
     bot = interaction.client
     guild_id = require_guild(interaction)
-    match = await bot.service.match_in_thread(interaction.channel_id or 0)
+    match = await bot.services.reading.match_in_thread(interaction.channel_id or 0)
     if match is None or match.guild_id != guild_id:
-        mine = [m for m in await bot.service.active_matches(guild_id, interaction.user.id)
+        mine = [m for m in await bot.services.reading.active_matches(guild_id, interaction.user.id)
                 if game is None or m.game == game]
         if len(mine) != 1:
             raise BadOption("Use this command in the match's thread, or choose the match with the `match` option.")
@@ -111,12 +111,12 @@ async def queued_computer_replies(bot: NapkinBot, match: MatchRecord) -> list[Mo
     slot (see :mod:`bot.exts.match._load`): a flood of computer matches waits instead of starving everyone."""
     member = next((seat.user_id for seat in match.seats if not seat.is_computer), 0)
     async with queues(bot)[0].slot(member):
-        return await bot.service.computer_replies(match.id)
+        return await bot.services.moves.computer_replies(match.id)
 
 
 async def run_computer(bot: NapkinBot, match_id: int) -> None:
     """Let computer seats move and post one board with their moves (nothing when no computer is to move)."""
-    match = await bot.service.get_match(match_id)
+    match = await bot.services.reading.get_match(match_id)
     results = await queued_computer_replies(bot, match)
     if results:
         await post_board(bot, results[-1].match, results[-1].after, Board(results=results))
@@ -142,7 +142,7 @@ async def submit_move(interaction: discord.Interaction[NapkinBot], match_id: int
         raise BadOption(f"`{quote(text)}` has characters moves never use; moves are written with plain letters, "
                         "digits and signs.")
     try:
-        result = await bot.service.play(match_id, guild_id, interaction.user.id, text, expected_version)
+        result = await bot.services.moves.play(match_id, guild_id, interaction.user.id, text, expected_version)
     except TimeRanOut as late:
         finished = cast(MatchRecord, late.match)
         await post_board(bot, finished)
@@ -207,7 +207,7 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
 
 async def open_match_channel(bot: NapkinBot, match: MatchRecord, origin: discord.abc.Messageable | None) -> None:
     """Open the match's thread in its channel (when the server allows threads and the bot may), record it."""
-    settings = await bot.service.settings(match.guild_id)
+    settings = await bot.services.settings.get(match.guild_id)
     channel = origin if origin is not None else bot.get_channel(match.channel_id)
     if not settings.use_threads or not isinstance(channel, discord.TextChannel):
         return
@@ -219,7 +219,7 @@ async def open_match_channel(bot: NapkinBot, match: MatchRecord, origin: discord
     except discord.HTTPException as error:
         log.info("no thread for match %s (%s); using the channel", match.id, error)
         return
-    await bot.service.set_thread(match.id, thread.id)
+    await bot.services.challenges.set_thread(match.id, thread.id)
     match.thread_id = thread.id
 
 
@@ -304,7 +304,7 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
     guild_id = require_guild(interaction)
     channel_id, origin = await _home(interaction)
     me = player_of(interaction.user)
-    solitaire = GAMES[game].seats_for(bot.service.validate_variant(game, variant)) == 1
+    solitaire = GAMES[game].seats_for(bot.services.challenges.validate_variant(game, variant)) == 1
     against_computer = opponent is not None and bot.user is not None and opponent.id == bot.user.id
     if opponent is not None and opponent.bot and not against_computer:
         raise NotAllowed("Other bots cannot play. Challenge a member, or me to play the computer.")
@@ -312,7 +312,7 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
         raise NotAllowed("Solitaire is played alone: leave `opponent` empty.")
     check_start_options(solitaire=solitaire, against_computer=against_computer, level=level, seat=seat)
     if solitaire or against_computer:
-        match = await bot.service.start_solo(
+        match = await bot.services.challenges.start_solo(
             guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, player=me,
             level=level or "medium", days_per_move=days, player_seat=1 if seat == "second" else 0)
         try:
@@ -322,7 +322,7 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
             log.warning("could not announce match %s: %s", match.id, error)
         await begin_match(bot, match, origin, interaction)
         return
-    challenge = await bot.service.create_challenge(
+    challenge = await bot.services.challenges.create(
         guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, challenger=me,
         opponent=player_of(opponent) if opponent else None, days_per_move=days,
         challenger_seat=1 if seat == "second" else 0)
@@ -345,7 +345,7 @@ async def post_challenge(interaction: discord.Interaction[NapkinBot], challenge:
             await interaction.response.send_message(**payload)
     except (discord.HTTPException, discord.ClientException) as error:
         log.warning("could not post challenge %s: %s; cancelling it", challenge.id, error)
-        await bot.service.cancel_challenge(challenge.id)
+        await bot.services.challenges.cancel(challenge.id)
         await notify(interaction, "Discord did not take your challenge's message, so I cancelled the challenge "
                                   "(nobody could have accepted it). Please try again.")
         return
@@ -354,7 +354,7 @@ async def post_challenge(interaction: discord.Interaction[NapkinBot], challenge:
     except discord.HTTPException as error:  # posted, but its id is unknown: a click on it still answers
         log.info("could not learn the message of challenge %s: %s", challenge.id, error)
         return
-    await bot.service.set_challenge_message(challenge.id, message.id)
+    await bot.services.challenges.set_message(challenge.id, message.id)
 
 
 async def _home(interaction: discord.Interaction[NapkinBot]) -> tuple[int, discord.abc.Messageable | None]:
@@ -365,7 +365,7 @@ async def _home(interaction: discord.Interaction[NapkinBot]) -> tuple[int, disco
     if isinstance(channel, discord.Thread) and channel.parent_id:
         parent = channel.parent or interaction.client.get_channel(channel.parent_id)
         return channel.parent_id, parent if isinstance(parent, discord.abc.Messageable) else None
-    if await interaction.client.service.match_in_thread(interaction.channel_id or 0) is not None:
+    if await interaction.client.services.reading.match_in_thread(interaction.channel_id or 0) is not None:
         raise NotAllowed("This is a match's thread: start a new match in the channel instead.")
     return interaction.channel_id or 0, _origin(interaction)
 
@@ -395,7 +395,7 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
     """
     bot = interaction.client
     guild_id = require_guild(interaction)
-    match = await bot.service.get_match(match_id, guild_id)
+    match = await bot.services.reading.get_match(match_id, guild_id)
     seat = match.seat_of(interaction.user.id)
     if seat is None:
         raise NotAllowed(f"Only the players of match #{match_id} can ask for a rematch.")
@@ -407,21 +407,21 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
     others = [s for s in match.seats if s.seat != seat]
     if not others or others[0].is_computer:
         level = cast(Level, others[0].level) if others else None
-        started = await bot.service.start_solo(
+        started = await bot.services.challenges.start_solo(
             guild_id=guild_id, channel_id=match.channel_id, game=match.game, variant=dict(match.variant), player=me,
             level=level, days_per_move=match.days_per_move, player_seat=1 - seat if others else 0)
         await notify(interaction, f"Rematch: match #{started.id} starts in <#{match.channel_id}>.")
         await begin_match(bot, started, messageable)
         return
     opponent = others[0]
-    challenge = await bot.service.create_challenge(
+    challenge = await bot.services.challenges.create(
         guild_id=guild_id, channel_id=match.channel_id, game=match.game, variant=dict(match.variant), challenger=me,
         opponent=Player(opponent.user_id, opponent.display_name), days_per_move=match.days_per_move,
         challenger_seat=1 - seat)
     if messageable is None:
         raise NotAllowed("I cannot post in the match's channel any more.")
     message = await messageable.send(**challenge_payload(challenge, opponent.user_id, rematch_of=match.id))
-    await bot.service.set_challenge_message(challenge.id, message.id)
+    await bot.services.challenges.set_message(challenge.id, message.id)
     await notify(interaction, f"Rematch offered to {escape(opponent.display_name)} in <#{match.channel_id}>.")
 
 
@@ -429,7 +429,7 @@ async def accept_challenge(interaction: discord.Interaction[NapkinBot], challeng
     """Accept button: seat the member, close the challenge, open the match."""
     bot = interaction.client
     guild_id = require_guild(interaction)
-    result = await bot.service.accept_challenge(challenge_id, guild_id, player_of(interaction.user))
+    result = await bot.services.challenges.accept(challenge_id, guild_id, player_of(interaction.user))
     content = (interaction.message.content if interaction.message else "") + \
         f"\nAccepted by **{escape(interaction.user.display_name)}**: match #{result.match.id}."
     try:
@@ -444,7 +444,7 @@ async def decline_challenge(interaction: discord.Interaction[NapkinBot], challen
     """Decline button: the invited member declines (the challenger is told once), or the challenger cancels."""
     bot = interaction.client
     guild_id = require_guild(interaction)
-    challenge = await bot.service.decline_challenge(challenge_id, guild_id, player_of(interaction.user))
+    challenge = await bot.services.challenges.decline(challenge_id, guild_id, player_of(interaction.user))
     who = escape(interaction.user.display_name)
     content = (interaction.message.content if interaction.message else "") + \
         f"\n{challenge.status.capitalize()} by **{who}**."

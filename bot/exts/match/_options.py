@@ -21,7 +21,7 @@ from bot.exts.match import _lifecycle as lifecycle
 from bot.exts.match._load import member_key
 from bot.service import BadOption, ServiceError, load_state
 from games import GAMES, Game, MoveCommand, MoveParam, Option, RulesError
-from storage import MatchRecord, ReadTx
+from storage import MatchRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -65,19 +65,20 @@ class MatchTransformer(app_commands.Transformer["NapkinBot"]):
         text = str(value).strip().lstrip("#")
         if not (text.isascii() and text.isdecimal()) or len(text) > 18:
             raise BadOption(f"`{str(value)[:40]}` is not a match number; pick one from the list.")
-        match = await interaction.client.service.get_match(int(text), guild_id)
+        match = await interaction.client.services.reading.get_match(int(text), guild_id)
         return lifecycle.check_game(match, self.game)
 
     async def autocomplete(self, interaction: discord.Interaction[NapkinBot],  # type: ignore[override]
                            value: str) -> list[app_commands.Choice[str]]:  # (discord.py types value as int|float|str)
         """The member's active matches (of the game), at most 25, filtered by what is typed: one storage query that
-        builds, filters and limits the labels (:meth:`storage.ReadTx.match_choices`), decoding no state."""
+        builds, filters and limits the labels, decoding no state
+        (:meth:`bot.service.reading.ReadingService.match_choices`)."""
         if interaction.guild_id is None:
             return []
         needle = str(value).strip().lstrip("#")
         titles = {key: GAMES[key].title for key in GAMES if self.game is None or key == self.game}
-        labels = await interaction.client.db.read(ReadTx.match_choices, interaction.guild_id, interaction.user.id,
-                                                  titles, needle, AUTOCOMPLETE_LIMIT)
+        labels = await interaction.client.services.reading.match_choices(interaction.guild_id, interaction.user.id,
+                                                                         titles, needle, AUTOCOMPLETE_LIMIT)
         return [app_commands.Choice(name=label, value=str(match_id)) for match_id, label in labels]
 
 

@@ -76,7 +76,7 @@ def review_queue(bot: NapkinBot) -> WorkQueue:
     """The bot's queue of reviews (made on first use; :func:`review_slots` of its computer's workers)."""
     found = _QUEUES.get(bot)
     if found is None:
-        slots = review_slots(bot.service.computer.workers)
+        slots = review_slots(bot.services.computer.workers)
         found = _QUEUES[bot] = WorkQueue(slots, REVIEW_PER_MEMBER, refuse=True, what="review")
     return found
 
@@ -189,12 +189,12 @@ class ReviewCommand(commands.Cog):
             raise BadOption(f"Match {shown} ended before any move was played, so there is nothing to review.")
         async with review_queue(self.bot).slot(interaction.user.id):
             await interaction.response.defer(ephemeral=not public, thinking=True)
-            moves = await self.bot.service.moves(record.id)
+            moves = await self.bot.services.reading.moves(record.id)
             work = functools.partial(review_notations, record.game, record.initial_state,
                                      [move.notation for move in moves], seconds=REVIEW_SECONDS,
                                      seed=f"review:{record.id}")
             try:
-                result = await self.bot.service.computer.run(work, budget=REVIEW_WAIT)
+                result = await self.bot.services.computer.run(work, budget=REVIEW_WAIT)
             except TimeoutError:
                 log.warning("the review of match %s took over %.0f s", record.id, REVIEW_WAIT)
                 await interaction.followup.send("The review is taking too long right now; please try again later.",
