@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.service import ServiceError
+from bot.texts import plural, quote
 from games import RulesError
 
 log = logging.getLogger(__name__)
@@ -22,12 +23,6 @@ PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_messages": "Manage 
 GENERIC = "Something went wrong on our side; nothing was changed. Please try again."
 DISCORD_FAILED = ("Discord failed to deliver my answer. What you did may already be saved: `/match board` or "
                   "`/match list` shows where things stand.")
-
-
-def quote(value: object, limit: int = 40) -> str:
-    """What the member typed, cut to ``limit`` characters, safe inside an inline code span."""
-    text = str(value).replace("`", "'")
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def message_for(error: BaseException) -> str:
@@ -45,7 +40,7 @@ def message_for(error: BaseException) -> str:
         return f"You need the {needed} permission to do that."
     if isinstance(error, app_commands.CommandOnCooldown):
         seconds = max(1, round(error.retry_after))
-        return f"That command is resting; try again in {seconds} second{'s' if seconds != 1 else ''}."
+        return f"That command is resting; try again in {plural(seconds, 'second')}."
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Napkin Games works in servers, not in direct messages."
     if isinstance(error, app_commands.CheckFailure):

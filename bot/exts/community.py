@@ -14,10 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot.exts.match import _lifecycle as lifecycle
-from bot.exts.match._board import escape
-from bot.exts.match._lifecycle import plural
 from bot.service import ratings
+from bot.texts import plural
+from bot.utils.converters import require_guild
+from bot.utils.names import escape
 from games import GAMES, State
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ class Community(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction[NapkinBot], game: str, solitaire: bool = False,
                           page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
         """Post one page of the ranking as an embed (rank, player, rating, W/L/D), ranked and cut in SQL."""
-        guild_id = lifecycle.require_guild(interaction)
+        guild_id = require_guild(interaction)
         declared = GAMES[game]
         solo = solitaire and any(declared.seats_for(demo.variant) == 1 for demo in declared.demo)
         board = await self.bot.services.ratings.leaderboard(guild_id, game, solitaire=solo, page=page,
@@ -152,7 +152,7 @@ class Community(commands.Cog):
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction[NapkinBot], user: discord.Member | None = None) -> None:
         """Post a member's record per game."""
-        guild_id = lifecycle.require_guild(interaction)
+        guild_id = require_guild(interaction)
         member = user or interaction.user
         rows = await self.bot.services.ratings.of_member(guild_id, member.id)
         embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
@@ -206,7 +206,7 @@ class Community(commands.Cog):
                        disallow_channel: discord.TextChannel | None = None, all_channels: bool = False,
                        vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
         """Show the settings, or change the ones given (only members with Manage Server)."""
-        guild_id = lifecycle.require_guild(interaction)
+        guild_id = require_guild(interaction)
         current = await self.bot.services.settings.get(guild_id)
         changes: dict[str, object] = {}
         if days is not None:

@@ -22,11 +22,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands, tasks
 
-from bot.exts.match import _board as board
-from bot.exts.match import _lifecycle as lifecycle
-from bot.exts.match._views import challenge_view
 from bot.service import Damaged, DueWork, NotFound
 from bot.service.outbox import COMPUTER_TURN_LEASE, NEWS_BATCH
+from bot.texts import plural
+from bot.utils.boards import board_payload
+from bot.utils.buttons import challenge_view
+from bot.utils.computer import run_computer
+from bot.utils.messages import retire_previous_board, send_to_match, tell_turn
+from bot.utils.names import member_name, server_name
 from games import GAMES
 from storage import ChallengeRecord, MatchRecord, OutboxRecord, VacationRecord
 
@@ -99,7 +102,7 @@ class Deadlines(commands.Cog):
                     log.exception("claiming the computer's turn in match %s failed", match_id)
                     return "failed"
                 try:
-                    await lifecycle.run_computer(self.bot, match_id)
+                    await run_computer(self.bot, match_id)
                 except Exception:
                     log.exception("resuming the computer's turn in match %s failed", match_id)
                     return "failed"
@@ -174,8 +177,8 @@ class Deadlines(commands.Cog):
         """Tell the member, by direct message, that their vacation ended by itself (the allowance is spent) and their
         deadlines run again. Sent whatever ``/notify`` says (it is news about their own vacation, once); a failure
         is only logged."""
-        server = board.server_name(self.bot, vacation.guild_id)
-        days = lifecycle.plural(vacation.days or 1, "day")
+        server = server_name(self.bot, vacation.guild_id)
+        days = plural(vacation.days or 1, "day")
         text = (f"Your vacation in **{server}** ended by itself after {days}: this year's allowance is spent. Your "
                 "deadlines run again; `/match list` there shows whose move it is.")
         try:
@@ -228,8 +231,8 @@ class Deadlines(commands.Cog):
         if news.kind == "result":
             if match.status == "active":
                 return False
-            message = await board.send_to_match(self.bot, match, lambda: board.board_payload(match))
-            await board.retire_previous_board(match.id, message)
+            message = await send_to_match(self.bot, match, lambda: board_payload(match))
+            await retire_previous_board(match.id, message)
             return True
         if match.status != "active" or match.ply != news.ply or match.current_seat is None or match.deadline is None:
             return False  # the player moved (or the match ended) since the reminder was due
@@ -237,13 +240,13 @@ class Deadlines(commands.Cog):
         deadline = int(match.deadline)
 
         async def reminder() -> dict[str, Any]:
-            return {"content": f"{board.member_name(seat)}, a third of your time is left in match #{match.id}: move "
+            return {"content": f"{member_name(seat)}, a third of your time is left in match #{match.id}: move "
                                f"before <t:{deadline}:f> (<t:{deadline}:R>) or the match is forfeited.",
                     "allowed_mentions": discord.AllowedMentions(users=[discord.Object(seat.user_id)] if seat.pings
                                                                 else False)}
 
-        message = await board.send_to_match(self.bot, match, reminder)
-        await board.tell_turn(self.bot, match, message, reminder=True)
+        message = await send_to_match(self.bot, match, reminder)
+        await tell_turn(self.bot, match, message, reminder=True)
         return True
 
     async def _expire(self, challenge: ChallengeRecord) -> None:

@@ -15,8 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.match._board import escape, how_to_move
 from bot.service import load_state
+from bot.utils.boards import how_to_move
+from bot.utils.names import escape
 from games import GAMES
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.match import _lifecycle as lifecycle
+from bot.texts import plural
+from bot.utils.converters import require_guild
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -20,21 +21,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _matches(count: int) -> str:
-    return f"{count} {'match' if count == 1 else 'matches'}"
-
-
 def _paused(count: int) -> str:
     """What starting a vacation did to the member's ``count`` matches waiting for their move."""
     if count:
-        return (f"your deadlines are paused in {_matches(count)} where it is your move, and in every match that "
-                "becomes your move meanwhile.")
+        return (f"your deadlines are paused in {plural(count, 'match', 'matches')} where it is your move, and in "
+                "every match that becomes your move meanwhile.")
     return "no match is waiting for your move now; every match that becomes your move meanwhile is paused."
 
 
 def _resumed(count: int) -> str:
     """What ending a vacation did to the member's ``count`` matches waiting for their move."""
-    return f"your deadlines run again in {_matches(count)}." if count else "no match was waiting for your move."
+    if count:
+        return f"your deadlines run again in {plural(count, 'match', 'matches')}."
+    return "no match was waiting for your move."
 
 
 class Vacation(commands.GroupCog, group_name="vacation", group_description="Pause your deadlines in this server"):
@@ -52,9 +51,9 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         Raises:
             NotAllowed (already on vacation, no allowance in this server), LimitReached (allowance spent).
         """
-        guild_id = lifecycle.require_guild(interaction)
+        guild_id = require_guild(interaction)
         vacation, paused = await self.vacations.start(guild_id, interaction.user.id)
-        days = lifecycle.plural(round((vacation.ends_by - vacation.started_at) / 86400), "day")
+        days = plural(round((vacation.ends_by - vacation.started_at) / 86400), "day")
         await interaction.response.send_message(
             f"You are on vacation in this server until <t:{int(vacation.ends_by)}:f> at the latest (the {days} of "
             f"allowance you have left this year); {_paused(paused)} You may still move. `/vacation end` ends it "
@@ -68,15 +67,15 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         Raises:
             NotAllowed: not on vacation in this server.
         """
-        guild_id = lifecycle.require_guild(interaction)
+        guild_id = require_guild(interaction)
         vacation, resumed, left = await self.vacations.end(guild_id, interaction.user.id)
         wake: Callable[[], None] | None = getattr(self.bot.get_cog("Deadlines"), "wake", None)
         if wake is not None:  # deadlines came earlier: the pass must look again
             wake()
         await interaction.response.send_message(
-            f"Welcome back! Your vacation cost {lifecycle.plural(vacation.days or 1, 'day')} (each started day counts "
+            f"Welcome back! Your vacation cost {plural(vacation.days or 1, 'day')} (each started day counts "
             f"as a whole day); {_resumed(resumed)} "
-            f"{lifecycle.plural(left, 'vacation day') if left else 'No vacation days'} left this year.", ephemeral=True)
+            f"{plural(left, 'vacation day') if left else 'No vacation days'} left this year.", ephemeral=True)
 
 
 async def setup(bot: NapkinBot) -> None:

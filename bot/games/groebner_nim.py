@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.match._options import match_option, the_match
 from bot.service import load_state
+from bot.utils.converters import match_option, the_match
 from games.groebner_nim import GroebnerNimState, format_stick
 
 if TYPE_CHECKING:

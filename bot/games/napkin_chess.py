@@ -11,9 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts.match._board import names_of
-from bot.exts.match._options import match_option, the_match
 from bot.service import BadOption, load_state
+from bot.utils.converters import match_option, the_match
+from bot.utils.names import names_of
 from games.napkin_chess import NapkinState
 from renderers.napkin_chess import render_free
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot.exts.match._board import board_mentions
 from bot.service import load_state
+from bot.utils.boards import board_mentions
 from games import GAMES
 from storage import Database, ReadTx
 from tests.bot.helpers import World, only_match_id, snapshot, stored

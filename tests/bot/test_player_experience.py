@@ -230,8 +230,8 @@ async def test_a_bystander_cannot_ask_for_a_rematch(simcord_env, db: Database) -
 
 async def test_the_final_board_image_shows_a_resignation(simcord_env, db: Database) -> None:
     import renderers
-    from bot.exts.match._board import names_of
     from bot.service import load_state
+    from bot.utils.names import names_of
     from games.base import read_stored_outcome
 
     world = World(simcord_env, "alice", "bob")
@@ -246,7 +246,7 @@ async def test_the_final_board_image_shows_a_resignation(simcord_env, db: Databa
 
 
 async def test_rematches_have_a_cooldown(simcord_env, db: Database) -> None:
-    from bot.exts.match._cog import REMATCH_RATE
+    from bot.exts.match import REMATCH_RATE
 
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 import renderers
-from bot.exts.match._review import review_queue, review_slots
+from bot.exts.match import review_queue, review_slots
 from bot.service import replay
 from games.base import GameValue
 from storage import Database, ReadTx
@@ -105,7 +105,7 @@ async def test_a_review_is_refused_for_a_running_match_another_servers_and_an_em
 def test_a_napkin_review_is_labelled_an_estimate_and_fits_an_embed() -> None:
     from types import SimpleNamespace
 
-    from bot.exts.match._review import review_embed
+    from bot.exts.match import review_embed
     from games import GAMES
     from games.review import review
     from tests.games.test_review import play
@@ -123,7 +123,7 @@ def test_a_napkin_review_is_labelled_an_estimate_and_fits_an_embed() -> None:
 def test_a_long_review_lists_its_key_moments() -> None:
     from types import SimpleNamespace
 
-    from bot.exts.match._review import review_embed
+    from bot.exts.match import review_embed
     from games.review import MoveReview, Review
 
     win, loss = GameValue("outcome", 1), GameValue("outcome", -1)

@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.exts.match._views import MoveButton
+from bot.utils.buttons import MoveButton
 from games import State
 from storage import MatchRecord
 from tests.extra_games.tictactoe import square_name

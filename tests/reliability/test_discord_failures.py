@@ -9,8 +9,8 @@ import pytest
 
 from bot.client import NapkinBot
 from bot.errors import GENERIC
-from bot.exts.match import _board
 from bot.service import MatchService
+from bot.utils import messages as _board
 from storage import Database, ReadTx
 from tests.bot.helpers import move_button
 from tests.reliability._support import (

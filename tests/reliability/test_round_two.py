@@ -18,9 +18,9 @@ import pytest
 import renderers
 from bot.client import NapkinBot
 from bot.errors import GENERIC
-from bot.exts.match import _load
-from bot.exts.match._cog import REPLAY_FRAMES, replay_frames
+from bot.exts.match import REPLAY_FRAMES, replay_frames
 from bot.service import LimitReached, MatchService, NotAllowed, Player, TimeRanOut, load_state
+from bot.utils import queues as _load
 from storage import Database, ReadTx, StorageError
 from tests.bot.helpers import move_button
 from tests.reliability._support import (

@@ -1,22 +1,27 @@
 """The match feature: everything between a member and the match lifecycle on Discord.
 
-``_lifecycle`` starts matches, submits moves and answers challenges; ``_board`` renders and posts boards;
-``_options`` builds commands from the games' declarations (and the ``match`` option's transformer); ``_games``
-makes one command group per game; ``_cog`` holds ``/match`` and handles the persistent buttons of ``_views``.
-Nothing in this package imports the package that imports it (buttons call into the cog, not the other way round).
+``_starts`` starts matches and answers challenges; ``_moves`` submits moves; ``_options`` builds commands from the
+games' declarations; ``_games`` makes one command group per game; ``_cog`` holds ``/match`` and handles the
+persistent buttons (:mod:`bot.utils.buttons`); ``_review`` and ``_premove`` are ``/match review`` and ``/match
+premove``. Boards, posting and the ``match`` option are shared with other extensions from :mod:`bot.utils`. These
+modules are private to the package; what others may use of the feature is named here.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.exts.match._cog import Match
+from bot.exts.match._cog import REMATCH_RATE, REPLAY_FRAMES, Match, replay_frames
 from bot.exts.match._games import game_cog
-from bot.exts.match._views import DYNAMIC_ITEMS
+from bot.exts.match._review import review_embed, review_queue, review_slots
+from bot.utils.buttons import DYNAMIC_ITEMS
 from games import GAMES
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
+
+
+__all__ = ["REMATCH_RATE", "REPLAY_FRAMES", "replay_frames", "review_embed", "review_queue", "review_slots", "setup"]
 
 
 async def setup(bot: NapkinBot) -> None:

@@ -1,5 +1,5 @@
 """``/match``: list, board, resign, draw, abort, extra time and history of matches, for every game; and what a
-click on a persistent button does (:class:`bot.exts.match._views.ButtonHandler`)."""
+click on a persistent button does (:class:`bot.utils.buttons.ButtonHandler`)."""
 
 from __future__ import annotations
 
@@ -16,27 +16,16 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot.exts.match import _lifecycle as lifecycle
-from bot.exts.match import _premove
-from bot.exts.match._board import (
-    Board,
-    board_payload,
-    escape,
-    match_link,
-    match_outcome,
-    member_name,
-    names_of,
-    notify,
-    queue_result,
-    retire_previous_board,
-    send_to_match,
-    server_name,
-)
-from bot.exts.match._load import member_key, queues
-from bot.exts.match._options import MatchOption, MatchTransformer, the_match
+from bot.exts.match import _moves, _premove, _starts
 from bot.exts.match._review import ReviewCommand
-from bot.exts.match._views import challenge_view
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay
+from bot.texts import plural
+from bot.utils.boards import Board, board_payload, match_outcome
+from bot.utils.buttons import challenge_view
+from bot.utils.converters import MatchOption, MatchTransformer, implied_match, require_guild, the_match
+from bot.utils.messages import match_link, notify, queue_result, retire_previous_board, send_to_match
+from bot.utils.names import escape, member_name, names_of, server_name
+from bot.utils.queues import member_key, queues
 from games import GAMES
 from storage import MatchRecord
 
@@ -54,7 +43,7 @@ HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=member_key)
 
 REPLAY_FRAMES = 60
 """Most frames in a GIF replay: a longer match shows its start, its end and evenly spaced positions between (the
-memory a replay takes is bounded by this, times :data:`bot.exts.match._load.REPLAY_SLOTS` replays at once)."""
+memory a replay takes is bounded by this, times :data:`bot.utils.queues.REPLAY_SLOTS` replays at once)."""
 
 
 def replay_frames(states: Sequence[T], cap: int = REPLAY_FRAMES) -> list[T]:
@@ -110,7 +99,7 @@ async def namespace_match(interaction: discord.Interaction[NapkinBot]) -> MatchR
     """The match an autocompleting ``/match`` command is about: its ``match`` option as typed so far, else the one
     its context implies."""
     raw = getattr(interaction.namespace, "match", None)
-    return await (MatchTransformer().transform(interaction, raw) if raw else lifecycle.implied_match(interaction))
+    return await (MatchTransformer().transform(interaction, raw) if raw else implied_match(interaction))
 
 
 class Match(ReviewCommand, commands.GroupCog, group_name="match", group_description="Your matches"):
@@ -126,7 +115,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
     async def play_button(self, interaction: discord.Interaction[NapkinBot], match_id: int, version: int,
                           move: str) -> None:
         """A move button: play ``move`` for the member who clicked, if the board is still current."""
-        await lifecycle.submit_move(interaction, match_id, move, expected_version=version, via_button=True)
+        await _moves.submit_move(interaction, match_id, move, expected_version=version, via_button=True)
 
     async def challenge_button(self, interaction: discord.Interaction[NapkinBot], challenge_id: int,
                                action: str) -> None:
@@ -134,9 +123,9 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         the clicked message's buttons (its message may never have been learned, or its edit failed at expiry)."""
         try:
             if action == "accept":
-                await lifecycle.accept_challenge(interaction, challenge_id)
+                await _starts.accept_challenge(interaction, challenge_id)
             else:
-                await lifecycle.decline_challenge(interaction, challenge_id)
+                await _starts.decline_challenge(interaction, challenge_id)
         except ChallengeClosed as closed:
             if "expired" in str(closed) and interaction.message is not None:  # (answered ones are edited at once)
                 try:
@@ -151,7 +140,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         retry = bucket.update_rate_limit()
         if retry is not None:
             raise app_commands.CommandOnCooldown(bucket, retry)
-        await lifecycle.rematch(interaction, match_id)
+        await _starts.rematch(interaction, match_id)
 
     async def _final_board(self, interaction: discord.Interaction[NapkinBot], finished: MatchRecord) -> None:
         """Answer a resignation or an agreed draw with the final board; if Discord does not take it, the result is
@@ -179,7 +168,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         if scope == "all":
             await self._list_everywhere(interaction, page)
             return
-        guild_id = lifecycle.require_guild(interaction)
+        guild_id = require_guild(interaction)
         matches, page, pages = await self.bot.services.reading.active_match_page(guild_id, interaction.user.id, page,
                                                                         LIST_PAGE)
         damaged = [Damaged(match_id, "").args[0] for match_id in
@@ -214,8 +203,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         servers = len({match.guild_id for match in matches})
         yours = sum(1 for match in matches if match.current_seat is not None
                     and match.seats[match.current_seat].user_id == interaction.user.id)
-        count = f"{len(matches)} active {'match' if len(matches) == 1 else 'matches'}"
-        lines = [f"{count} in {lifecycle.plural(servers, 'server')}; your move in {yours}."]
+        count = plural(len(matches), "active match", "active matches")
+        lines = [f"{count} in {plural(servers, 'server')}; your move in {yours}."]
         lines.extend(list_line(match, interaction.user.id, server_name(self.bot, match.guild_id)) for match in shown)
         if pages > 1:
             more = f" · `/match list scope:all page:{page + 1}` for more" if page < pages else ""

@@ -8,8 +8,8 @@ from typing import Any
 
 from discord.ext import commands
 
-from bot.exts.match._board import game_module
 from bot.exts.match._options import move_command, start_command
+from bot.utils.boards import game_module
 from games import Game
 
 

@@ -1,5 +1,5 @@
-"""Commands built from a game's declaration: the ``match`` option's transformer, ``/<game> start`` with the game's
-variant options, and the move subcommands with their autocomplete.
+"""Commands built from a game's declaration: ``/<game> start`` with the game's variant options, and the move
+subcommands with their autocomplete (the ``match`` option is :mod:`bot.utils.converters`').
 
 Option types are discord.py's own (``Literal`` choices, ``Range`` bounds, members), so Discord validates kind and
 range before the bot sees a value; the rules core validates the rest. Each generated callback gets its parameters
@@ -17,21 +17,19 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 import discord
 from discord import app_commands
 
-from bot.exts.match import _lifecycle as lifecycle
-from bot.exts.match._load import member_key
-from bot.service import BadOption, ServiceError, load_state
-from games import GAMES, Game, MoveCommand, MoveParam, Option, RulesError
-from storage import MatchRecord
+from bot.exts.match import _moves, _starts
+from bot.service import ServiceError, load_state
+from bot.texts import plural
+from bot.utils.converters import AUTOCOMPLETE_LIMIT, MatchTransformer, implied_match, match_option, the_match
+from bot.utils.queues import member_key
+from games import Game, MoveCommand, MoveParam, Option, RulesError
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
 
 log = logging.getLogger(__name__)
 
-AUTOCOMPLETE_LIMIT = 25
-"""Discord shows at most 25 suggestions."""
-
-DAYS_CHOICES = [app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''}", value=d) for d in (1, 2, 3, 5, 7, 14)] + [
+DAYS_CHOICES = [app_commands.Choice(name=plural(d, "day"), value=d) for d in (1, 2, 3, 5, 7, 14)] + [
     app_commands.Choice(name="no limit", value=0)]
 LevelOption = Literal["easy", "medium", "hard"]
 SeatOption = Literal["first", "second"]
@@ -46,55 +44,6 @@ START_DESCRIPTIONS: dict[str, str] = {
 START_COOLDOWN = app_commands.checks.cooldown(10, 60.0, key=member_key)
 """Every game's ``start`` shares one per-member cooldown: at most 10 starts (challenges, computer or solitaire
 matches) a minute."""
-
-
-class MatchTransformer(app_commands.Transformer["NapkinBot"]):
-    """The ``match`` option: a match number (``12`` or ``#12``) of this server, autocompleted with the member's
-    active matches (of one game, when given).
-
-    Raises (from :meth:`transform`):
-        BadOption: the text is not a match number, or the match is of another game. NotFound: no such match here.
-    """
-
-    def __init__(self, game: str | None = None) -> None:
-        self.game = game
-
-    async def transform(self, interaction: discord.Interaction[NapkinBot], value: Any) -> MatchRecord:
-        """The stored match the option names."""
-        guild_id = lifecycle.require_guild(interaction)
-        text = str(value).strip().lstrip("#")
-        if not (text.isascii() and text.isdecimal()) or len(text) > 18:
-            raise BadOption(f"`{str(value)[:40]}` is not a match number; pick one from the list.")
-        match = await interaction.client.services.reading.get_match(int(text), guild_id)
-        return lifecycle.check_game(match, self.game)
-
-    async def autocomplete(self, interaction: discord.Interaction[NapkinBot],  # type: ignore[override]
-                           value: str) -> list[app_commands.Choice[str]]:  # (discord.py types value as int|float|str)
-        """The member's active matches (of the game), at most 25, filtered by what is typed: one storage query that
-        builds, filters and limits the labels, decoding no state
-        (:meth:`bot.service.reading.ReadingService.match_choices`)."""
-        if interaction.guild_id is None:
-            return []
-        needle = str(value).strip().lstrip("#")
-        titles = {key: GAMES[key].title for key in GAMES if self.game is None or key == self.game}
-        labels = await interaction.client.services.reading.match_choices(interaction.guild_id, interaction.user.id,
-                                                                         titles, needle, AUTOCOMPLETE_LIMIT)
-        return [app_commands.Choice(name=label, value=str(match_id)) for match_id, label in labels]
-
-
-MatchOption = app_commands.Transform[MatchRecord, MatchTransformer]
-"""The ``match`` option of any game (``/match …`` commands)."""
-
-
-def match_option(game: str | None = None) -> Any:
-    """The annotation of an optional ``match`` option limited to ``game``'s matches."""
-    return Optional[app_commands.Transform[MatchRecord, MatchTransformer(game)]]  # noqa: UP045 - a runtime value
-
-
-async def the_match(interaction: discord.Interaction[NapkinBot], given: MatchRecord | None,
-                    game: str | None = None) -> MatchRecord:
-    """The match a command is about: the ``match`` option if given, else the one the context implies."""
-    return given if given is not None else await lifecycle.implied_match(interaction, game)
 
 
 # ---------------------------------------------------------------- start
@@ -142,7 +91,7 @@ def start_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
 
     async def start(interaction: discord.Interaction[NapkinBot], **given: Any) -> None:
         variant = {name: given[name] for name in option_names if given.get(name) is not None}
-        await lifecycle.start_command(interaction, game.key, variant, given.get("opponent"), given.get("level"),
+        await _starts.start_command(interaction, game.key, variant, given.get("opponent"), given.get("level"),
                                       given.get("days"), given.get("seat"))
 
     start.__qualname__ = start.__name__ = "start"
@@ -171,7 +120,7 @@ def move_command(game: Game[Any, Any], spec: MoveCommand) -> app_commands.Comman
     async def move(interaction: discord.Interaction[NapkinBot], **given: Any) -> None:
         record = await the_match(interaction, given.get("match"), game.key)
         typed = {names[key]: str(value) for key, value in given.items() if key in names and value is not None}
-        await lifecycle.submit_move(interaction, record.id, spec.assemble(typed))
+        await _moves.submit_move(interaction, record.id, spec.assemble(typed))
 
     move.__qualname__ = move.__name__ = spec.name
     params: list[tuple[str, Any]] = [
@@ -193,7 +142,7 @@ def _suggester(game: Game[Any, Any], spec: MoveCommand, param: MoveParam) -> Cal
         try:
             raw = getattr(namespace, "match", None)
             record = await (MatchTransformer(game.key).transform(interaction, raw) if raw else
-                            lifecycle.implied_match(interaction, game.key))
+                            implied_match(interaction, game.key))
             state = load_state(record)
         except (ServiceError, RulesError):  # no match to suggest from: no suggestions
             return []

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.exts.match._board import escape
 from bot.service import BadOption, MoveResult, ServiceError, load_state, premoves
 from bot.texts import plural, quote
+from bot.utils.names import escape
 from games import GAMES, RulesError, State
 from storage import MatchRecord
 

@@ -23,11 +23,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot.errors import quote
-from bot.exts.match._board import escape, match_outcome, names_of
-from bot.exts.match._load import WorkQueue, member_key
-from bot.exts.match._options import MatchOption, the_match
 from bot.service import BadOption, NotAllowed, replay
+from bot.texts import plural, quote
+from bot.utils.boards import match_outcome
+from bot.utils.converters import MatchOption, the_match
+from bot.utils.names import escape, names_of
+from bot.utils.queues import WorkQueue, member_key
 from games import GAMES
 from games.base import GameValue
 from games.review import REVIEW_SECONDS, Review, review_notations
@@ -89,7 +90,7 @@ def _start_text(value: GameValue, seats: int) -> str:
     if value.result == "draw":
         return "With perfect play from the start the game is a draw."
     side = "first" if value.result == "win" else "second"
-    margin = f" by {abs(value.amount)} point{'s' if abs(value.amount) != 1 else ''}" if value.kind == "margin" else ""
+    margin = f" by {plural(abs(value.amount), 'point')}" if value.kind == "margin" else ""
     return f"With perfect play from the start the {side} player wins{margin}."
 
 
@@ -102,12 +103,11 @@ def _counts_text(result: Review, seat: int, name: str) -> str:
     good = counts.get(0, 0)
     if good:
         parts.append(f"{good} without loss")
-    for severity, word in ((1, "inaccuracy"), (2, "mistake"), (3, "blunder")):
+    for severity, word, many in ((1, "inaccuracy", "inaccuracies"), (2, "mistake", None), (3, "blunder", None)):
         count = counts.get(severity, 0)
         if count:
-            plural = "inaccuracies" if word == "inaccuracy" else f"{word}s"
-            parts.append(f"{count} {word if count == 1 else plural}")
-    return f"{name}: {reviewed} move{'s' if reviewed != 1 else ''} ({', '.join(parts)})"
+            parts.append(plural(count, word, many))
+    return f"{name}: {plural(reviewed, 'move')} ({', '.join(parts)})"
 
 
 def review_lines(result: Review, names: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> list[str]:

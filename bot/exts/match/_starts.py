@@ -1,9 +1,6 @@
-"""The Discord side of playing: starting matches, submitting moves, computer replies, answering challenges.
-
-Flow of a move: the interaction is parsed by a command or a button, :func:`submit_move` asks the service to
-validate and store it (one transaction, no Discord call inside), the board is rendered in a worker thread, and a
-*new* message is posted in the match's thread (or channel) pinging only the player to move. If a computer seat is
-to move next, its move is computed off the event loop and posted the same way.
+"""The Discord side of starting matches: ``/<game> start`` (a challenge, a match against the computer, or
+solitaire), the challenge message and its Accept / Decline buttons, the Rematch button, and the first board in the
+match's own thread.
 """
 
 from __future__ import annotations
@@ -13,23 +10,14 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import discord
 
-from bot.errors import quote
-from bot.exts.match._board import (
-    Board,
-    board_payload,
-    escape,
-    match_channel,
-    notify,
-    plain_name,
-    post_board,
-    queue_result,
-    retire_previous_board,
-    tell_turn,
-)
-from bot.exts.match._load import queues
-from bot.exts.match._premove import tell_discarded
-from bot.exts.match._views import challenge_view
-from bot.service import BadOption, MoveResult, NotAllowed, Player, TimeRanOut
+from bot.service import BadOption, NotAllowed, Player
+from bot.texts import plural
+from bot.utils.boards import Board
+from bot.utils.buttons import challenge_view
+from bot.utils.computer import computer_answers
+from bot.utils.converters import player_of, require_guild
+from bot.utils.messages import notify, post_board
+from bot.utils.names import escape, plain_name
 from games import GAMES, Level, Option
 from storage import ChallengeRecord, MatchRecord
 
@@ -38,171 +26,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """Discord's longest auto-archive time: a match thread stays open for a week without messages."""
-MOVE_TEXT_LIMIT = 200
-
-
-def player_of(user: discord.abc.User) -> Player:
-    """The service's view of a Discord user."""
-    return Player(user.id, user.display_name)
-
-
-def require_guild(interaction: discord.Interaction[Any]) -> int:
-    """The interaction's server id (raises :class:`NotAllowed` in DMs)."""
-    if interaction.guild_id is None:
-        raise NotAllowed("Napkin Games works in servers, not in direct messages.")
-    return interaction.guild_id
-
-
-async def implied_match(interaction: discord.Interaction[NapkinBot], game: str | None = None) -> MatchRecord:
-    """The match a command without a ``match`` option is about: the one played in the thread it is used in, else
-    the member's only active match (of ``game``).
-
-    Raises:
-        BadOption: nothing identifies a single match. NotAllowed: used in a DM.
-    """
-    bot = interaction.client
-    guild_id = require_guild(interaction)
-    match = await bot.services.reading.match_in_thread(interaction.channel_id or 0)
-    if match is None or match.guild_id != guild_id:
-        mine = [m for m in await bot.services.reading.active_matches(guild_id, interaction.user.id)
-                if game is None or m.game == game]
-        if len(mine) != 1:
-            raise BadOption("Use this command in the match's thread, or choose the match with the `match` option.")
-        match = mine[0]
-    return check_game(match, game)
-
-
-def check_game(match: MatchRecord, game: str | None) -> MatchRecord:
-    """Return ``match`` if it is a match of ``game`` (or ``game`` is ``None``).
-
-    Raises:
-        BadOption: it is a match of another game.
-    """
-    if game is not None and match.game != game:
-        raise BadOption(f"Match #{match.id} is a {GAMES[match.game].title} match, not {GAMES[game].title}.")
-    return match
-
-
-# ---------------------------------------------------------------- moves
-
-
-def computer_to_move(match: MatchRecord) -> bool:
-    """``True`` while the match runs and a computer seat is to move."""
-    return match.status == "active" and match.current_seat is not None and match.seats[match.current_seat].is_computer
-
-
-async def computer_answers(bot: NapkinBot, match: MatchRecord) -> list[MoveResult]:
-    """Let computer seats move (showing the channel's typing indicator meanwhile); return their moves."""
-    if not computer_to_move(match):
-        return []
-    try:
-        channel = await match_channel(bot, match)
-        async with channel.typing():
-            return await queued_computer_replies(bot, match)
-    except (discord.HTTPException, discord.ClientException) as error:  # no typing indicator: think anyway
-        log.info("no typing indicator in match %s: %s", match.id, error)
-        return await queued_computer_replies(bot, match)
-
-
-async def queued_computer_replies(bot: NapkinBot, match: MatchRecord) -> list[MoveResult]:
-    """The service's computer replies in ``match``, run when the computer queue gives the match's human player a
-    slot (see :mod:`bot.exts.match._load`): a flood of computer matches waits instead of starving everyone."""
-    member = next((seat.user_id for seat in match.seats if not seat.is_computer), 0)
-    async with queues(bot)[0].slot(member):
-        return await bot.services.moves.computer_replies(match.id)
-
-
-async def run_computer(bot: NapkinBot, match_id: int) -> None:
-    """Let computer seats move and post one board with their moves (nothing when no computer is to move)."""
-    match = await bot.services.reading.get_match(match_id)
-    results = await queued_computer_replies(bot, match)
-    if results:
-        await post_board(bot, results[-1].match, results[-1].after, Board(results=results))
-
-
-async def submit_move(interaction: discord.Interaction[NapkinBot], match_id: int, text: str, *,
-                      expected_version: int | None = None, via_button: bool = False) -> MoveResult:
-    """Apply a member's move and post one new board with it (and the computer's answer, if the computer plays).
-
-    A button click is answered by removing the clicked board's buttons; a command used in the match's channel is
-    answered with the board itself (deferred while the computer thinks); elsewhere it gets an ephemeral
-    confirmation and the board goes to the match's thread. Errors before the move is stored propagate (the caller
-    turns them into ephemeral replies; nothing is stored unless the move is legal). Once the move is stored, no
-    failure reads as "nothing changed": every later failure is logged and the member told what was stored. A move
-    after the mover's deadline forfeits the match instead (:class:`bot.service.TimeRanOut`), whose final board is
-    posted before the refusal propagates.
-    """
-    bot = interaction.client
-    guild_id = require_guild(interaction)
-    if len(text) > MOVE_TEXT_LIMIT:
-        raise BadOption(f"`{text[:40]}…` is far too long to be a move.")
-    if not (text.isascii() and text.isprintable()):
-        raise BadOption(f"`{quote(text)}` has characters moves never use; moves are written with plain letters, "
-                        "digits and signs.")
-    try:
-        result = await bot.services.moves.play(match_id, guild_id, interaction.user.id, text, expected_version)
-    except TimeRanOut as late:
-        finished = cast(MatchRecord, late.match)
-        await post_board(bot, finished)
-        raise
-    try:
-        await _show_move(interaction, result, via_button=via_button)
-    except Exception:  # the move is stored: whatever failed after it, the member hears the truth
-        log.exception("showing the move of match %s failed after it was stored", result.match.id)
-        await notify(interaction, f"Played `{result.notation}` in match #{result.match.id}, but showing it failed; "
-                                  "`/match board` posts the board again.")
-    return result
-
-
-async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveResult, *, via_button: bool) -> None:
-    """Answer the interaction of a stored move, let the computer answer, and post the new board."""
-    bot = interaction.client
-    match = result.match
-    here = interaction.channel_id == match.post_channel_id
-    thinking = computer_to_move(match)
-    answered = True
-    try:
-        if via_button:
-            await interaction.response.edit_message(view=None)
-        elif here and thinking:
-            await interaction.response.defer(thinking=True)
-        elif not here:
-            await interaction.response.send_message(
-                f"Played `{result.notation}` in match #{match.id}; the board is in <#{match.post_channel_id}>.",
-                ephemeral=True)
-    except discord.HTTPException as error:  # the clicked board was deleted meanwhile, or Discord failed
-        log.info("could not answer the move in match %s at once: %s", match.id, error)
-        answered = False
-    stored = [result, *result.chained]  # the move, and the opponent's conditional reply played with it
-    results = [*stored, *await computer_answers(bot, stored[-1].match)]
-    final = results[-1]
-    board = Board(results=results, actor=interaction.user.id, notice=await tell_discarded(bot, result))
-    message: discord.Message | None = None
-    try:
-        if here and not via_button and answered:
-            payload = await board_payload(final.match, final.after, board)
-            if interaction.response.is_done():
-                message = await interaction.followup.send(**payload, wait=True)
-            else:
-                await interaction.response.send_message(**payload)
-                message = await interaction.original_response()
-            await retire_previous_board(match.id, message)
-            await tell_turn(bot, final.match, message, skip=board.actor)
-        else:
-            message = await post_board(bot, final.match, final.after, board)
-    except discord.HTTPException as error:
-        log.warning("could not post the board of match %s: %s", match.id, error)
-        await queue_result(bot, final.match)
-    if message is None:
-        await notify(interaction, f"Played `{result.notation}` in match #{match.id}, but Discord did not take the "
-                                  "new board; `/match board` posts it again.")
-    elif not interaction.response.is_done():
-        await notify(interaction, f"Played `{result.notation}` in match #{match.id}.")
-
-
-# ---------------------------------------------------------------- starting matches
 
 
 async def open_match_channel(bot: NapkinBot, match: MatchRecord, origin: discord.abc.Messageable | None) -> None:
@@ -243,11 +69,6 @@ async def begin_match(bot: NapkinBot, match: MatchRecord, origin: discord.abc.Me
     elif interaction is not None and not interaction.response.is_done():
         await notify(interaction, f"Match #{match.id} starts in <#{match.post_channel_id}>.")
     return current
-
-
-def plural(count: int, word: str) -> str:
-    """``1 day``, ``2 days``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def variant_words(game: str, variant: dict[str, Any]) -> str:

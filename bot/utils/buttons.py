@@ -4,7 +4,8 @@ They are registered with ``bot.add_dynamic_items`` when the match feature loads,
 restart still works after it. A move button also carries the match version it was drawn for: a click on an older
 board is answered with a clear "out of date" message instead of applying a move to a position the player did not
 see. The buttons only parse their ``custom_id``; what a click does belongs to the match feature's cog
-(:class:`ButtonHandler`), so this module imports nothing of the feature.
+(:class:`ButtonHandler`), so this module imports nothing of the feature. Game modules (``bot.games.<key>``) put move
+buttons under their boards; the match feature and the deadline task post and disable challenge buttons.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
-"""Boards as messages: the headline above a board, the rendered image, its buttons, and posting it.
+"""Boards as messages: the headline above a board, the rendered image, its buttons and who it may ping.
 
-One board per turn: a move against the computer is shown on one board together with the computer's answer. Only
-the newest board of a match carries buttons (the previous one's are removed when a new one is posted, as far as
-Discord lets us; a click that still arrives answers "out of date"). A board pings only when a seated player's
-action made it: the player to move (never in solitaire, where that is the player who just moved), or, on the
-final board, both human players (nobody on the board of an aborted match); a member who turned pings off
-(``/notify pings:off``) is named in bold instead, never @-mentioned. A running match's board says who of its players
-is on vacation, and until when. A finished match's board reads the result, never "to move".
+One board per turn: a move against the computer is shown on one board together with the computer's answer. A board
+pings only when a seated player's action made it: the player to move (never in solitaire, where that is the player
+who just moved), or, on the final board, both human players (nobody on the board of an aborted match); a member who
+turned pings off (``/notify pings:off``) is named in bold instead, never @-mentioned. A running match's board says
+who of its players is on vacation, and until when. A finished match's board reads the result, never "to move".
+Posting a board is :func:`bot.utils.messages.post_board`.
 """
 
 from __future__ import annotations
@@ -16,27 +15,26 @@ import functools
 import importlib
 import io
 import logging
-import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 import renderers
-from bot.exts.match._views import RematchButton
 from bot.service import MoveResult, load_state
+from bot.utils.buttons import RematchButton
+from bot.utils.names import escape, member_name, names_of
 from games import GAMES, Outcome, State, Termination
 from games.base import read_stored_outcome
-from storage import MatchRecord, SeatRecord
-
-if TYPE_CHECKING:
-    from bot.client import NapkinBot
+from storage import MatchRecord
 
 log = logging.getLogger(__name__)
 
+
 PLAYER_ENDS = {Termination.RESIGNED: "resigned", Termination.OUT_OF_TIME: "ran out of time"}
 """How an end caused by one player reads after their name."""
+
 
 BoardItems = Callable[[MatchRecord, State[Any]], Sequence[discord.ui.Item[Any]]]
 
@@ -61,35 +59,7 @@ class Board:
     """The member whose interaction made this board (they are not sent a direct message about it)."""
     notice: str | None = None
     """A line about the moves for a player (their conditional moves discarded, when a direct message could not tell
-    them: :func:`bot.exts.match._premove.tell_discarded`)."""
-
-
-_last_boards: dict[int, discord.Message] = {}
-"""The newest board message of each match posted by this process (its buttons are removed by the next one)."""
-
-
-def names_of(match: MatchRecord) -> list[str]:
-    """Display names per seat."""
-    return [seat.display_name for seat in match.seats]
-
-
-NAME_LIMIT = 64
-"""Longest display name shown in a message, in characters (longer ones end with "…")."""
-
-
-def plain_name(name: str) -> str:
-    """A display name on one line: control, line and paragraph separator characters become spaces, runs of
-    spaces one, and at most :data:`NAME_LIMIT` characters."""
-    text = " ".join("".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") and c != "\u200d" else c
-                            for c in name).split())
-    text = text or "?"
-    return text if len(text) <= NAME_LIMIT else text[:NAME_LIMIT - 1] + "…"
-
-
-def escape(name: str) -> str:
-    """A display name safe inside a message (:func:`plain_name`, then markdown, masked links and mentions shown as
-    typed: no formatting, link, heading or ping is formed)."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(plain_name(name)))
+    them: the conditional-move notice of ``/match premove``)."""
 
 
 def game_module(game: str) -> Any | None:
@@ -215,11 +185,6 @@ def _turn_lines(match: MatchRecord, board: Board) -> list[str]:
     return [f"{escape(seat.display_name)} to move{due}."]
 
 
-def member_name(seat: SeatRecord) -> str:
-    """A seated member as a board addresses them: a mention, or their name in bold when they turned pings off."""
-    return f"<@{seat.user_id}>" if seat.pings else f"**{escape(seat.display_name)}**"
-
-
 def rating_change(name: str, before: int, after: int) -> str:
     """``"alice 1000 → 1012 (+12)"``."""
     return f"{escape(name)} {before} → {after} ({after - before:+d})".replace("-", "−")
@@ -271,146 +236,3 @@ async def board_payload(match: MatchRecord, state: State[Any] | None = None,
             view.add_item(item)
         payload["view"] = view
     return payload
-
-
-UNKNOWN_CHANNEL = 10003
-"""Discord's error code for a channel or thread that no longer exists."""
-
-PayloadFactory = Callable[[], Awaitable[dict[str, Any]]]
-
-
-async def _channel(bot: NapkinBot, channel_id: int, match_id: int) -> discord.abc.Messageable:
-    channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
-    if not isinstance(channel, discord.abc.Messageable):
-        raise discord.ClientException(f"channel {channel_id} of match {match_id} takes no messages")
-    return channel
-
-
-async def forget_thread(bot: NapkinBot, match: MatchRecord) -> None:
-    """The match's thread is gone (deleted): clear the stored thread id, so its news goes to its channel."""
-    log.info("the thread %s of match %s is gone; posting in its channel %s", match.thread_id, match.id,
-             match.channel_id)
-    await bot.services.challenges.set_thread(match.id, None)
-    match.thread_id = None
-
-
-async def match_channel(bot: NapkinBot, match: MatchRecord) -> discord.abc.Messageable:
-    """The thread (or channel) the match is played in; when its thread was deleted, the channel it was started
-    in (and the stored thread id is cleared).
-
-    Raises:
-        discord.HTTPException: Discord does not know the channel (any more).
-    """
-    try:
-        return await _channel(bot, match.post_channel_id, match.id)
-    except discord.NotFound:
-        if match.thread_id is None:
-            raise
-    await forget_thread(bot, match)
-    return await _channel(bot, match.channel_id, match.id)
-
-
-async def send_to_match(bot: NapkinBot, match: MatchRecord, payload: PayloadFactory) -> discord.Message:
-    """Send ``await payload()`` in the match's thread, or, when the thread turns out to be gone, in its channel
-    (the payload is built again: a file cannot be sent twice).
-
-    Raises:
-        discord.HTTPException, discord.ClientException: Discord refused (``NotFound``: the channel is gone too).
-    """
-    channel = await match_channel(bot, match)
-    try:
-        return await channel.send(**await payload())
-    except discord.NotFound as error:
-        if match.thread_id is None or error.code != UNKNOWN_CHANNEL:
-            raise
-    await forget_thread(bot, match)
-    return await (await _channel(bot, match.channel_id, match.id)).send(**await payload())
-
-
-async def retire_previous_board(match_id: int, current: discord.Message | None = None) -> None:
-    """Remove the buttons of the match's previous board (best effort) and remember ``current`` as the newest."""
-    previous = _last_boards.pop(match_id, None)
-    if current is not None:
-        _last_boards[match_id] = current
-    if previous is None or (current is not None and previous.id == current.id) or not previous.components:
-        return
-    try:
-        await previous.edit(view=None)
-    except discord.HTTPException as error:  # deleted, archived, or Discord failed: its clicks say "out of date"
-        log.info("could not clear the buttons of an old board of match %s: %s", match_id, error)
-
-
-async def post_board(bot: NapkinBot, match: MatchRecord, state: State[Any] | None = None,
-                     board: Board | None = None) -> discord.Message | None:
-    """Post a new board message in the match's channel; ``None`` if Discord refused (the move is stored)."""
-    try:
-        message = await send_to_match(bot, match, lambda: board_payload(match, state, board))
-    except (discord.HTTPException, discord.ClientException) as error:
-        log.warning("could not post the board of match %s: %s", match.id, error)
-        await queue_result(bot, match)
-        return None
-    await retire_previous_board(match.id, message)
-    if board is not None and board.ping:
-        await tell_turn(bot, match, message, skip=board.actor)
-    return message
-
-
-def match_link(match: MatchRecord) -> str:
-    """A link that opens the match's thread (or channel) in Discord."""
-    return f"https://discord.com/channels/{match.guild_id}/{match.post_channel_id}"
-
-
-def server_name(bot: NapkinBot, guild_id: int) -> str:
-    """The server's name, safe in a message (``"a server"`` when the bot does not see it)."""
-    guild = bot.get_guild(guild_id)
-    return escape(guild.name) if guild is not None else "a server"
-
-
-async def tell_turn(bot: NapkinBot, match: MatchRecord, message: discord.Message | None = None, *,
-                    skip: int | None = None, reminder: bool = False) -> bool:
-    """Send the member to move in ``match`` a direct message that it is their turn (``reminder``: that a third of
-    their time is left), with a link to ``message`` (the board or the reminder) or to the match's thread, if they
-    asked for such messages (``/notify dm:on``) and are not ``skip`` (who just acted). Returns whether it was sent;
-    a failure (closed direct messages, anything Discord refuses) is only logged, never raised."""
-    if match.status != "active" or match.current_seat is None or len(match.seats) == 1:
-        return False
-    seat = match.seats[match.current_seat]
-    if seat.is_computer or not seat.dm or seat.user_id == skip:
-        return False
-    opponents = ", ".join(escape(s.display_name) for s in match.seats if s.user_id != seat.user_id)
-    server = server_name(bot, match.guild_id)
-    where = f"**{GAMES[match.game].title}** match #{match.id} against {opponents} in **{server}**"
-    due = f" (deadline <t:{int(match.deadline)}:f>)" if match.deadline else ""
-    text = (f"A third of your time is left in {where}{due}" if reminder else f"It is your move in {where}{due}")
-    link = message.jump_url if message is not None else match_link(match)
-    try:
-        user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
-        await user.send(f"{text}: {link}", allowed_mentions=discord.AllowedMentions.none())
-    except (discord.HTTPException, discord.ClientException) as error:
-        log.info("could not send member %s a direct message about match %s: %s", seat.user_id, match.id, error)
-        return False
-    return True
-
-
-async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
-    """A finished match's final board could not be posted: queue it in the outbox (retried with back-off until
-    delivered, or until its channel is known gone) and wake the deadline task to deliver it. Nothing for a running
-    match (its next board, or ``/match board``, shows it)."""
-    if match.status == "active":
-        return
-    await bot.services.outbox.queue_result(match)
-    cog = bot.get_cog("Deadlines")
-    wake: Callable[[], None] | None = getattr(cog, "wake", None)
-    if wake is not None:
-        wake()
-
-
-async def notify(interaction: discord.Interaction[Any], text: str) -> None:
-    """Tell the member ``text`` ephemerally (as the response, else a follow-up); a Discord failure is only logged."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException as error:
-        log.warning("could not notify interaction %s: %s", interaction.id, error)

@@ -1,0 +1,167 @@
+"""Posting to a match's thread: finding it (or its channel, when the thread is gone), sending a board there and
+taking the buttons off the previous one, telling the player to move by direct message, queueing a result Discord
+did not take, and ephemeral notes to the member who acted.
+
+Only the newest board of a match carries buttons (the previous one's are removed when a new one is posted, as far as
+Discord lets us; a click that still arrives answers "out of date").
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.utils.boards import Board, board_payload
+from bot.utils.names import escape, server_name
+from games import GAMES, State
+from storage import MatchRecord
+
+if TYPE_CHECKING:
+    from bot.client import NapkinBot
+
+log = logging.getLogger(__name__)
+
+
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel or thread that no longer exists."""
+
+
+PayloadFactory = Callable[[], Awaitable[dict[str, Any]]]
+
+
+_last_boards: dict[int, discord.Message] = {}
+"""The newest board message of each match posted by this process (its buttons are removed by the next one)."""
+
+
+async def _channel(bot: NapkinBot, channel_id: int, match_id: int) -> discord.abc.Messageable:
+    channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        raise discord.ClientException(f"channel {channel_id} of match {match_id} takes no messages")
+    return channel
+
+
+async def forget_thread(bot: NapkinBot, match: MatchRecord) -> None:
+    """The match's thread is gone (deleted): clear the stored thread id, so its news goes to its channel."""
+    log.info("the thread %s of match %s is gone; posting in its channel %s", match.thread_id, match.id,
+             match.channel_id)
+    await bot.services.challenges.set_thread(match.id, None)
+    match.thread_id = None
+
+
+async def match_channel(bot: NapkinBot, match: MatchRecord) -> discord.abc.Messageable:
+    """The thread (or channel) the match is played in; when its thread was deleted, the channel it was started
+    in (and the stored thread id is cleared).
+
+    Raises:
+        discord.HTTPException: Discord does not know the channel (any more).
+    """
+    try:
+        return await _channel(bot, match.post_channel_id, match.id)
+    except discord.NotFound:
+        if match.thread_id is None:
+            raise
+    await forget_thread(bot, match)
+    return await _channel(bot, match.channel_id, match.id)
+
+
+async def send_to_match(bot: NapkinBot, match: MatchRecord, payload: PayloadFactory) -> discord.Message:
+    """Send ``await payload()`` in the match's thread, or, when the thread turns out to be gone, in its channel
+    (the payload is built again: a file cannot be sent twice).
+
+    Raises:
+        discord.HTTPException, discord.ClientException: Discord refused (``NotFound``: the channel is gone too).
+    """
+    channel = await match_channel(bot, match)
+    try:
+        return await channel.send(**await payload())
+    except discord.NotFound as error:
+        if match.thread_id is None or error.code != UNKNOWN_CHANNEL:
+            raise
+    await forget_thread(bot, match)
+    return await (await _channel(bot, match.channel_id, match.id)).send(**await payload())
+
+
+async def retire_previous_board(match_id: int, current: discord.Message | None = None) -> None:
+    """Remove the buttons of the match's previous board (best effort) and remember ``current`` as the newest."""
+    previous = _last_boards.pop(match_id, None)
+    if current is not None:
+        _last_boards[match_id] = current
+    if previous is None or (current is not None and previous.id == current.id) or not previous.components:
+        return
+    try:
+        await previous.edit(view=None)
+    except discord.HTTPException as error:  # deleted, archived, or Discord failed: its clicks say "out of date"
+        log.info("could not clear the buttons of an old board of match %s: %s", match_id, error)
+
+
+async def post_board(bot: NapkinBot, match: MatchRecord, state: State[Any] | None = None,
+                     board: Board | None = None) -> discord.Message | None:
+    """Post a new board message in the match's channel; ``None`` if Discord refused (the move is stored)."""
+    try:
+        message = await send_to_match(bot, match, lambda: board_payload(match, state, board))
+    except (discord.HTTPException, discord.ClientException) as error:
+        log.warning("could not post the board of match %s: %s", match.id, error)
+        await queue_result(bot, match)
+        return None
+    await retire_previous_board(match.id, message)
+    if board is not None and board.ping:
+        await tell_turn(bot, match, message, skip=board.actor)
+    return message
+
+
+def match_link(match: MatchRecord) -> str:
+    """A link that opens the match's thread (or channel) in Discord."""
+    return f"https://discord.com/channels/{match.guild_id}/{match.post_channel_id}"
+
+
+async def tell_turn(bot: NapkinBot, match: MatchRecord, message: discord.Message | None = None, *,
+                    skip: int | None = None, reminder: bool = False) -> bool:
+    """Send the member to move in ``match`` a direct message that it is their turn (``reminder``: that a third of
+    their time is left), with a link to ``message`` (the board or the reminder) or to the match's thread, if they
+    asked for such messages (``/notify dm:on``) and are not ``skip`` (who just acted). Returns whether it was sent;
+    a failure (closed direct messages, anything Discord refuses) is only logged, never raised."""
+    if match.status != "active" or match.current_seat is None or len(match.seats) == 1:
+        return False
+    seat = match.seats[match.current_seat]
+    if seat.is_computer or not seat.dm or seat.user_id == skip:
+        return False
+    opponents = ", ".join(escape(s.display_name) for s in match.seats if s.user_id != seat.user_id)
+    server = server_name(bot, match.guild_id)
+    where = f"**{GAMES[match.game].title}** match #{match.id} against {opponents} in **{server}**"
+    due = f" (deadline <t:{int(match.deadline)}:f>)" if match.deadline else ""
+    text = (f"A third of your time is left in {where}{due}" if reminder else f"It is your move in {where}{due}")
+    link = message.jump_url if message is not None else match_link(match)
+    try:
+        user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
+        await user.send(f"{text}: {link}", allowed_mentions=discord.AllowedMentions.none())
+    except (discord.HTTPException, discord.ClientException) as error:
+        log.info("could not send member %s a direct message about match %s: %s", seat.user_id, match.id, error)
+        return False
+    return True
+
+
+async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
+    """A finished match's final board could not be posted: queue it in the outbox (retried with back-off until
+    delivered, or until its channel is known gone) and wake the deadline task to deliver it. Nothing for a running
+    match (its next board, or ``/match board``, shows it)."""
+    if match.status == "active":
+        return
+    await bot.services.outbox.queue_result(match)
+    cog = bot.get_cog("Deadlines")
+    wake: Callable[[], None] | None = getattr(cog, "wake", None)
+    if wake is not None:
+        wake()
+
+
+async def notify(interaction: discord.Interaction[Any], text: str) -> None:
+    """Tell the member ``text`` ephemerally (as the response, else a follow-up); a Discord failure is only logged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as error:
+        log.warning("could not notify interaction %s: %s", interaction.id, error)
