@@ -249,7 +249,9 @@ class PremoveService:
 
 
 class _HasPremoves(Protocol):
-    premoves: PremoveService
+    @property
+    def premoves(self) -> PremoveService:
+        """The conditional moves service."""
 
 
 async def store(owner: _HasPremoves, match_id: int, guild_id: int, user_id: int, if_move: str, reply: str,
