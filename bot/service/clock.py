@@ -12,7 +12,6 @@ one that holds if the vacation runs its full length.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from storage import MatchRecord
@@ -66,8 +65,8 @@ class CorrespondenceClock:
         when not on vacation): its deadline is :attr:`days_per_move` later, paused for the rest of the vacation;
         ``None`` without a time limit."""
         if not self.days_per_move:
-            return dataclasses.replace(self, deadline=None)
-        return dataclasses.replace(self, deadline=paused(now + self.seconds_per_move, away_until, now))
+            return CorrespondenceClock(0)
+        return CorrespondenceClock(self.days_per_move, paused(now + self.seconds_per_move, away_until, now))
 
     def out_of_time(self, now: float) -> bool:
         """``True`` when the deadline has passed at ``now`` (never without a deadline)."""
@@ -85,4 +84,4 @@ class CorrespondenceClock:
         """
         if self.deadline is None:
             raise ValueError("a clock without a deadline cannot be given time")
-        return dataclasses.replace(self, deadline=self.deadline + seconds)
+        return CorrespondenceClock(self.days_per_move, self.deadline + seconds)
