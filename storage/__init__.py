@@ -8,8 +8,8 @@ dicts.
 """
 
 from storage.database import DEFAULT_PATH, Database, StorageError
-from storage.repo import (
-    PROVISIONAL_GAMES,
+from storage.queries.ratings import PROVISIONAL_GAMES
+from storage.records import (
     ChallengeRecord,
     MatchRecord,
     MemberPrefs,
@@ -17,13 +17,12 @@ from storage.repo import (
     OutboxRecord,
     PremoveRecord,
     RatingRecord,
-    ReadTx,
     SeatRecord,
     SettingsRecord,
     Shards,
-    Tx,
     VacationRecord,
 )
+from storage.tx import ReadTx, Tx
 
 __all__ = [
     "DEFAULT_PATH",

@@ -3,8 +3,8 @@
 :meth:`Database.open` also takes a ``postgresql://`` URL, which opens the PostgreSQL store of
 :mod:`storage.postgres` (same methods, same queries); a path or a ``sqlite:///path`` URL opens SQLite.
 
-Every access is a plain synchronous *body* that receives a :class:`~storage.repo.ReadTx` (reads) or a
-:class:`~storage.repo.Tx` (writes) and runs, in one round trip, in the thread that owns the connection:
+Every access is a plain synchronous *body* that receives a :class:`~storage.tx.ReadTx` (reads) or a
+:class:`~storage.tx.Tx` (writes) and runs, in one round trip, in the thread that owns the connection:
 
 .. code-block:: python
 
@@ -43,8 +43,9 @@ from typing import ClassVar, Concatenate, Literal, ParamSpec, TypeVar
 
 import aiosqlite
 
+from storage.dialect import SQLITE
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
-from storage.repo import ReadTx, Tx
+from storage.tx import ReadTx, Tx
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,7 @@ class Database:
         def transaction(conn: sqlite3.Connection) -> T:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                result = body(Tx(conn), *args, **kwargs)
+                result = body(Tx(conn, SQLITE), *args, **kwargs)
             except BaseException:
                 conn.rollback()
                 raise
@@ -175,7 +176,7 @@ class Database:
         def snapshot(conn: sqlite3.Connection) -> T:
             conn.execute("BEGIN")
             try:
-                return body(ReadTx(conn), *args, **kwargs)
+                return body(ReadTx(conn, SQLITE), *args, **kwargs)
             finally:
                 conn.rollback()
 

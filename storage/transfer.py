@@ -32,8 +32,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from storage.database import SQLITE_URL, Database, StorageError
+from storage.dialect import POSTGRESQL, SQLITE
 from storage.migrations import SCHEMA_VERSION
-from storage.repo import Connection, MatchRecord, MoveRecord, ReadTx
+from storage.queries.base import Connection
+from storage.records import MatchRecord, MoveRecord
+from storage.tx import ReadTx
 
 if TYPE_CHECKING:
     import psycopg
@@ -181,7 +184,7 @@ def _open(location: Location, *, read_only: bool) -> Iterator[Any]:
 
 
 def _query(backend: Backend, conn: Any) -> Connection:
-    """``conn`` taking the queries of :mod:`storage.repo` (``?`` placeholders)."""
+    """``conn`` taking the queries of :mod:`storage.queries` (``?`` placeholders)."""
     if backend == "sqlite":
         return conn  # type: ignore[no-any-return]
     from storage.postgres import _PgConnection
@@ -190,11 +193,7 @@ def _query(backend: Backend, conn: Any) -> Connection:
 
 
 def _read_tx(backend: Backend, conn: Any) -> ReadTx:
-    if backend == "sqlite":
-        return ReadTx(conn)
-    from storage.postgres import PgReadTx
-
-    return PgReadTx(_query(backend, conn))
+    return ReadTx(_query(backend, conn), SQLITE if backend == "sqlite" else POSTGRESQL)
 
 
 # ---------------------------------------------------------------- the catalogue
