@@ -1,7 +1,7 @@
 """The PostgreSQL store: the same transaction style and queries as the SQLite store, on a shared server.
 
 Selected by a ``postgresql://`` (or ``postgres://``) database setting; :meth:`storage.Database.open` hands such a
-URL to :meth:`PostgresDatabase.connect`. Everything else keeps working as on SQLite:
+URL to :meth:`PostgresDatabase.open`. Everything else keeps working as on SQLite:
 
 .. code-block:: python
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
@@ -38,8 +39,8 @@ import psycopg
 from psycopg.rows import RowMaker
 from psycopg_pool import ConnectionPool
 
-from storage.database import Database, StorageError
 from storage.dialect import POSTGRESQL, pyformat
+from storage.errors import StorageError
 from storage.migrations import POSTGRES_MIGRATIONS, SCHEMA_VERSION
 from storage.queries.base import Cursor
 from storage.tx import ReadTx, Tx
@@ -48,9 +49,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 P = ParamSpec("P")
-
-URL_PREFIXES = ("postgresql://", "postgres://")
-"""Database settings that select this backend."""
 
 _MIGRATION_LOCK = 0x6E61706B696E  # any constant; "napkin" in ASCII
 """The advisory lock key held while migrating."""
@@ -118,8 +116,9 @@ class _PgConnection:
         return cursor
 
 
-class PostgresDatabase(Database):
-    """An open Napkin Games database on a PostgreSQL server (use :meth:`Database.open` with its URL)."""
+class PostgresDatabase:
+    """An open Napkin Games database on a PostgreSQL server (a :class:`storage.Database`; use
+    :meth:`storage.Database.open` with its URL)."""
 
     IntegrityError: ClassVar[type[Exception]] = psycopg.IntegrityError
     backend: ClassVar[str] = "postgresql"
@@ -133,31 +132,44 @@ class PostgresDatabase(Database):
         self.synchronous = "FULL"
 
     @classmethod
-    async def connect(cls, url: str) -> PostgresDatabase:
+    async def open(cls, url: str | os.PathLike[str], /, *, synchronous: str = "FULL") -> PostgresDatabase:
         """Connect to the PostgreSQL database at ``url`` (``postgresql://user@host:port/name``), migrate it and open
         a pool of :data:`POOL_SIZE` connections.
+
+        Args:
+            url: the database's URL.
+            synchronous: SQLite's setting, accepted so that every backend opens alike and not used: how a commit
+                reaches the disk is the server's (``synchronous_commit``).
 
         Raises:
             StorageError: the server cannot be reached or refuses the login, or the database has a newer schema
                 than this code — one line saying so.
         """
+        target = os.fspath(url)
+
         def prepare() -> ConnectionPool[PgConnection]:
             try:
-                with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+                with psycopg.connect(target, autocommit=True, connect_timeout=10) as conn:
                     _migrate(conn)
             except psycopg.Error as error:
                 raise StorageError(f"the PostgreSQL database cannot be opened ({str(error).strip()})") from error
-            pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=False, name="napkin",
+            pool = ConnectionPool(target, min_size=1, max_size=POOL_SIZE, open=False, name="napkin",
                                   connection_class=PgConnection,
                                   kwargs={"autocommit": True, "row_factory": _row_factory})
             pool.open(wait=True, timeout=30)
             return pool
 
-        return cls(url, await asyncio.to_thread(prepare))
+        return cls(target, await asyncio.to_thread(prepare))
 
     async def close(self) -> None:
         """Close the pool (idempotent)."""
         await asyncio.to_thread(self._pool.close)
+
+    async def __aenter__(self) -> PostgresDatabase:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
 
     async def write(self, body: Callable[Concatenate[Tx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``body(tx, *args, **kwargs)`` in one transaction on a pooled connection in a worker thread.

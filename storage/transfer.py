@@ -31,17 +31,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from storage.database import SQLITE_URL, Database, StorageError
+from storage.database import POSTGRES_URLS, Database
 from storage.dialect import POSTGRESQL, SQLITE
+from storage.errors import StorageError
 from storage.migrations import SCHEMA_VERSION
 from storage.queries.base import Connection
 from storage.records import MatchRecord, MoveRecord
+from storage.sqlite import SQLITE_URL
 from storage.tx import ReadTx
 
 if TYPE_CHECKING:
     import psycopg
 
-POSTGRES_PREFIXES = ("postgresql://", "postgres://")
 BATCH = 2000
 """Rows read and written per round trip."""
 VERSION_TABLE = "schema_version"
@@ -72,7 +73,7 @@ class Location:
     def parse(cls, text: str | os.PathLike[str]) -> Location:
         """A database setting (a path, ``sqlite:///path`` or ``postgresql://…``) as a location."""
         value = os.fspath(text)
-        if value.startswith(POSTGRES_PREFIXES):
+        if value.startswith(POSTGRES_URLS):
             return cls("postgresql", value)
         return cls("sqlite", value.removeprefix(SQLITE_URL))
 
@@ -159,7 +160,7 @@ def _pg_connect(url: str) -> psycopg.Connection[Any]:
 
 def printable(url: str) -> str:
     """``url`` without its password, to print (a SQLite location as given)."""
-    if not url.startswith(POSTGRES_PREFIXES):
+    if not url.startswith(POSTGRES_URLS):
         return url
     from psycopg.conninfo import conninfo_to_dict
 
