@@ -1,5 +1,5 @@
-"""Persistence on SQLite (aiosqlite's connection threads): schema migrations, matches, the append-only move log,
-challenges, ratings, settings.
+"""Persistence on SQLite (the default, aiosqlite's connection threads) or PostgreSQL: schema migrations, matches, the
+append-only move log, challenges, ratings, settings.
 
 One transaction style: ``await db.read(body, ...)`` and ``await db.write(body, ...)`` run a synchronous body
 that receives a :class:`ReadTx` or :class:`Tx` (the queries as methods) in the database thread, in one round
@@ -7,9 +7,10 @@ trip. Nothing here imports ``games``, ``renderers``, ``bot`` or ``discord``; sta
 dicts.
 """
 
-from storage.database import DEFAULT_PATH, Database, StorageError
-from storage.repo import (
-    PROVISIONAL_GAMES,
+from storage.database import Database
+from storage.errors import StorageError
+from storage.queries.ratings import PROVISIONAL_GAMES
+from storage.records import (
     ChallengeRecord,
     MatchRecord,
     MemberPrefs,
@@ -17,13 +18,13 @@ from storage.repo import (
     OutboxRecord,
     PremoveRecord,
     RatingRecord,
-    ReadTx,
     SeatRecord,
     SettingsRecord,
     Shards,
-    Tx,
     VacationRecord,
 )
+from storage.sqlite import DEFAULT_PATH
+from storage.tx import ReadTx, Tx
 
 __all__ = [
     "DEFAULT_PATH",

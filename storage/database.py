@@ -1,10 +1,12 @@
-"""The SQLite store (the default): connections, migrations and the one transaction style.
+"""The database the bot holds, whatever the backend: :class:`Database`, and :meth:`Database.open`, which chooses the
+backend by the database setting.
 
-:meth:`Database.open` also takes a ``postgresql://`` URL, which opens the PostgreSQL store of
-:mod:`storage.postgres` (same methods, same queries); a path or a ``sqlite:///path`` URL opens SQLite.
-
-Every access is a plain synchronous *body* that receives a :class:`~storage.repo.ReadTx` (reads) or a
-:class:`~storage.repo.Tx` (writes) and runs, in one round trip, in the thread that owns the connection:
+A path or a ``sqlite:///path`` setting opens a :class:`storage.sqlite.SqliteDatabase` (the default); a
+``postgresql://`` (or ``postgres://``) URL opens a :class:`storage.postgres.PostgresDatabase`. The two are siblings:
+the same methods and the same queries (:mod:`storage.tx`), and neither imports the other or this module, which is
+why :class:`Database` is a :class:`typing.Protocol` that both meet rather than a base class they derive from. Every
+access is a plain synchronous *body* that receives a :class:`~storage.tx.ReadTx` (reads) or a
+:class:`~storage.tx.Tx` (writes) and runs in one transaction, in one round trip:
 
 .. code-block:: python
 
@@ -14,289 +16,112 @@ Every access is a plain synchronous *body* that receives a :class:`~storage.repo
         ...  # queries as tx's methods; raise to roll back
     match_id = await db.write(body)
 
-A body cannot await, so it cannot hold a transaction open across a Discord call. Waking the database thread
-costs far more than a small query on an idle machine, so a whole move (load, check, append, update, ratings) is
-one call.
-
-One writer connection (guarded by an :class:`asyncio.Lock`, each write in ``BEGIN IMMEDIATE`` so that other
-processes are locked out too) and one reader connection (each read body in one ``BEGIN`` … ``ROLLBACK``, so
-under WAL it sees one consistent snapshot without blocking the writer). Foreign keys are on; ``synchronous`` is
-``NORMAL`` under WAL unless told otherwise.
-
-aiosqlite supplies the connection threads. It has no public call for "run this function with the
-:class:`sqlite3.Connection` in the connection's thread", which the body style needs; :func:`_in_thread` is the
-one place that uses its private ``_execute`` queue and ``_conn`` property, so ``pyproject.toml`` pins aiosqlite
-to the minor version the tests ran on (0.22). Raise that pin only after the test suite passes on the new
-version.
+A body cannot await, so it cannot hold a transaction open across a Discord call.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 import os
-import sqlite3
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import ClassVar, Concatenate, Literal, ParamSpec, TypeVar
+from collections.abc import Callable
+from typing import Any, ClassVar, Concatenate, ParamSpec, Protocol, TypeVar
 
-import aiosqlite
-
-from storage.migrations import MIGRATIONS, SCHEMA_VERSION
-from storage.repo import ReadTx, Tx
-
-log = logging.getLogger(__name__)
-
-DEFAULT_PATH = "napkin.db"
-"""Default database file, relative to the working directory (override with ``NAPKIN_DATABASE``)."""
+from storage.sqlite import SqliteDatabase, Synchronous
+from storage.tx import ReadTx, Tx
 
 T = TypeVar("T")
 P = ParamSpec("P")
 
-Synchronous = Literal["NORMAL", "FULL"]
-
-SQLITE_URL = "sqlite:///"
-"""A database setting that starts so names the SQLite file after it (``sqlite:////srv/napkin.db`` is absolute)."""
+POSTGRES_URLS = ("postgresql://", "postgres://")
+"""Database settings that start so name a PostgreSQL database."""
 
 
-class StorageError(RuntimeError):
-    """The database is unusable (newer schema than this code, integrity failure)."""
+class Database(Protocol):
+    """An open Napkin Games database, on SQLite or on PostgreSQL.
 
-
-async def _in_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """Run ``fn(sqlite3_connection)`` in ``conn``'s own thread, in one round trip (see the module docstring for
-    why this is the only use of aiosqlite's private API)."""
-    raw: sqlite3.Connection = conn._conn
-    queue: Callable[..., Awaitable[T]] = conn._execute
-    return await queue(fn, raw)
-
-
-class Database:
-    """An open Napkin Games database.
-
-    Use :meth:`open` (or ``async with await Database.open(path) as db``). ``path`` may be ``":memory:"`` only
-    for a single connection test; the normal store is a file.
+    Use :meth:`open` (or ``async with await Database.open(setting) as db``).
     """
 
-    IntegrityError: ClassVar[type[Exception]] = sqlite3.IntegrityError
+    IntegrityError: ClassVar[type[Exception]]
     """What a write raises when a constraint refuses it (a logged ply again, a missing match), per backend."""
-    backend: ClassVar[str] = "sqlite"
+    backend: ClassVar[str]
     """``"sqlite"`` or ``"postgresql"``."""
-    TransientError: ClassVar[tuple[type[Exception], ...]] = ()
+    TransientError: ClassVar[tuple[type[Exception], ...]]
     """What a statement raises when it lost a race with another process's transaction and may simply be tried
     again later (a deadlock the server broke): none on SQLite, whose writers take turns."""
 
-    def __init__(self, path: str | os.PathLike[str], writer: aiosqlite.Connection, reader: aiosqlite.Connection,
-                 synchronous: Synchronous) -> None:
-        self.path = str(path)
-        self._writer = writer
-        self._reader = reader
-        self._write_lock = asyncio.Lock()
-        self.synchronous = synchronous
+    @property
+    def path(self) -> str:
+        """The database setting it was opened with (the SQLite file, or the PostgreSQL URL)."""
+        ...
 
-    @classmethod
-    async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, *,
-                   synchronous: Synchronous = "NORMAL") -> Database:
-        """Open (creating if needed) and migrate the database at ``path``.
+    @property
+    def synchronous(self) -> str:
+        """How a commit reaches the disk: SQLite's ``"NORMAL"`` or ``"FULL"``; ``"FULL"`` on PostgreSQL."""
+        ...
+
+    @staticmethod
+    async def open(target: str | os.PathLike[str], /, *, synchronous: Synchronous = "NORMAL") -> Database:
+        """Open (creating if needed) and migrate the database that ``target`` names, on the backend it names.
 
         Args:
-            path: file path of the SQLite database, or ``sqlite:///`` and that path; a ``postgresql://`` URL opens
-                a :class:`storage.postgres.PostgresDatabase` instead (``synchronous`` does not apply there).
-            synchronous: ``"NORMAL"`` (default, safe under WAL against application crashes) or ``"FULL"``.
+            target: the path of a SQLite file, or ``sqlite:///`` and that path; or a ``postgresql://`` URL.
+            synchronous: SQLite's ``"NORMAL"`` (default, safe under WAL against application crashes) or ``"FULL"``
+                (does not apply to PostgreSQL).
 
         Raises:
             ValueError: ``synchronous`` is neither.
-            StorageError: the file has a newer schema than this code knows, is not a SQLite database (or is
-                damaged beyond opening), or cannot be written (a read-only file or folder) — one line saying so.
+            StorageError: the database cannot be opened or written, is not one of ours or is damaged beyond
+                opening, or has a newer schema than this code knows — one line saying so.
         """
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be NORMAL or FULL")
-        target = os.fspath(path)
-        if target.startswith(("postgresql://", "postgres://")):
+        if os.fspath(target).startswith(POSTGRES_URLS):
             from storage.postgres import PostgresDatabase  # psycopg is needed only by this backend
 
-            return await PostgresDatabase.connect(target)
-        if target.startswith(SQLITE_URL):
-            path = target[len(SQLITE_URL):]
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            writer = await _connect(path, synchronous)
-            try:
-                await _in_thread(writer, _migrate)
-                await _in_thread(writer, _check_writable)
-            except BaseException:
-                await writer.close()
-                raise
-            reader = writer if str(path) == ":memory:" else await _connect(path, synchronous)
-        except sqlite3.DatabaseError as error:  # OperationalError too: read-only, locked for 30 s, unreadable
-            raise StorageError(_refusal(path, error)) from error
-        return cls(path, writer, reader, synchronous)
+            return await PostgresDatabase.open(target, synchronous=synchronous)
+        return await SqliteDatabase.open(target, synchronous=synchronous)
 
     async def close(self) -> None:
-        """Close both connections (idempotent)."""
-        for connection in {id(self._writer): self._writer, id(self._reader): self._reader}.values():
-            with contextlib.suppress(ValueError, sqlite3.ProgrammingError):
-                await connection.close()
+        """Close every connection (idempotent)."""
+        ...
 
-    async def __aenter__(self) -> Database:
-        return self
+    async def __aenter__(self) -> Database: ...
 
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
+    async def __aexit__(self, *exc_info: object) -> None: ...
 
     async def write(self, body: Callable[Concatenate[Tx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run ``body(tx, *args, **kwargs)`` as one ``BEGIN IMMEDIATE`` transaction in the writer's thread.
+        """Run ``body(tx, *args, **kwargs)`` as one write transaction; return its result.
 
-        Commits when ``body`` returns and returns its result; rolls back and re-raises when it raises (so a
-        refused action changes nothing stored). Writes are serialised within the process by a lock and across
-        processes by SQLite's write lock (waiting up to 30 s).
+        Commits when ``body`` returns; rolls back and re-raises when it raises (so a refused action changes nothing
+        stored). Writes are serialised within the process; across processes, as the backend does.
 
         Raises:
-            sqlite3.Error: from the database (e.g. ``IntegrityError``, ``OperationalError``), after rolling back.
+            Exception: the backend's database errors (e.g. :attr:`IntegrityError`), after rolling back.
         """
-        def transaction(conn: sqlite3.Connection) -> T:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = body(Tx(conn), *args, **kwargs)
-            except BaseException:
-                conn.rollback()
-                raise
-            conn.commit()
-            return result
-
-        async with self._write_lock:
-            return await _in_thread(self._writer, transaction)
+        ...
 
     async def read(self, body: Callable[Concatenate[ReadTx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run ``body(read_tx, *args, **kwargs)`` on the reader's thread over one consistent snapshot; return its
-        result. Usually ``body`` is a query itself: ``await db.read(ReadTx.get_match, match_id)``."""
-        def snapshot(conn: sqlite3.Connection) -> T:
-            conn.execute("BEGIN")
-            try:
-                return body(ReadTx(conn), *args, **kwargs)
-            finally:
-                conn.rollback()
+        """Run ``body(read_tx, *args, **kwargs)`` over one consistent snapshot; return its result. Usually ``body``
+        is a query itself: ``await db.read(ReadTx.get_match, match_id)``."""
+        ...
 
-        return await _in_thread(self._reader, snapshot)
+    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
+        """Run one read-only statement (``?`` placeholders) and return all rows (for diagnostics and tests; the bot
+        uses queries)."""
+        ...
 
-    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
-        """Run one read-only statement and return all rows (for diagnostics and tests; the bot uses queries)."""
-        return await _in_thread(self._reader, lambda conn: list(conn.execute(sql, params).fetchall()))
-
-    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> Any:
         """Run one read-only statement and return the first row or ``None`` (for diagnostics and tests)."""
-        def first(conn: sqlite3.Connection) -> sqlite3.Row | None:
-            row: sqlite3.Row | None = conn.execute(sql, params).fetchone()
-            return row
-
-        return await _in_thread(self._reader, first)
+        ...
 
     async def integrity_check(self) -> str:
-        """Return the result of ``PRAGMA integrity_check`` (``"ok"`` when sound)."""
-        row = await self.fetchone("PRAGMA integrity_check")
-        return str(row[0]) if row else "no answer"
+        """``"ok"`` when the database is sound, else what is wrong."""
+        ...
 
     async def backup(self, target: str | os.PathLike[str]) -> None:
-        """Write an online, consistent copy of the database to ``target`` (SQLite's backup API)."""
-        target_path = Path(target)
-        target_path.parent.mkdir(parents=True, exist_ok=True)
+        """Write an online, consistent copy of the database to the file ``target``.
 
-        def copy(source: sqlite3.Connection) -> None:
-            with contextlib.closing(sqlite3.connect(target_path)) as destination:
-                source.backup(destination)
-
-        async with self._write_lock:
-            await _in_thread(self._reader, copy)
-
-
-async def _connect(path: str | os.PathLike[str], synchronous: Synchronous) -> aiosqlite.Connection:
-    connection = await aiosqlite.connect(os.fspath(path), isolation_level=None, timeout=30.0)
-    connection.row_factory = sqlite3.Row
-
-    def configure(conn: sqlite3.Connection) -> None:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute(f"PRAGMA synchronous={synchronous}")
-        conn.execute("PRAGMA busy_timeout=30000")
-
-    try:
-        await _in_thread(connection, configure)
-    except BaseException:
-        await connection.close()
-        raise
-    return connection
-
-
-def _refusal(path: str | os.PathLike[str], error: sqlite3.DatabaseError) -> str:
-    """One line saying why the database at ``path`` cannot be used."""
-    text = str(error)
-    if "readonly" in text or "read-only" in text or "unable to open" in text:
-        return f"it cannot be written ({text}); check the permissions of {os.fspath(path)} and its folder"
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return (f"it is not a SQLite database or is damaged ({text}); restore a backup (napkin backup makes one) "
-                "or set NAPKIN_DATABASE to another file")
-    return f"it cannot be opened ({text})"
-
-
-def _check_writable(conn: sqlite3.Connection) -> None:
-    """Refuse a database this process can read but not write (a read-only file, folder or mount), before any
-    member's move would fail on it: one write, rolled back.
-
-    Raises:
-        sqlite3.OperationalError: "attempt to write a readonly database" (or another reason it cannot write).
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('write_probe', '1')")
-    finally:
-        conn.rollback()
-
-
-def _user_version(conn: sqlite3.Connection) -> int:
-    row = conn.execute("PRAGMA user_version").fetchone()
-    return int(row[0]) if row else 0
-
-
-def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring the schema to :data:`SCHEMA_VERSION` in one ``BEGIN IMMEDIATE`` transaction.
-
-    The version is read again inside the transaction, so of several processes opening an old database at once
-    exactly one migrates and the others find it done (SQLite's DDL and ``PRAGMA user_version`` are
-    transactional).
-
-    Raises:
-        StorageError: the database has a newer schema than this code.
-    """
-    if _user_version(conn) == SCHEMA_VERSION:  # the common case: no write lock needed
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = _user_version(conn)
-        if version > SCHEMA_VERSION:
-            raise StorageError(f"database schema {version} is newer than this code ({SCHEMA_VERSION})")
-        for number in range(version, SCHEMA_VERSION):
-            log.info("migrating database to schema %d", number + 1)
-            for statement in _statements(MIGRATIONS[number]):
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-    except BaseException:
-        conn.rollback()
-        raise
-    conn.commit()
-
-
-def _statements(script: str) -> list[str]:
-    """Split a migration script into complete statements (triggers keep their inner semicolons)."""
-    statements: list[str] = []
-    current = ""
-    for line in script.splitlines(keepends=True):
-        current += line
-        if sqlite3.complete_statement(current):
-            if current.strip():
-                statements.append(current.strip())
-            current = ""
-    if current.strip():
-        statements.append(current.strip())
-    return statements
+        Raises:
+            StorageError: the backend is backed up with its own tools instead (PostgreSQL's ``pg_dump``).
+        """
+        ...

@@ -5,7 +5,7 @@
 migration; append to both lists. SQLite keeps the version in ``PRAGMA user_version``, PostgreSQL in the one-row
 table ``schema_version``. Times are UNIX epoch seconds (UTC; SQLite ``REAL``, PostgreSQL ``DOUBLE PRECISION``); ids
 of Discord objects are snowflakes (``INTEGER`` / ``BIGINT``); JSON is ``TEXT``; flags are 0/1 integers.
-:meth:`storage.database.Database.open` applies the pending ones in one transaction.
+:meth:`storage.Database.open` applies the pending ones in one transaction.
 """
 
 from __future__ import annotations
@@ -182,9 +182,9 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 5: indexes so that the work of the deadline pass, the leaderboards and /stats follows what they return, not
     # the size of the tables. matches_due orders active matches by the time something next falls due for them (the
-    # reminder while not yet reminded, else the forfeit; storage.repo._DUE_AT is the same expression, which is how
-    # queries use it); ratings_rank and ratings_par hold each leaderboard in its order (storage.repo._RANK_ORDER,
-    # _PAR_ORDER); ratings_member finds a member's rows.
+    # reminder while not yet reminded, else the forfeit; storage.queries.matches._DUE_AT is the same expression,
+    # which is how queries use it); ratings_rank and ratings_par hold each leaderboard in its order
+    # (storage.queries.ratings's _RANK_ORDER, _PAR_ORDER); ratings_member finds a member's rows.
     """
     CREATE INDEX matches_due ON matches (
         (CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END), id)
@@ -380,8 +380,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX outbox_next ON outbox (next_at);
     """,
-    # 5: the same expression and partial indexes (storage.repo's _DUE_AT, _RANK_ORDER and _PAR_ORDER read the
-    # same in both dialects).
+    # 5: the same expression and partial indexes (storage.queries' _DUE_AT, _RANK_ORDER and _PAR_ORDER read
+    # the same in both dialects).
     """
     CREATE INDEX matches_due ON matches (
         (CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END), id)

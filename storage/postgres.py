@@ -1,7 +1,7 @@
 """The PostgreSQL store: the same transaction style and queries as the SQLite store, on a shared server.
 
 Selected by a ``postgresql://`` (or ``postgres://``) database setting; :meth:`storage.Database.open` hands such a
-URL to :meth:`PostgresDatabase.connect`. Everything else keeps working as on SQLite:
+URL to :meth:`PostgresDatabase.open`. Everything else keeps working as on SQLite:
 
 .. code-block:: python
 
@@ -12,10 +12,11 @@ The driver is psycopg 3 with psycopg_pool. Its synchronous connections fit the b
 plain synchronous code (it cannot await, so it cannot hold a transaction open across a Discord call), and here it
 runs in a worker thread (:func:`asyncio.to_thread`) with a connection taken from a
 :class:`psycopg_pool.ConnectionPool` for exactly that body. An asyncio driver (asyncpg, psycopg's async
-connections) would need every query method to become a coroutine, that is a second copy of :mod:`storage.repo`;
+connections) would need every query method to become a coroutine, that is a second copy of :mod:`storage.queries`;
 psycopg 3 also keeps DB-API's shape (``execute``/``fetchone``/``rowcount``), so the queries of
-:class:`storage.repo.ReadTx` and :class:`storage.repo.Tx` run unchanged through :class:`_PgConnection`, which only
-turns ``?`` and ``:name`` placeholders into psycopg's ``%s`` and ``%(name)s``.
+:class:`storage.tx.ReadTx` and :class:`storage.tx.Tx` run unchanged through :class:`_PgConnection`, which only
+turns ``?`` and ``:name`` placeholders into psycopg's ``%s`` and ``%(name)s`` (:func:`storage.dialect.pyformat`), with
+:data:`storage.dialect.POSTGRESQL` for the few spellings that differ.
 
 Transactions: a write body runs in one ``BEGIN`` … ``COMMIT`` (``READ COMMITTED``; rolled back when the body raises),
 serialised within the process by an :class:`asyncio.Lock` as on SQLite; across processes a move is guarded by the
@@ -30,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import re
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
@@ -38,17 +39,16 @@ import psycopg
 from psycopg.rows import RowMaker
 from psycopg_pool import ConnectionPool
 
-from storage.database import Database, StorageError
+from storage.dialect import POSTGRESQL, pyformat
+from storage.errors import StorageError
 from storage.migrations import POSTGRES_MIGRATIONS, SCHEMA_VERSION
-from storage.repo import _SEAT_VALUES, _SEATS_FROM, _SEATS_JSON, Cursor, ReadTx, Tx
+from storage.queries.base import Cursor
+from storage.tx import ReadTx, Tx
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 P = ParamSpec("P")
-
-URL_PREFIXES = ("postgresql://", "postgres://")
-"""Database settings that select this backend."""
 
 _MIGRATION_LOCK = 0x6E61706B696E  # any constant; "napkin" in ASCII
 """The advisory lock key held while migrating."""
@@ -97,18 +97,9 @@ def _row_factory(cursor: psycopg.Cursor[Any]) -> RowMaker[PgRow]:
 PgConnection = psycopg.Connection[PgRow]
 
 
-@functools.lru_cache(maxsize=1024)
-def _dialect(sql: str, named: bool) -> str:
-    """``sql`` with SQLite-style placeholders (``?``, or ``:name`` when ``named``) in psycopg's style; a literal
-    ``%`` doubled. The queries of :mod:`storage.repo` keep ``?`` and ``:`` out of their string literals."""
-    text = sql.replace("%", "%%")
-    if named:
-        return re.sub(r"(?<![:\w]):([A-Za-z_]\w*)", r"%(\1)s", text)
-    return text.replace("?", "%s")
-
-
 class _PgConnection:
-    """A psycopg connection that takes the queries of :mod:`storage.repo` as written (see :func:`_dialect`)."""
+    """A psycopg connection that takes the queries of :mod:`storage.queries` as written (see
+    :func:`storage.dialect.pyformat`)."""
 
     def __init__(self, conn: PgConnection) -> None:
         self._conn = conn
@@ -117,46 +108,17 @@ class _PgConnection:
         if not parameters:
             return self._conn.execute(sql)
         named = isinstance(parameters, dict)
-        return self._conn.execute(_dialect(sql, named), parameters if named else tuple(parameters))
+        return self._conn.execute(pyformat(sql, named), parameters if named else tuple(parameters))
 
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> Cursor:
         cursor = self._conn.cursor()
-        cursor.executemany(_dialect(sql, False), [tuple(row) for row in parameters])
+        cursor.executemany(pyformat(sql, False), [tuple(row) for row in parameters])
         return cursor
 
 
-class PgReadTx(ReadTx):
-    """:class:`storage.repo.ReadTx` in PostgreSQL's spelling where it differs."""
-
-    _match_select: ClassVar[str] = ReadTx._match_select.replace(
-        _SEATS_JSON,
-        f"(SELECT CAST(coalesce(json_agg(json_build_array({_SEAT_VALUES}) ORDER BY s.seat), '[]') AS TEXT) "
-        f"{_SEATS_FROM}) AS seats_json",
-    )
-    _group_concat: ClassVar[str] = "string_agg(display_name, ', ')"
-    _rowid: ClassVar[str] = "ctid"
-    _like: ClassVar[str] = "ILIKE"
-    _for_update: ClassVar[str] = " FOR UPDATE OF {table}"
-    _skip_locked: ClassVar[str] = " FOR UPDATE OF {table} SKIP LOCKED"
-
-    def _limit(self, limit: int) -> int | None:
-        return None if limit < 0 else limit
-
-
-class PgTx(Tx, PgReadTx):
-    """:class:`storage.repo.Tx` in PostgreSQL's spelling where it differs."""
-
-    def wait_briefly_for_locks(self, milliseconds: int) -> None:
-        """``SET LOCAL lock_timeout``: see :meth:`storage.repo.Tx.wait_briefly_for_locks`."""
-        self._conn.execute(f"SET LOCAL lock_timeout = '{int(milliseconds)}ms'")
-
-
-if "json_agg" not in PgReadTx._match_select:  # pragma: no cover - the replacement above must have matched
-    raise RuntimeError("the PostgreSQL match select no longer matches storage.repo's")
-
-
-class PostgresDatabase(Database):
-    """An open Napkin Games database on a PostgreSQL server (use :meth:`Database.open` with its URL)."""
+class PostgresDatabase:
+    """An open Napkin Games database on a PostgreSQL server (a :class:`storage.Database`; use
+    :meth:`storage.Database.open` with its URL)."""
 
     IntegrityError: ClassVar[type[Exception]] = psycopg.IntegrityError
     backend: ClassVar[str] = "postgresql"
@@ -170,31 +132,44 @@ class PostgresDatabase(Database):
         self.synchronous = "FULL"
 
     @classmethod
-    async def connect(cls, url: str) -> PostgresDatabase:
+    async def open(cls, url: str | os.PathLike[str], /, *, synchronous: str = "FULL") -> PostgresDatabase:
         """Connect to the PostgreSQL database at ``url`` (``postgresql://user@host:port/name``), migrate it and open
         a pool of :data:`POOL_SIZE` connections.
+
+        Args:
+            url: the database's URL.
+            synchronous: SQLite's setting, accepted so that every backend opens alike and not used: how a commit
+                reaches the disk is the server's (``synchronous_commit``).
 
         Raises:
             StorageError: the server cannot be reached or refuses the login, or the database has a newer schema
                 than this code — one line saying so.
         """
+        target = os.fspath(url)
+
         def prepare() -> ConnectionPool[PgConnection]:
             try:
-                with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+                with psycopg.connect(target, autocommit=True, connect_timeout=10) as conn:
                     _migrate(conn)
             except psycopg.Error as error:
                 raise StorageError(f"the PostgreSQL database cannot be opened ({str(error).strip()})") from error
-            pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=False, name="napkin",
+            pool = ConnectionPool(target, min_size=1, max_size=POOL_SIZE, open=False, name="napkin",
                                   connection_class=PgConnection,
                                   kwargs={"autocommit": True, "row_factory": _row_factory})
             pool.open(wait=True, timeout=30)
             return pool
 
-        return cls(url, await asyncio.to_thread(prepare))
+        return cls(target, await asyncio.to_thread(prepare))
 
     async def close(self) -> None:
         """Close the pool (idempotent)."""
         await asyncio.to_thread(self._pool.close)
+
+    async def __aenter__(self) -> PostgresDatabase:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
 
     async def write(self, body: Callable[Concatenate[Tx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``body(tx, *args, **kwargs)`` in one transaction on a pooled connection in a worker thread.
@@ -206,14 +181,14 @@ class PostgresDatabase(Database):
         """
         def transaction() -> T:
             with self._pool.connection() as conn, conn.transaction():
-                return body(PgTx(_PgConnection(conn)), *args, **kwargs)
+                return body(Tx(_PgConnection(conn), POSTGRESQL), *args, **kwargs)
 
         async with self._write_lock:
             return await asyncio.to_thread(transaction)
 
     async def read(self, body: Callable[Concatenate[ReadTx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``body(read_tx, *args, **kwargs)`` over one consistent snapshot (``REPEATABLE READ READ ONLY``)."""
-        return await asyncio.to_thread(self._snapshot, lambda conn: body(PgReadTx(_PgConnection(conn)), *args,
+        return await asyncio.to_thread(self._snapshot, lambda conn: body(ReadTx(_PgConnection(conn), POSTGRESQL), *args,
                                                                          **kwargs))
 
     def _snapshot(self, fn: Callable[[PgConnection], T]) -> T:

@@ -31,14 +31,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from storage.database import SQLITE_URL, Database, StorageError
+from storage.database import POSTGRES_URLS, Database
+from storage.dialect import POSTGRESQL, SQLITE
+from storage.errors import StorageError
 from storage.migrations import SCHEMA_VERSION
-from storage.repo import Connection, MatchRecord, MoveRecord, ReadTx
+from storage.queries.base import Connection
+from storage.records import MatchRecord, MoveRecord
+from storage.sqlite import SQLITE_URL
+from storage.tx import ReadTx
 
 if TYPE_CHECKING:
     import psycopg
 
-POSTGRES_PREFIXES = ("postgresql://", "postgres://")
 BATCH = 2000
 """Rows read and written per round trip."""
 VERSION_TABLE = "schema_version"
@@ -69,7 +73,7 @@ class Location:
     def parse(cls, text: str | os.PathLike[str]) -> Location:
         """A database setting (a path, ``sqlite:///path`` or ``postgresql://…``) as a location."""
         value = os.fspath(text)
-        if value.startswith(POSTGRES_PREFIXES):
+        if value.startswith(POSTGRES_URLS):
             return cls("postgresql", value)
         return cls("sqlite", value.removeprefix(SQLITE_URL))
 
@@ -156,7 +160,7 @@ def _pg_connect(url: str) -> psycopg.Connection[Any]:
 
 def printable(url: str) -> str:
     """``url`` without its password, to print (a SQLite location as given)."""
-    if not url.startswith(POSTGRES_PREFIXES):
+    if not url.startswith(POSTGRES_URLS):
         return url
     from psycopg.conninfo import conninfo_to_dict
 
@@ -181,7 +185,7 @@ def _open(location: Location, *, read_only: bool) -> Iterator[Any]:
 
 
 def _query(backend: Backend, conn: Any) -> Connection:
-    """``conn`` taking the queries of :mod:`storage.repo` (``?`` placeholders)."""
+    """``conn`` taking the queries of :mod:`storage.queries` (``?`` placeholders)."""
     if backend == "sqlite":
         return conn  # type: ignore[no-any-return]
     from storage.postgres import _PgConnection
@@ -190,11 +194,7 @@ def _query(backend: Backend, conn: Any) -> Connection:
 
 
 def _read_tx(backend: Backend, conn: Any) -> ReadTx:
-    if backend == "sqlite":
-        return ReadTx(conn)
-    from storage.postgres import PgReadTx
-
-    return PgReadTx(_query(backend, conn))
+    return ReadTx(_query(backend, conn), SQLITE if backend == "sqlite" else POSTGRESQL)
 
 
 # ---------------------------------------------------------------- the catalogue

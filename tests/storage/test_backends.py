@@ -12,8 +12,8 @@ import psycopg
 import pytest
 
 from storage import Database, ReadTx, SeatRecord, StorageError, Tx
+from storage.dialect import pyformat
 from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS, SCHEMA_VERSION
-from storage.postgres import _dialect
 
 pytestmark = pytest.mark.both_backends
 
@@ -106,8 +106,8 @@ async def test_a_sqlite_url_opens_that_file(tmp_path: Path) -> None:
 
 
 def test_placeholders_are_rewritten_outside_casts() -> None:
-    assert _dialect("SELECT a FROM t WHERE b = ? AND c LIKE ?", False) == "SELECT a FROM t WHERE b = %s AND c LIKE %s"
-    assert _dialect("SELECT :x, y::text, '100%' WHERE z = :long_name", True) == (
+    assert pyformat("SELECT a FROM t WHERE b = ? AND c LIKE ?", False) == "SELECT a FROM t WHERE b = %s AND c LIKE %s"
+    assert pyformat("SELECT :x, y::text, '100%' WHERE z = :long_name", True) == (
         "SELECT %(x)s, y::text, '100%%' WHERE z = %(long_name)s")
 
 

@@ -11,7 +11,8 @@ import pytest
 
 from bot.service import ratings
 from storage import Database, RatingRecord, ReadTx, SeatRecord, Tx
-from storage.repo import _DUE_AT, _DUE_WHERE, _PAR_ORDER, _RANK_ORDER, _reversed_order
+from storage.queries.matches import _DUE_AT, _DUE_WHERE
+from storage.queries.ratings import _PAR_ORDER, _RANK_ORDER, _reversed_order
 
 pytestmark = pytest.mark.both_backends
 

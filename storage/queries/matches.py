@@ -1,0 +1,342 @@
+"""A match's queries: the match with its seats, its append-only move log and its conditional moves (``matches``,
+``seats``, ``moves``, ``premoves``), the rows one move reads and changes together, and the deadlines read from them.
+
+Seats are read with each match in the same query, with each member's preferences and open vacation in the match's
+server (``member_prefs``, ``vacations``: read here, written by :mod:`storage.queries.members`). Moving a vacationing
+member's deadlines (:meth:`MatchWrites.shift_deadlines`) is here too, as it changes matches.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from storage.dialect import POSTGRESQL, SQLITE, Dialect
+from storage.queries.base import Queries, shard_where
+from storage.records import (
+    MatchRecord,
+    MoveRecord,
+    PremoveRecord,
+    SeatRecord,
+    Shards,
+    match_from_row,
+    move_from_row,
+    premove_from_row,
+)
+
+MATCH_FIELDS: frozenset[str] = frozenset({
+    "state", "status", "ply", "current_seat", "deadline", "reminded", "draw_offer_seat", "outcome", "end_reason",
+    "updated_at", "finished_at", "rating_changes", "time_given",
+})
+"""The columns :meth:`MatchWrites.update_match` may set (the version is bumped by the update itself)."""
+
+_JSON_FIELDS = frozenset({"state", "outcome", "rating_changes", "time_given"})
+
+_MATCH_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, game, variant, initial_state, state, status, version, ply, "
+    "current_seat, days_per_move, deadline, reminded, draw_offer_seat, outcome, end_reason, rated, created_at, "
+    "updated_at, finished_at, rating_changes, damage, time_given"
+)
+_SEAT_VALUES = "s.seat, s.user_id, s.display_name, s.level, p.pings, p.dm_turns, v.ends_by"
+"""Per seat: the seat, the member, their preferences (``NULL`` when never set) and their open vacation's end in the
+match's server (``NULL`` when not on vacation)."""
+_SEAT_NAMES = "seat, user_id, display_name, level, pings, dm_turns, ends_by"
+_SEATS_FROM = (
+    "FROM seats s LEFT JOIN member_prefs p ON p.user_id = s.user_id "
+    "LEFT JOIN vacations v ON v.guild_id = matches.guild_id AND v.user_id = s.user_id AND v.ended_at IS NULL "
+    "WHERE s.match_id = matches.id"
+)
+
+
+def _match_select_in(dialect: Dialect) -> str:
+    seats = dialect.json_rows(values=_SEAT_VALUES, names=_SEAT_NAMES, source=_SEATS_FROM, order="s.seat")
+    return f"SELECT {_MATCH_COLUMNS}, {seats} AS seats_json FROM matches"  # noqa: S608 - module constants
+
+
+_MATCH_SELECTS = {dialect: _match_select_in(dialect) for dialect in (SQLITE, POSTGRESQL)}
+"""Per dialect: a match row with its seats in one query."""
+
+_DUE_AT = "CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END"
+"""When something next falls due for an active match with a deadline (epoch seconds): its reminder while it was not
+sent, else its forfeit. The expression of the ``matches_due`` index (migration 4): queries must use it verbatim,
+with :data:`_DUE_WHERE`, for SQLite to use the index."""
+_DUE_WHERE = "status = 'active' AND deadline IS NOT NULL"
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class MatchReads(Queries):
+    """Reading matches, their move logs and conditional moves."""
+
+    @property
+    def _match_select(self) -> str:
+        """A match row with its seats (the seats' JSON aggregate is spelt per dialect)."""
+        return _MATCH_SELECTS[self._dialect]
+
+    def get_match(self, match_id: int) -> MatchRecord | None:
+        """Load a match with its seats, or ``None``."""
+        row = self._one(f"{self._match_select} WHERE id = ?", (match_id,))
+        return match_from_row(row) if row is not None else None
+
+    def match_in_thread(self, thread_id: int) -> MatchRecord | None:
+        """Return the one match whose thread is ``thread_id``, or ``None`` when none is, or when more than one
+        row names it (then nothing can say which match is meant, and the member names it)."""
+        rows = self._all(f"{self._match_select} WHERE thread_id = ? LIMIT 2", (thread_id,))
+        return match_from_row(rows[0]) if len(rows) == 1 else None
+
+    def active_matches_of(self, guild_id: int, user_id: int, limit: int = -1, offset: int = 0) -> list[MatchRecord]:
+        """Return ``user_id``'s active matches in ``guild_id`` that are not quarantined as damaged, most recently
+        active first: all of them, or the ``limit`` after the first ``offset``."""
+        rows = self._all(
+            f"{self._match_select} WHERE guild_id = ? AND status = 'active' AND damage IS NULL AND id IN "  # noqa: S608 - column lists are module constants; values are bound parameters
+            "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC, id DESC "
+            "LIMIT ? OFFSET ?",
+            (guild_id, user_id, self._dialect.limit(limit), offset),
+        )
+        return [match_from_row(row) for row in rows]
+
+    def active_matches_anywhere(self, user_id: int) -> list[MatchRecord]:
+        """``user_id``'s active matches in every server that are not quarantined, most recently active first (along
+        ``seats_user``)."""
+        rows = self._all(
+            f"{self._match_select} WHERE status = 'active' AND damage IS NULL AND id IN "  # noqa: S608 - column lists are module constants; values are bound parameters
+            "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY updated_at DESC, id DESC",
+            (user_id,),
+        )
+        return [match_from_row(row) for row in rows]
+
+    def match_choices(self, guild_id: int, user_id: int, titles: Mapping[str, str], needle: str = "",
+                      limit: int = 25) -> list[tuple[int, str]]:
+        """The labels of ``user_id``'s active matches in ``guild_id`` of the games in ``titles`` (game key to title),
+        most recently active first, at most ``limit``, built and filtered in SQL without decoding a state.
+
+        Returns ``(match id, label)`` pairs; a label reads ``"#12 Chopsticks vs bob (your move)"`` (``waiting``
+        when another seat is to move, ``solo`` without opponents), cut to 100 characters, and contains ``needle``
+        (ASCII letters in any case).
+        """
+        if not titles:
+            return []
+        params: dict[str, object] = {"user": user_id, "guild": guild_id, "limit": limit,
+                                     "needle": "%" + re.sub(r"([\\%_])", r"\\\1", needle) + "%"}
+        cases = []
+        for index, (key, title) in enumerate(titles.items()):
+            params[f"key{index}"], params[f"title{index}"] = key, title
+            cases.append(f"WHEN :key{index} THEN :title{index}")
+        label = (
+            f"substr('#' || m.id || ' ' || (CASE m.game {' '.join(cases)} END) || ' vs ' || "  # noqa: S608 - module text and placeholders only
+            f"coalesce((SELECT {self._dialect.string_agg}(display_name, ', ') FROM (SELECT display_name FROM seats o "
+            "WHERE o.match_id = m.id AND o.user_id != :user ORDER BY o.seat) AS opponents), 'solo') || ' (' || "
+            "(CASE WHEN (SELECT t.user_id FROM seats t WHERE t.match_id = m.id AND t.seat = m.current_seat) = :user "
+            "THEN 'your move' ELSE 'waiting' END) || ')', 1, 100)"
+        )
+        keys = ", ".join(f":key{index}" for index in range(len(titles)))
+        rows = self._conn.execute(
+            f"SELECT id, label FROM (SELECT m.id, m.updated_at, {label} AS label FROM matches m "  # noqa: S608 - module text and placeholders only
+            f"WHERE m.guild_id = :guild AND m.status = 'active' AND m.game IN ({keys}) "
+            "AND m.id IN (SELECT match_id FROM seats WHERE user_id = :user AND level IS NULL)) AS labelled "
+            f"WHERE label {self._dialect.like} :needle ESCAPE '\\' ORDER BY updated_at DESC, id DESC LIMIT :limit",
+            params,
+        ).fetchall()
+        return [(int(row[0]), str(row[1])) for row in rows]
+
+    def count_active(self, guild_id: int, user_id: int, *, sound_only: bool = False) -> int:
+        """Number of ``user_id``'s active matches in ``guild_id`` (with ``sound_only``, those not quarantined)."""
+        row = self._one(
+            "SELECT COUNT(*) FROM matches m JOIN seats s ON s.match_id = m.id "
+            "WHERE m.guild_id = ? AND m.status = 'active' AND s.user_id = ? AND s.level IS NULL "
+            "AND (? = 0 OR m.damage IS NULL)",
+            (guild_id, user_id, int(sound_only)),
+        )
+        return int(row[0]) if row else 0
+
+    def damaged_matches_of(self, guild_id: int, user_id: int) -> list[int]:
+        """Ids of ``user_id``'s quarantined matches in ``guild_id`` that were active when found damaged."""
+        rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.guild_id = ? AND "
+                         "m.status = 'active' AND m.damage IS NOT NULL AND s.user_id = ? AND s.level IS NULL "
+                         "ORDER BY m.id", (guild_id, user_id))
+        return [int(r[0]) for r in rows]
+
+    def due_match_ids(self, now: float, shards: Shards | None = None) -> list[int]:
+        """Ids of the active matches whose deadline passed or whose reminder (a third of the time left) is due at
+        ``now`` (epoch seconds), the earliest due first; with ``shards``, only matches of their servers. Reads only
+        the due entries of an index (``matches_due``), however many matches are active."""
+        rows = self._all(f"SELECT id FROM matches WHERE {_DUE_WHERE} AND {_DUE_AT} <= ?{shard_where(shards)} "  # noqa: S608 - module constants
+                         f"ORDER BY {_DUE_AT}, id", (now,))
+        return [int(row[0]) for row in rows]
+
+    def next_deadline(self, shards: Shards | None = None) -> float | None:
+        """The earliest time (epoch seconds) at which a reminder or a forfeit falls due, or ``None`` (the first
+        entry of the ``matches_due`` index; with ``shards``, the first of their servers')."""
+        row = self._one(f"SELECT {_DUE_AT} FROM matches WHERE {_DUE_WHERE}{shard_where(shards)} "  # noqa: S608 - module constants
+                        f"ORDER BY {_DUE_AT}, id LIMIT 1")
+        return float(row[0]) if row and row[0] is not None else None
+
+    def computer_to_move(self, shards: Shards | None = None) -> list[int]:
+        """Active matches whose seat to move is the computer's (after a restart nobody else would move them); with
+        ``shards``, only matches of their servers."""
+        rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "  # noqa: S608 - module constants
+                         f"WHERE m.status = 'active' AND s.level IS NOT NULL{shard_where(shards, 'm.guild_id')} "
+                         "ORDER BY m.id")
+        return [int(r[0]) for r in rows]
+
+    def raw_match(self, match_id: int) -> dict[str, Any] | None:
+        """A match row exactly as stored (JSON columns as text), with ``seats`` and ``moves`` as lists of rows,
+        for an admin to inspect (also a damaged row); ``None`` if there is none."""
+        row = self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            return None
+        found = dict(row)
+        found["seats"] = [dict(r) for r in self._all("SELECT * FROM seats WHERE match_id = ? ORDER BY seat",
+                                                     (match_id,))]
+        found["moves"] = [dict(r) for r in self._all("SELECT * FROM moves WHERE match_id = ? ORDER BY ply",
+                                                     (match_id,))]
+        return found
+
+    def all_match_ids(self) -> list[int]:
+        """Every match id, ascending (for integrity checks and replays)."""
+        return [int(r[0]) for r in self._all("SELECT id FROM matches ORDER BY id")]
+
+    def get_moves(self, match_id: int) -> list[MoveRecord]:
+        """Return the match's move log in ply order."""
+        rows = self._all("SELECT match_id, ply, seat, notation, created_at FROM moves WHERE match_id = ? "
+                         "ORDER BY ply", (match_id,))
+        return [move_from_row(row) for row in rows]
+
+    def premoves_of(self, match_id: int, seat: int) -> list[PremoveRecord]:
+        """``seat``'s conditional-move lines in ``match_id``, in the order they were stored."""
+        rows = self._all("SELECT match_id, seat, ply, if_move, reply, then_if, then_reply, created_at FROM premoves "
+                         "WHERE match_id = ? AND seat = ? ORDER BY created_at, if_move", (match_id, seat))
+        return [premove_from_row(row) for row in rows]
+
+
+class MatchWrites(MatchReads):
+    """Writing matches, their move logs and conditional moves. Raising from the body rolls every write back."""
+
+    def insert_match(
+        self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], state: dict[str, Any],
+        current_seat: int | None, days_per_move: int, deadline: float | None, rated: bool, now: float,
+        seats: Sequence[SeatRecord],
+    ) -> int:
+        """Insert an active match (``state`` is also its initial state) with its seats; return its id."""
+        text = _json(state)
+        cursor = self._conn.execute(
+            "INSERT INTO matches (guild_id, channel_id, game, variant, initial_state, state, status, current_seat, "
+            "days_per_move, deadline, rated, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?) RETURNING id",
+            (guild_id, channel_id, game, json.dumps(variant), text, text, current_seat, days_per_move, deadline,
+             int(rated), now, now),
+        )
+        match_id = int(cursor.fetchone()[0])
+        self._conn.executemany(
+            "INSERT INTO seats (match_id, seat, user_id, display_name, level) VALUES (?, ?, ?, ?, ?)",
+            [(match_id, s.seat, s.user_id, s.display_name, s.level) for s in seats],
+        )
+        return match_id
+
+    def update_match(self, match_id: int, expected_version: int, **fields: Any) -> bool:
+        """Set ``fields`` of a match if its version is still ``expected_version``, and bump the version.
+
+        Keys are column names from :data:`MATCH_FIELDS`; ``state`` and ``outcome`` are JSON-encoded here,
+        booleans stored as 0/1. Returns ``False`` (and changes nothing) when the version moved on. Setting a status
+        other than ``"active"`` (the match ended) also deletes the match's conditional moves.
+
+        Raises:
+            ValueError: a key is not an updatable column.
+        """
+        unknown = sorted(set(fields) - MATCH_FIELDS)
+        if unknown:
+            raise ValueError(f"not updatable match columns: {', '.join(unknown)}")
+        encoded = {
+            key: (_json(value) if key in _JSON_FIELDS and value is not None
+                  else int(value) if isinstance(value, bool) else value)
+            for key, value in fields.items()
+        }
+        assignments = "".join(f"{key} = ?, " for key in encoded)  # keys are whitelisted above
+        cursor = self._conn.execute(
+            f"UPDATE matches SET {assignments}version = version + 1 WHERE id = ? AND version = ?",  # noqa: S608 - column lists are module constants; values are bound parameters
+            (*encoded.values(), match_id, expected_version),
+        )
+        if cursor.rowcount != 1:
+            return False
+        if fields.get("status", "active") != "active":  # an ended match forgets every conditional move stored in it
+            self.delete_premoves(match_id)
+        return True
+
+    def lock_match(self, match_id: int) -> MatchRecord | None:
+        """Load a match (or ``None``) and hold its row until the transaction ends: a concurrent writer of the same
+        match in another process waits for this transaction, then reads what it wrote (PostgreSQL's ``FOR
+        UPDATE``; on SQLite the plain read, as ``BEGIN IMMEDIATE`` already holds every other writer off)."""
+        row = self._one(f"{self._match_select} WHERE id = ?{self._dialect.for_update('matches')}",
+                        (match_id,))
+        return match_from_row(row) if row is not None else None
+
+    def claim_match(self, match_id: int) -> MatchRecord | None:
+        """Load a match and hold its row until the transaction ends, unless another transaction holds it: then
+        ``None`` at once, as for a match that does not exist (PostgreSQL's ``FOR UPDATE SKIP LOCKED``; on SQLite the
+        plain read). The deadline pass claims each due match so, so that of several processes exactly one acts on
+        it and none waits for another."""
+        row = self._one(f"{self._match_select} WHERE id = ?{self._dialect.skip_locked('matches')}",
+                        (match_id,))
+        return match_from_row(row) if row is not None else None
+
+    def quarantine_match(self, match_id: int, reason: str) -> None:
+        """Mark a match damaged with ``reason`` and take it out of the deadline pass (its deadline is cleared);
+        its status and data are kept as found, for an admin to inspect."""
+        self._conn.execute("UPDATE matches SET damage = ?, deadline = NULL, version = version + 1 WHERE id = ?",
+                           (reason, match_id))
+
+    def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        """Record the match's thread (does not bump the version: it is not part of the game)."""
+        self._conn.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
+
+    def append_move(self, match_id: int, ply: int, seat: int, notation: str, now: float) -> None:
+        """Append a move to the log.
+
+        Raises:
+            IntegrityError: the backend's (``Database.IntegrityError``): the ply is already logged, or there is no
+                such match.
+        """
+        self._conn.execute(
+            "INSERT INTO moves (match_id, ply, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
+            (match_id, ply, seat, notation, now),
+        )
+
+    def put_premove(self, line: PremoveRecord) -> None:
+        """Store a conditional-move line, replacing the seat's line for the same expected move in that match."""
+        self._conn.execute(
+            "INSERT INTO premoves (match_id, seat, ply, if_move, reply, then_if, then_reply, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat, if_move) DO UPDATE SET ply = excluded.ply, "
+            "reply = excluded.reply, then_if = excluded.then_if, then_reply = excluded.then_reply, "
+            "created_at = excluded.created_at",
+            (line.match_id, line.seat, line.ply, line.if_move, line.reply, line.then_if, line.then_reply,
+             line.created_at),
+        )
+
+    def delete_premoves(self, match_id: int, seat: int | None = None, if_move: str | None = None) -> int:
+        """Delete conditional-move lines of ``match_id``: all, ``seat``'s, or ``seat``'s line for ``if_move``;
+        returns how many."""
+        sql = "DELETE FROM premoves WHERE match_id = ?"
+        params: list[object] = [match_id]
+        if seat is not None:
+            sql += " AND seat = ?"
+            params.append(seat)
+            if if_move is not None:
+                sql += " AND if_move = ?"
+                params.append(if_move)
+        return int(self._conn.execute(sql, params).rowcount)
+
+    def shift_deadlines(self, guild_id: int, user_id: int, seconds: float, after: float) -> int:
+        """Move by ``seconds`` the deadline of every sound active match in ``guild_id`` in which ``user_id`` holds the
+        seat to move and whose deadline is later than ``after`` (epoch seconds); return how many moved. The version
+        is not bumped (the position and the turn are unchanged, so the buttons of the current board stay valid)."""
+        cursor = self._conn.execute(
+            "UPDATE matches SET deadline = deadline + ? WHERE guild_id = ? AND status = 'active' AND damage IS NULL "
+            "AND deadline IS NOT NULL AND deadline > ? AND id IN (SELECT s.match_id FROM seats s WHERE s.user_id = ? "
+            "AND s.level IS NULL AND s.seat = matches.current_seat)",
+            (seconds, guild_id, after, user_id),
+        )
+        return cursor.rowcount

@@ -1,0 +1,73 @@
+"""A member's queries: their preferences, the same in every server (``member_prefs``), and their vacations per server
+(``vacations``). What a vacation does to the member's deadlines is a write of matches
+(:meth:`storage.queries.matches.MatchWrites.shift_deadlines`)."""
+
+from __future__ import annotations
+
+from storage.queries.base import Queries, shard_where
+from storage.records import MemberPrefs, Shards, VacationRecord, vacation_from_row
+
+_VACATION_COLUMNS = "id, guild_id, user_id, started_at, ends_by, ended_at, days"
+
+
+class MemberReads(Queries):
+    """Reading members' preferences and vacations."""
+
+    def member_prefs(self, user_id: int) -> MemberPrefs:
+        """A member's preferences (defaults if never set)."""
+        row = self._one("SELECT dm_turns, pings FROM member_prefs WHERE user_id = ?", (user_id,))
+        return MemberPrefs(user_id, bool(row["dm_turns"]), bool(row["pings"])) if row else MemberPrefs(user_id)
+
+    def open_vacation(self, guild_id: int, user_id: int) -> VacationRecord | None:
+        """The member's vacation in ``guild_id`` that has not been ended, or ``None`` (``vacations_open``)."""
+        row = self._one(f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE guild_id = ? AND user_id = ? "  # noqa: S608 - column lists are module constants; values are bound parameters
+                        "AND ended_at IS NULL", (guild_id, user_id))
+        return vacation_from_row(row) if row else None
+
+    def vacation_days_spent(self, guild_id: int, user_id: int, since: float, until: float) -> int:
+        """Days the member's ended vacations in ``guild_id`` that started in ``[since, until)`` (epoch seconds) cost."""
+        row = self._one("SELECT COALESCE(SUM(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? AND "
+                        "started_at >= ? AND started_at < ? AND ended_at IS NOT NULL",
+                        (guild_id, user_id, since, until))
+        return int(row[0]) if row else 0
+
+    def due_vacations(self, now: float, shards: Shards | None = None) -> list[VacationRecord]:
+        """Open vacations whose allowance ran out at ``now`` (epoch seconds), the earliest first (``vacations_due``;
+        with ``shards``, only those of their servers)."""
+        rows = self._all(f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE ended_at IS NULL AND ends_by <= ?"  # noqa: S608 - column lists are module constants; values are bound parameters
+                         f"{shard_where(shards)} ORDER BY ends_by, id", (now,))
+        return [vacation_from_row(row) for row in rows]
+
+    def next_vacation_end(self) -> float | None:
+        """When the next open vacation runs out (epoch seconds), or ``None``."""
+        row = self._one("SELECT MIN(ends_by) FROM vacations WHERE ended_at IS NULL")
+        return float(row[0]) if row and row[0] is not None else None
+
+
+class MemberWrites(MemberReads):
+    """Writing members' preferences and vacations."""
+
+    def put_member_prefs(self, prefs: MemberPrefs, now: float) -> None:
+        """Insert or replace a member's preferences."""
+        self._conn.execute(
+            "INSERT INTO member_prefs (user_id, dm_turns, pings, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_turns = excluded.dm_turns, pings = excluded.pings, "
+            "updated_at = excluded.updated_at",
+            (prefs.user_id, int(prefs.dm_turns), int(prefs.pings), now),
+        )
+
+    def insert_vacation(self, guild_id: int, user_id: int, started_at: float, ends_by: float) -> int:
+        """Open a vacation; return its id.
+
+        Raises:
+            IntegrityError: the backend's: the member already has an open vacation in ``guild_id``.
+        """
+        cursor = self._conn.execute("INSERT INTO vacations (guild_id, user_id, started_at, ends_by) "
+                                    "VALUES (?, ?, ?, ?) RETURNING id", (guild_id, user_id, started_at, ends_by))
+        return int(cursor.fetchone()[0])
+
+    def close_vacation(self, vacation_id: int, ended_at: float, days: int) -> bool:
+        """End an open vacation at ``ended_at`` (epoch seconds), costing ``days``; ``False`` if it had ended."""
+        cursor = self._conn.execute("UPDATE vacations SET ended_at = ?, days = ? WHERE id = ? AND ended_at IS NULL",
+                                    (ended_at, days, vacation_id))
+        return cursor.rowcount == 1

@@ -1,0 +1,342 @@
+"""The records the queries return: plain dataclasses with JSON already decoded, and the decoders that build them from
+result rows (either backend's). Nothing here knows the games' rules or runs SQL (:meth:`Shards.where` only writes a
+condition for the queries).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class Row(Protocol):
+    """A result row, by column position or name (:class:`sqlite3.Row`, or the PostgreSQL backend's row)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> list[str]: ...
+
+
+@dataclass
+class SeatRecord:
+    """One seat of a match: a member (``level is None``) or the computer at ``level``."""
+
+    seat: int
+    user_id: int
+    display_name: str
+    level: str | None = None
+    pings: bool = True
+    """Boards may @-mention this member (their ``/notify`` preference, global)."""
+    dm: bool = False
+    """This member asked for a direct message when it becomes their turn (``/notify``, global)."""
+    away_until: float | None = None
+    """While the member is on vacation in the match's server: when their allowance runs out (epoch seconds, the
+    vacation's ``ends_by``); else ``None``."""
+
+    @property
+    def is_computer(self) -> bool:
+        """``True`` for a computer seat."""
+        return self.level is not None
+
+
+@dataclass
+class MatchRecord:
+    """A stored match. ``state``/``variant``/``initial_state``/``outcome`` are decoded JSON dicts."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    game: str
+    variant: dict[str, Any]
+    initial_state: dict[str, Any]
+    state: dict[str, Any]
+    status: str
+    version: int
+    ply: int
+    current_seat: int | None
+    days_per_move: int
+    deadline: float | None
+    reminded: bool
+    draw_offer_seat: int | None
+    outcome: dict[str, Any] | None
+    end_reason: str | None
+    rated: bool
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    seats: list[SeatRecord] = field(default_factory=list)
+    rating_changes: dict[str, list[int]] | None = None
+    """Each rated human's displayed rating before and after this match (``{"<user id>": [before, after]}``),
+    written in the transaction that finished it; ``None`` for unrated or unfinished matches."""
+    quarantined: bool = False
+    """The row is marked damaged in the database (``damage`` was stored)."""
+    damage: str | None = None
+    """Why the row cannot be played (quarantined, or found undecodable when read: its JSON fields are then empty
+    and its seats may be missing); ``None`` for a sound row."""
+    time_given: list[int] | None = None
+    """How many times each seat gave its opponent extra time (``/match give-time``), by seat; ``None`` while
+    nobody has."""
+
+    def times_given(self, seat: int) -> int:
+        """How many times ``seat`` gave its opponent extra time in this match."""
+        given = self.time_given or []
+        return given[seat] if 0 <= seat < len(given) and isinstance(given[seat], int) else 0
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat ``user_id`` holds (the first, if the same member holds two), else ``None``."""
+        for seat in self.seats:
+            if seat.user_id == user_id and not seat.is_computer:
+                return seat.seat
+        return None
+
+    @property
+    def post_channel_id(self) -> int:
+        """Where the match's messages go: its thread if it has one, else its channel."""
+        return self.thread_id or self.channel_id
+
+
+@dataclass
+class ChallengeRecord:
+    """A stored challenge (``opponent_id is None`` = open to anyone)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    game: str
+    variant: dict[str, Any]
+    challenger_id: int
+    challenger_name: str
+    opponent_id: int | None
+    days_per_move: int
+    status: str
+    match_id: int | None
+    created_at: float
+    expires_at: float
+    challenger_seat: int = 0
+    """The seat the challenger takes when the challenge is accepted (0 moves first)."""
+
+
+@dataclass
+class OutboxRecord:
+    """News the bot still has to deliver: a ``"reminder"`` or a ``"result"`` of ``match_id`` at ``ply``, tried
+    ``attempts`` times so far, next at ``next_at`` (epoch seconds)."""
+
+    id: int
+    match_id: int
+    kind: str
+    ply: int
+    attempts: int
+    next_at: float
+    created_at: float
+
+
+@dataclass
+class MoveRecord:
+    """One entry of the append-only move log."""
+
+    match_id: int
+    ply: int
+    seat: int
+    notation: str
+    created_at: float
+
+
+@dataclass
+class PremoveRecord:
+    """One conditional-move line of a waiting seat (``/match premove``): when the opponent plays ``if_move`` in the
+    position after ``ply`` moves, ``reply`` is played for ``seat``; ``then_if``/``then_reply`` is the optional
+    deeper pair (both or neither), kept as the seat's line for the turn after. Moves are canonical notation."""
+
+    match_id: int
+    seat: int
+    ply: int
+    if_move: str
+    reply: str
+    then_if: str | None = None
+    then_reply: str | None = None
+    created_at: float = 0.0
+
+
+@dataclass
+class SettingsRecord:
+    """A server's settings (defaults when the server never changed them)."""
+
+    guild_id: int
+    days_per_move: int = 3
+    use_threads: bool = True
+    allowed_channels: list[int] = field(default_factory=list)
+    max_active: int = 25
+    rate_computer: bool = False
+    vacation_days: int = 14
+    """Each member's vacation allowance per calendar year in this server, in days (0: no vacations)."""
+
+
+@dataclass
+class VacationRecord:
+    """A member's vacation in one server: from ``started_at`` until ``ended_at`` (``None`` while it lasts) or at the
+    latest ``ends_by``, when the allowance it started with runs out (epoch seconds); ``days`` is what it cost
+    (``None`` while it lasts)."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    started_at: float
+    ends_by: float
+    ended_at: float | None
+    days: int | None
+
+
+@dataclass
+class MemberPrefs:
+    """A member's preferences, the same in every server (defaults for a member who never set them)."""
+
+    user_id: int
+    dm_turns: bool = False
+    """A direct message when it becomes their turn (after an opponent's move, and at the reminder)."""
+    pings: bool = True
+    """Boards and reminders may @-mention them."""
+
+
+@dataclass
+class RatingRecord:
+    """A player's rating and record in one server and game."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    display_name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    best_vs_par: int | None
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards one bot process serves: ``ids`` out of ``count``.
+
+    A server (guild) belongs to shard ``(guild_id >> 22) % count`` (Discord's formula, "Sharding" in the Gateway
+    documentation). The deadline pass, the outbox and the resuming of computer turns of a process take only the
+    work of its own servers, and leave the rest to the processes that serve them.
+
+    Raises:
+        ValueError: ``count`` below 1, no ids, an id repeated or outside ``0 .. count - 1``.
+    """
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"the shard count must be at least 1, not {self.count}")
+        if not self.ids:
+            raise ValueError("a process serves at least one shard")
+        if len(set(self.ids)) != len(self.ids):
+            raise ValueError("a shard id is named twice")
+        outside = [shard for shard in self.ids if not 0 <= shard < self.count]
+        if outside:
+            raise ValueError(f"shard {outside[0]} is outside 0-{self.count - 1} (the shard count is {self.count})")
+
+    def shard_of(self, guild_id: int) -> int:
+        """The shard of server ``guild_id``."""
+        return (guild_id >> 22) % self.count
+
+    def serves(self, guild_id: int) -> bool:
+        """``True`` when server ``guild_id`` is on one of :attr:`ids`."""
+        return self.shard_of(guild_id) in self.ids
+
+    def where(self, column: str = "guild_id") -> str:
+        """An SQL condition (both dialects) true for rows whose server ``column`` is on one of :attr:`ids`."""
+        ids = ", ".join(str(int(shard)) for shard in sorted(self.ids))
+        return f"(({column} >> 22) % {int(self.count)}) IN ({ids})"
+
+
+# ---------------------------------------------------------------- decoders: one per record, from either backend's row
+
+
+def match_from_row(row: Row) -> MatchRecord:
+    """Decode a match row with its seats (the ``seats_json`` column); a row whose JSON or seats cannot be decoded comes
+    back with ``damage`` saying why (never raises for bad data, so one damaged row cannot take down a list or a pass).
+    """
+    try:
+        return _decode_match(row)
+    except (ValueError, TypeError, KeyError) as error:
+        reason = f"the stored row cannot be decoded ({type(error).__name__}: {str(error)[:120]})"
+        return MatchRecord(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+            game=str(row["game"]), variant={}, initial_state={}, state={}, status=row["status"],
+            version=row["version"], ply=row["ply"], current_seat=row["current_seat"],
+            days_per_move=row["days_per_move"], deadline=row["deadline"], reminded=bool(row["reminded"]),
+            draw_offer_seat=row["draw_offer_seat"], outcome=None, end_reason=row["end_reason"],
+            rated=bool(row["rated"]), created_at=row["created_at"], updated_at=row["updated_at"],
+            finished_at=row["finished_at"], damage=row["damage"] or reason, quarantined=row["damage"] is not None,
+        )
+
+
+def _decode_match(row: Row) -> MatchRecord:
+    match = MatchRecord(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+        game=row["game"], variant=json.loads(row["variant"]), initial_state=json.loads(row["initial_state"]),
+        state=json.loads(row["state"]), status=row["status"], version=row["version"], ply=row["ply"],
+        current_seat=row["current_seat"], days_per_move=row["days_per_move"], deadline=row["deadline"],
+        reminded=bool(row["reminded"]), draw_offer_seat=row["draw_offer_seat"],
+        outcome=json.loads(row["outcome"]) if row["outcome"] else None, end_reason=row["end_reason"],
+        rated=bool(row["rated"]), created_at=row["created_at"], updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
+        rating_changes=json.loads(row["rating_changes"]) if row["rating_changes"] else None,
+        damage=row["damage"], quarantined=row["damage"] is not None,
+        time_given=json.loads(row["time_given"]) if row["time_given"] else None,
+    )
+    for name in ("variant", "initial_state", "state"):
+        if not isinstance(getattr(match, name), dict):
+            raise TypeError(f"{name} is not a JSON object")
+    match.seats = [SeatRecord(int(seat), int(user_id), str(name), level, pings is None or bool(pings), bool(dm),
+                              None if away is None else float(away))
+                   for seat, user_id, name, level, pings, dm, away in json.loads(row["seats_json"])]
+    return match
+
+
+def vacation_from_row(row: Row) -> VacationRecord:
+    """Decode a row of ``vacations``."""
+    return VacationRecord(row["id"], row["guild_id"], row["user_id"], row["started_at"], row["ends_by"],
+                          row["ended_at"], row["days"])
+
+
+def outbox_from_row(row: Row) -> OutboxRecord:
+    """Decode a row of ``outbox``."""
+    return OutboxRecord(row["id"], row["match_id"], row["kind"], row["ply"], row["attempts"], row["next_at"],
+                        row["created_at"])
+
+
+def challenge_from_row(row: Row) -> ChallengeRecord:
+    """Decode a row of ``challenges`` (its variant from JSON)."""
+    return ChallengeRecord(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
+        game=row["game"], variant=json.loads(row["variant"]), challenger_id=row["challenger_id"],
+        challenger_name=row["challenger_name"], opponent_id=row["opponent_id"], days_per_move=row["days_per_move"],
+        status=row["status"], match_id=row["match_id"], created_at=row["created_at"], expires_at=row["expires_at"],
+        challenger_seat=row["challenger_seat"],
+    )
+
+
+def rating_from_row(row: Row) -> RatingRecord:
+    """Decode a row of ``ratings``."""
+    return RatingRecord(row["guild_id"], row["game"], row["user_id"], row["display_name"], row["mu"], row["sigma"],
+                        row["games"], row["wins"], row["losses"], row["draws"], row["best_vs_par"])
+
+
+def move_from_row(row: Row) -> MoveRecord:
+    """Decode a row of ``moves``."""
+    return MoveRecord(row["match_id"], row["ply"], row["seat"], row["notation"], row["created_at"])
+
+
+def premove_from_row(row: Row) -> PremoveRecord:
+    """Decode a row of ``premoves``."""
+    return PremoveRecord(row["match_id"], row["seat"], row["ply"], row["if_move"], row["reply"], row["then_if"],
+                         row["then_reply"], row["created_at"])
