@@ -73,6 +73,11 @@ class Termination(enum.StrEnum):
     ABORTED = "aborted"
     """Called off before both sides moved; counts for nobody."""
 
+    def phrase(self, natural_end: str) -> str:
+        """How this termination reads in a sentence (``"third repetition"``, ``"out of time"``): ``natural_end`` (the
+        game's :attr:`Game.natural_end`) for ``NATURAL``, else :data:`TERMINATION_PHRASES`."""
+        return natural_end if self is Termination.NATURAL else TERMINATION_PHRASES[self]
+
     @property
     def by_player(self) -> bool:
         """``True`` when a player's action ended the match (resigned, out of time, agreed, aborted)."""
@@ -715,8 +720,7 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
 
     def describe_end(self, outcome: Outcome) -> str:
         """Why the match ended, as a phrase (``"both hands are dead"``, ``"out of time"``)."""
-        return self.natural_end if outcome.termination is Termination.NATURAL else TERMINATION_PHRASES[
-            outcome.termination]
+        return outcome.termination.phrase(self.natural_end)
 
     def renderer_module(self) -> str:
         """The dotted name of the module that draws this game's boards (:attr:`renderer` or ``renderers.<key>``)."""
