@@ -15,7 +15,7 @@ import pytest
 from games import GAMES, State
 from games.base import Estimate, GameValue
 from games.chopsticks.rules import ChopsticksState, Variant, successors
-from games.differences import DifferencesState
+from games.differences.rules import DifferencesState
 from games.groebner_nim import GroebnerNimState
 from games.review import ALTERNATIVES, Review, estimate_verdict, exact_verdict, review, review_notations
 
