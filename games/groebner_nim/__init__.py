@@ -1,4 +1,4 @@
-"""Gröbner Nim (J. Perry): pairing sticks, binomials over GF(2), until they form a Gröbner basis.
+"""Gröbner Nim, after John Perry: pairing sticks, binomials over GF(2), until they form a Gröbner basis.
 
 The game's modules, each importing only those before it: :mod:`~games.groebner_nim.rules` (notation, algebra,
 variant, state) <- :mod:`~games.groebner_nim.computer` (the search, the players, exact values, fair starts) <-

@@ -1,4 +1,4 @@
-"""Napkin Chess (K. Scherer, 2014): coins of radius 2, 3 and 4 dropped on a napkin until no coin fits.
+"""Napkin Chess (Karl Scherer, 2014): coins of radius 2, 3 and 4 dropped on a napkin until no coin fits.
 
 The game's modules, each importing only those before it: :mod:`~games.napkin_chess.rules` (notation, variant and
 presets, exact geometry, state, the samplers of legal placements) <- :mod:`~games.napkin_chess.computer` (the
