@@ -174,17 +174,18 @@ class Positions:
         found = self._moves[position]
         if found is not None:
             return found
-        found = []
-        sticks = self._sticks[position]
-        for pair, new in self.adding(position).items():
-            child_key = (position, new.head, new.tail)
-            child = self._ids.get(child_key)
-            if child is None:
-                child = self._ids[child_key] = self._new((*sticks, new), position)
-            found.append((pair, child))
+        found = [(pair, self.child(position, new)) for pair, new in self.adding(position).items()]
         found.sort(key=lambda item: self._missing[item[1]])
         self._moves[position] = found
         return found
+
+    def child(self, position: int, new: Stick) -> int:
+        """The id of ``position`` with the stick ``new`` appended (a position of its own from the first call)."""
+        child_key = (position, new.head, new.tail)
+        child = self._ids.get(child_key)
+        if child is None:
+            child = self._ids[child_key] = self._new((*self._sticks[position], new), position)
+        return child
 
 
 def target_heads(sticks: Sequence[Stick], order: str) -> frozenset[Point]:
@@ -452,13 +453,12 @@ def _remember(solver: DuelSolver) -> DuelSolver:
 
 
 def _duel_moves(positions: Positions, position: int, picked: frozenset[PairIndex]
-                ) -> list[tuple[PairIndex, int | None]]:
-    """The unpicked pairs of ``position`` worth searching in a duel, with the positions they lead to: those adding a
-    stick (a missing basis head first, then by stick numbers) and the first pair in the order ``(0, 1), (0, 2),
-    (1, 2), (0, 3), ...`` that reduces to zero (``None``: the position stays), if any is left."""
+                ) -> list[tuple[PairIndex, Stick | None]]:
+    """The unpicked pairs of ``position`` worth searching in a duel, with the stick each adds: those adding a stick
+    (a missing basis head first, then by stick numbers) and the first pair in the order ``(0, 1), (0, 2), (1, 2),
+    (0, 3), ...`` that reduces to zero (``None``: the position stays), if any is left."""
     adding = positions.adding(position)
-    found: list[tuple[PairIndex, int | None]] = [
-        (pair, child) for pair, child in positions.moves(position) if pair not in picked]
+    found: list[tuple[PairIndex, Stick | None]] = [(pair, new) for pair, new in adding.items() if pair not in picked]
     found.sort(key=lambda item: (adding[item[0]].head not in positions.target, item[0][1], item[0][0]))
     count = len(positions.sticks(position))
     zero = next(((i, j) for j in range(1, count) for i in range(j) if (i, j) not in adding and (i, j) not in picked),
@@ -483,12 +483,14 @@ def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES) -> Pa
     infinity = _INFINITY
     horizon = [False]  # did the last iteration stop anywhere short of the end of the game?
 
-    def value_of(position: int, picked: frozenset[PairIndex], pair: PairIndex, child: int | None, depth: int,
+    def value_of(position: int, picked: frozenset[PairIndex], pair: PairIndex, new: Stick | None, depth: int,
                  alpha: int, beta: int) -> int:
-        """Value of ``pair`` for the mover, searching ``depth`` plies in total, within the window (alpha, beta)."""
+        """Value of ``pair`` (adding ``new``) for the mover, searching ``depth`` plies in total, within the window
+        (alpha, beta)."""
         after = picked | {pair}
-        if child is None:
+        if new is None:
             return -negamax(position, after, depth - 1, -beta, -alpha)
+        child = positions.child(position, new)
         if bonus:
             return POINTS_PER_STICK + negamax(child, after, depth - 1, alpha - POINTS_PER_STICK,
                                               beta - POINTS_PER_STICK)
@@ -505,8 +507,8 @@ def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES) -> Pa
         if budget[0] < 0:
             raise BudgetSpent
         best = -infinity
-        for pair, child in _duel_moves(positions, position, picked):
-            value = value_of(position, picked, pair, child, depth, alpha, beta)
+        for pair, new in _duel_moves(positions, position, picked):
+            value = value_of(position, picked, pair, new, depth, alpha, beta)
             best = max(best, value)
             alpha = max(alpha, value)
             if alpha >= beta:
@@ -521,8 +523,8 @@ def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES) -> Pa
         for depth in range(1, 65):
             horizon[0] = False
             best_value, best_pair = -infinity, choice
-            for pair, child in sorted(root_moves, key=lambda item: item[0] != choice):
-                value = value_of(root, root_picked, pair, child, depth, best_value, infinity)
+            for pair, new in sorted(root_moves, key=lambda item: item[0] != choice):
+                value = value_of(root, root_picked, pair, new, depth, best_value, infinity)
                 if value > best_value:
                     best_value, best_pair = value, pair
             choice = best_pair
