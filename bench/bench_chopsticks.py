@@ -7,7 +7,9 @@ import random
 
 from bench._timing import Row, measure_ms, timed_row, value_row
 from bench.largest_boards import render_rows
-from games.chopsticks import GAME, Variant, solve, solve_uncached
+from games.chopsticks import GAME
+from games.chopsticks.computer import solve, solve_uncached
+from games.chopsticks.rules import Variant
 from renderers.chopsticks import render
 
 SOLVE_LIMIT_MS = 50.0

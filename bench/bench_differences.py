@@ -10,7 +10,9 @@ import time
 
 from bench._timing import Row, measure_ms, timed_row, value_row
 from bench.largest_boards import render_rows
-from games.differences import GAME, DifferencesState, solve
+from games.differences import GAME
+from games.differences.computer import solve
+from games.differences.rules import DifferencesState
 from renderers.differences import render
 
 HARD_LIMIT_MS = 1000.0

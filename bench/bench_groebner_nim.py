@@ -24,7 +24,8 @@ from collections.abc import Callable
 
 from bench._timing import Row, timed_row, value_row
 from bench.largest_boards import render_rows
-from games._groebner_search import (
+from games.groebner_nim import GAME
+from games.groebner_nim.computer import (
     DUEL_NODES,
     PAR_NODES,
     BudgetSpent,
@@ -32,8 +33,10 @@ from games._groebner_search import (
     exact_par,
     finishes_within,
     forget,
+    start_par,
+    start_plan,
 )
-from games.groebner_nim import GAME, GroebnerNimState, _start_par, _start_plan, is_groebner_basis, random_start
+from games.groebner_nim.rules import GroebnerNimState, is_groebner_basis, random_start
 from renderers.groebner_nim import render
 
 
@@ -106,7 +109,7 @@ def _hard_rows() -> list[Row]:
     for seed in range(12):
         rng = random.Random(200 + seed)
         state = GAME.new_state({"mode": "solitaire", "sticks": 6, "order": ("grevlex", "lex")[seed % 2]}, rng)
-        _start_plan.cache_clear()  # the first move of a start searches its plan
+        start_plan.cache_clear()  # the first move of a start searches its plan
         solitaire.append(_timed(lambda state=state, rng=rng: GAME.computer_move(state, "hard", rng))[1])
     return [
         _row("groebner_nim hard move (duel, 4 sticks)", duel,
@@ -121,7 +124,7 @@ def _start_rows() -> list[Row]:
                            ({"mode": "solitaire", "sticks": 6}, 12)):
         samples = []
         for seed in range(count):
-            _start_par.cache_clear()
+            start_par.cache_clear()
             draw = random.Random(5000 + seed)
             samples.append(_timed(lambda draw=draw, options=options: GAME.new_state(options, draw))[1])
         label = ", ".join(f"{key} {value}" for key, value in options.items()) or "default duel"

@@ -1,6 +1,6 @@
 """Polygons & Dots benchmarks: exact face scoring of a closed path through 10, 20 and 30 dots (target at 20 dots:
-median <= 50 ms) with its growth rate, the same against the shapely cross-check, the ``hard`` move in both phases
-(target: median <= 1 s), and the largest board render (<= 10 ms, <= 30 KB)."""
+median <= 50 ms) with its growth rate, the ``hard`` move in both phases (target: median <= 1 s), and the largest
+board render (<= 10 ms, <= 30 KB)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import time
 
 from bench._timing import Row, measure_ms, timed_row, value_row
 from bench.largest_boards import render_rows
-from games.polygons import GAME, PolygonsState, face_sides, faces_by_shapely, faces_of_path, score_sides
+from games.polygons import GAME
+from games.polygons.rules import PolygonsState, face_sides, faces_of_path, score_sides
 from renderers.polygons import render
 
 SCORING_LIMIT_MS = 50.0
@@ -65,19 +66,18 @@ def run() -> list[Row]:
     rng = random.Random(20)
     medians: dict[int, float] = {}
     for count in (10, 20, 30):
-        samples, faces, shapely_ms = [], [], []
+        samples, faces = [], []
         for _ in range(DRAWINGS):
             points, path = _random_drawing(count, 30, rng)
             samples.append(measure_ms(lambda p=points, q=path: score_sides(face_sides(p, q)), repeat=10)[0])
             faces.append(len(faces_of_path(points, path)))
-            shapely_ms.append(measure_ms(lambda p=points, q=path: faces_by_shapely(p, q), repeat=5)[0])
         medians[count] = statistics.median(samples)
         limit = SCORING_LIMIT_MS if count == 20 else None
         rows.append(Row(f"polygons face scoring, {count} dots (exact)", medians[count], min(samples), max(samples),
                         "ms", "" if limit is None else f"<= {limit:g} ms",
                         None if limit is None else medians[count] <= limit,
                         note=f"random closed paths on 0..30, {DRAWINGS} drawings, median {statistics.median(faces):g} "
-                             f"faces; shapely cross-check {statistics.median(shapely_ms):.2f} ms"))
+                             "faces"))
     growth = math.log(medians[30] / medians[10]) / math.log(3)
     rows.append(value_row("polygons face scoring growth exponent (10 -> 30 dots)", growth, "k",
                           note=f"time ~ n^{growth:.2f}: the segment pairs are O(n^2), the arrangement O((n + X) log) "

@@ -1,8 +1,14 @@
-"""Rules core: one module per game behind the interface in :mod:`games.base`, and the registry that finds them.
+"""Rules core: one package per game behind the interface in :mod:`games.base`, and the registry that finds them.
 
-``GAMES`` maps each game key to its :class:`games.base.Game`. A game is a module with a module-level ``GAME``
-in one of the registry's packages (this package, plus any added with :func:`add_game_package`); modules whose
-name starts with ``_`` are helpers, not games. Nothing else keeps a list of the games.
+Each game of this package is a package of three modules whose imports point one way: ``rules`` (state, moves,
+notation, variant) <- ``computer`` (players per level, solvers, exact values, estimates) <- ``game`` (the
+declaration, a :class:`games.base.Game` with the players' rules text beside it as ``game.rules.md``); the
+package's ``__init__`` hands on ``GAME`` and the rules' main names.
+
+``GAMES`` maps each game key to its :class:`games.base.Game`. A game is a module or a package with a top-level
+``GAME`` in one of the registry's packages (this package, plus any added with :func:`add_game_package`; a game kept
+outside may be a single module); names that start with ``_`` are helpers, not games. Nothing else keeps a list of
+the games.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ _PACKAGES: list[str] = [__name__]
 
 
 class _Registry(Mapping[str, "Game[Any, Any]"]):
-    """Mapping from game key to game, filled on first use by importing every game module of the packages."""
+    """Mapping from game key to game, filled on first use by importing every module and package of the packages."""
 
     def __init__(self) -> None:
         self._games: dict[str, Game[Any, Any]] | None = None

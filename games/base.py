@@ -10,7 +10,7 @@ many seats a variant has, its variant options as a declarative spec (:class:`Opt
 description; validation, the start command's options and the rules' option table all come from it), the
 commands that play a move and how a move's text is assembled from their options (:class:`MoveCommand`), the
 matches the demo plays (:class:`DemoMatch`), the players' rules text and the source document. The registry
-(:mod:`games.registry`) finds games by itself; nothing else keeps a list of them.
+(:data:`games.GAMES`) finds games by itself; nothing else keeps a list of them.
 
 This package is pure Python: no I/O, no ``discord``, no storage.
 """
@@ -73,6 +73,11 @@ class Termination(enum.StrEnum):
     ABORTED = "aborted"
     """Called off before both sides moved; counts for nobody."""
 
+    def phrase(self, natural_end: str) -> str:
+        """How this termination reads in a sentence (``"third repetition"``, ``"out of time"``): ``natural_end`` (the
+        game's :attr:`Game.natural_end`) for ``NATURAL``, else :data:`TERMINATION_PHRASES`."""
+        return natural_end if self is Termination.NATURAL else TERMINATION_PHRASES[self]
+
     @property
     def by_player(self) -> bool:
         """``True`` when a player's action ended the match (resigned, out of time, agreed, aborted)."""
@@ -97,6 +102,37 @@ class Outcome:
     scores: tuple[int, ...] | None
     termination: Termination
     loser: int | None = None
+
+    def result(self, names: Sequence[str], end: str) -> str:
+        """The result sentence, the one way a finished match's result is phrased (as python-chess's
+        ``Outcome.result()``): who won or that it was drawn, and why it ended.
+
+        Args:
+            names: display name per seat (``["Ann", "Bob"]``; one name in solitaire).
+            end: how the game's own end reads, :meth:`Game.describe_end` of this outcome (``"both hands are dead"``,
+                ``"third repetition"``, ``"the sticks form a Gröbner basis in 5 turns"``).
+
+        Returns:
+            One line without a final stop: ``"Ann wins: both hands are dead"``, ``"Draw: third repetition"``,
+            ``"Finished: the sticks form a Gröbner basis in 5 turns"`` (solitaire), ``"Bob resigned: Ann wins"``,
+            ``"Ann ran out of time: Bob wins"``, ``"Ann resigned"`` (solitaire), ``"Draw agreed"``, ``"Aborted"``.
+            A winner or loser seat outside ``names`` is left unnamed.
+        """
+        termination = self.termination
+        if termination is Termination.ABORTED:
+            return "Aborted"
+        if termination is Termination.DRAW_AGREED:
+            return "Draw agreed"
+        winner = names[self.winner] if self.winner is not None and 0 <= self.winner < len(names) else None
+        if termination in (Termination.RESIGNED, Termination.OUT_OF_TIME) and self.loser is not None \
+                and 0 <= self.loser < len(names):
+            done = "resigned" if termination is Termination.RESIGNED else "ran out of time"
+            return f"{names[self.loser]} {done}" + (f": {winner} wins" if winner is not None else "")
+        if self.draw:
+            return f"Draw: {end}"
+        if winner is None:
+            return f"Finished: {end}"
+        return f"{winner} wins: {end}"
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-safe dict (``termination`` by its value)."""
@@ -684,8 +720,7 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
 
     def describe_end(self, outcome: Outcome) -> str:
         """Why the match ended, as a phrase (``"both hands are dead"``, ``"out of time"``)."""
-        return self.natural_end if outcome.termination is Termination.NATURAL else TERMINATION_PHRASES[
-            outcome.termination]
+        return outcome.termination.phrase(self.natural_end)
 
     def renderer_module(self) -> str:
         """The dotted name of the module that draws this game's boards (:attr:`renderer` or ``renderers.<key>``)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from games import GAMES, Outcome, Termination
+from games import GAMES, Outcome
 
 # Seat colours (seat 0, seat 1), the highlight for the last move, and neutral tones.
 SEAT_COLOURS: tuple[tuple[int, int, int], ...] = ((214, 69, 65), (52, 101, 164))
@@ -270,26 +270,10 @@ def status_lines(
 
 
 def outcome_text(game: str, names: Sequence[str], outcome: Outcome) -> str:
-    """Return a one-line description of ``outcome`` of a match of ``game`` (a registry key), with why it ended as
-    the game describes it (:meth:`games.Game.describe_end`): ``"Ann wins: both hands are dead"``,
-    ``"Draw: third repetition"``, ``"Bob resigned: Ann wins"``, ``"Ann ran out of time: Bob wins"``,
-    ``"Draw agreed"``, ``"Finished: the sticks form a Gröbner basis in 5 turns"`` (solitaire), ``"Aborted"``."""
-    termination = outcome.termination
-    if termination is Termination.ABORTED:
-        return "Aborted"
-    if termination is Termination.DRAW_AGREED:
-        return "Draw agreed"
-    winner = names[outcome.winner] if outcome.winner is not None and 0 <= outcome.winner < len(names) else None
-    if termination in (Termination.RESIGNED, Termination.OUT_OF_TIME) and outcome.loser is not None \
-            and 0 <= outcome.loser < len(names):
-        done = "resigned" if termination is Termination.RESIGNED else "ran out of time"
-        return f"{names[outcome.loser]} {done}" + (f": {winner} wins" if winner is not None else "")
-    reason = GAMES[game].describe_end(outcome)
-    if outcome.draw:
-        return f"Draw: {reason}"
-    if winner is None:
-        return f"Finished: {reason}"
-    return f"{winner} wins: {reason}"
+    """Return the result line of ``outcome`` of a match of ``game`` (a registry key): :meth:`games.Outcome.result`
+    with why it ended as the game describes it (:meth:`games.Game.describe_end`), e.g. ``"Ann wins: both hands are
+    dead"``, ``"Bob resigned: Ann wins"``, ``"Draw agreed"``."""
+    return outcome.result(names, GAMES[game].describe_end(outcome))
 
 
 def ended(state_outcome: Outcome | None, outcome: Outcome | None) -> Outcome | None:

@@ -14,18 +14,17 @@ from hypothesis import strategies as st
 
 from games import GAMES
 from games.base import IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
-from games.chopsticks import (
-    GAME,
+from games.chopsticks import GAME
+from games.chopsticks.computer import best_moves, solve
+from games.chopsticks.rules import (
     MAX_PLIES,
     ChopsticksState,
     SelfTap,
     Split,
     Tap,
     Variant,
-    best_moves,
     format_move,
     parse_move,
-    solve,
     successors,
 )
 

@@ -12,22 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
-from games.differences import (
+from games.differences import GAME
+from games.differences.computer import exact_limit, greedy_move, mcts_move, solve
+from games.differences.rules import (
     FILES,
-    GAME,
     MAX_N,
     MIN_N,
     DifferencesState,
     Square,
-    best_moves,
     count_points,
     differences,
-    exact_limit,
-    greedy_move,
-    mcts_move,
     parse_square,
-    solve,
 )
+from tests.games.oracles import differences_best_moves as best_moves
 
 VECTORS = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "differences.json").read_text())
 

@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
-from games.groebner_nim import (
-    GAME,
+from games.groebner_nim import GAME
+from games.groebner_nim.computer import solitaire_plan
+from games.groebner_nim.rules import (
     GroebnerNimState,
     Pair,
     Stick,
@@ -26,7 +27,6 @@ from games.groebner_nim import (
     parse_start,
     random_start,
     s_stick_points,
-    solitaire_plan,
 )
 
 VECTORS = json.loads((Path(__file__).parents[2] / "seeds" / "groebner_nim.json").read_text(encoding="utf-8"))

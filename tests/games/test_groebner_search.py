@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from games._groebner_search import (
+from games.groebner_nim import GAME
+from games.groebner_nim.computer import (
     MIN_START_TURNS,
     BudgetSpent,
     DuelSolver,
@@ -14,7 +15,7 @@ from games._groebner_search import (
     fair_start,
     start_passes,
 )
-from games.groebner_nim import GAME, POINTS_PER_STICK, GroebnerNimState, format_sticks, random_start
+from games.groebner_nim.rules import POINTS_PER_STICK, GroebnerNimState, format_sticks, random_start
 
 
 def custom(sticks: tuple, order: str, **options: object) -> GroebnerNimState:

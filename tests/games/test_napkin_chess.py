@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
-from games.napkin_chess import GAME, PRESETS, Move, NapkinState, format_move, parse_move
+from games.napkin_chess import GAME
+from games.napkin_chess.rules import PRESETS, Move, NapkinState, format_move, parse_move
 
 VECTORS = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "napkin_chess.json").read_text())
 

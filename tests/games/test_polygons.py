@@ -14,17 +14,17 @@ from hypothesis import strategies as st
 
 from games import GAMES
 from games.base import IllegalMove, InvalidMove, InvalidState, InvalidVariant
-from games.polygons import (
-    GAME,
+from games.polygons import GAME
+from games.polygons.rules import (
     Connect,
     Place,
     PolygonsState,
     face_sides,
-    faces_by_shapely,
     faces_of_path,
     max_dots_per_seat,
     score_sides,
 )
+from tests.games.oracles import faces_by_shapely
 
 VECTORS = json.loads((Path(__file__).parents[2] / "seeds" / "polygons.json").read_text())
 ERRORS = {"IllegalMove": IllegalMove, "InvalidMove": InvalidMove}

@@ -14,8 +14,8 @@ import pytest
 
 from games import GAMES, State
 from games.base import Estimate, GameValue
-from games.chopsticks import ChopsticksState, Variant, successors
-from games.differences import DifferencesState
+from games.chopsticks.rules import ChopsticksState, Variant, successors
+from games.differences.rules import DifferencesState
 from games.groebner_nim import GroebnerNimState
 from games.review import ALTERNATIVES, Review, estimate_verdict, exact_verdict, review, review_notations
 
@@ -222,7 +222,7 @@ def test_groebner_exact_marks_agree_with_brute_force(start: str, variant: dict[s
 
 
 def test_groebner_says_not_solved_when_the_search_runs_out_of_budget() -> None:
-    from games._groebner_search import move_review
+    from games.groebner_nim.computer import move_review
 
     states = play("groebner_nim", {"start": GROEBNER_STARTS[0]}, ("easy", "easy"), 0)
     assert move_review(states[0], states[1].last_move, nodes=1) is None

@@ -1,4 +1,4 @@
-"""Gröbner Nim: pairing sticks (binomials over GF(2)) until they form a Gröbner basis.
+"""The rules of Gröbner Nim: pairing sticks (binomials over GF(2)) until they form a Gröbner basis.
 
 Rules follow ``seeds/groebner_nim.md``, our summary of J. Perry's Gröbner Nim (source document
 ``groebner-nim.txt``; web app ``johnperry-math/Groebner_Nim``), with the decisions of the design document.
@@ -12,6 +12,10 @@ A move (:class:`Pair`) picks two sticks not picked together before. Their S-stic
 shifting each stick north-east until the heads meet at the componentwise maximum (the lcm) of the heads; it
 is then reduced by the sticks on the board and, if non-zero, appended as a new stick. The game ends as soon
 as the sticks form a Gröbner basis of the ideal they generate (then no pair can add a stick).
+
+This module is the rules core of the game: notation, the algebra (S-sticks, reduction, Buchberger's algorithm and
+the Gröbner-basis test), the variant and the state. It imports nothing of the game's computer
+(:mod:`games.groebner_nim.computer`) or its declaration (:mod:`games.groebner_nim.game`); those import it.
 """
 
 from __future__ import annotations
@@ -25,17 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.base import (
-    DemoMatch,
-    Game,
-    GameValue,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
-    Level,
-    MoveCommand,
-    MoveParam,
-    MoveValues,
     Option,
     Outcome,
     State,
@@ -364,11 +361,11 @@ def reduce_points(p: Point, q: Point, sticks: Sequence[Stick], order: str) -> St
     (the remainder) or the two points coincide (zero). It always terminates: each step replaces a point by a
     smaller one in a well-order.
     """
-    return _reduce(p, q, [stick.head for stick in sticks], [stick.tail for stick in sticks], order_key(order))
+    return reduce_by_heads(p, q, [stick.head for stick in sticks], [stick.tail for stick in sticks], order_key(order))
 
 
-def _reduce(p: Point, q: Point, heads: Sequence[Point], tails: Sequence[Point],
-            key: Callable[[Point], tuple[int, int]]) -> Stick | None:
+def reduce_by_heads(p: Point, q: Point, heads: Sequence[Point], tails: Sequence[Point],
+                    key: Callable[[Point], tuple[int, int]]) -> Stick | None:
     """:func:`reduce_points` on parallel lists of heads and tails (the inner loop of every move and search)."""
     while p != q:
         if key(p) < key(q):
@@ -395,7 +392,7 @@ def pair_result(sticks: Sequence[Stick], first: int, second: int, order: str) ->
     The S-stick is reduced by all of ``sticks`` with :func:`reduce_points`.
     """
     p, q = s_stick_points(sticks[first], sticks[second])
-    return _reduce(p, q, [stick.head for stick in sticks], [stick.tail for stick in sticks], order_key(order))
+    return reduce_by_heads(p, q, [stick.head for stick in sticks], [stick.tail for stick in sticks], order_key(order))
 
 
 def coprime_heads(f: Stick, g: Stick) -> bool:
@@ -424,7 +421,7 @@ def is_groebner_basis(sticks: Sequence[Stick], order: str, skip: Iterable[tuple[
             if (i, j) in skipped or coprime_heads(sticks[i], g):
                 continue
             p, q = s_stick_points(sticks[i], g)
-            if _reduce(p, q, heads, tails, key) is not None:
+            if reduce_by_heads(p, q, heads, tails, key) is not None:
                 return False
     return True
 
@@ -638,7 +635,7 @@ class Variant:
         return 1 if self.mode == "solitaire" else 2
 
 
-def _check_options(variant: Mapping[str, Any] | None) -> tuple[Variant, tuple[Stick, ...] | None]:
+def read_variant(variant: Mapping[str, Any] | None) -> tuple[Variant, tuple[Stick, ...] | None]:
     """Validate variant options (:data:`OPTIONS`, then the custom start); return the variant and the parsed custom
     start (or ``None``).
 
@@ -892,7 +889,7 @@ class GroebnerNimState(State[Pair]):
         variant, custom = _variant_from_data(data["variant"])
         start = _sticks_from_data(data["start_sticks"], variant.order)
         _check_start(start, variant, custom)
-        state = _replay(_initial_state(variant, start, _stored_par(data, variant)), data["picked"])
+        state = _replay(initial_state(variant, start, _stored_par(data, variant)), data["picked"])
         expected = state.to_dict()
         for key in cls.required_keys:
             if key == "outcome":
@@ -925,12 +922,12 @@ def _variant_from_data(raw: Any) -> tuple[Variant, tuple[Stick, ...] | None]:
 
     Raises:
         InvalidState: ``raw`` is not a mapping of exactly the options, an option is invalid
-            (:func:`_check_options`), or ``raw`` is not the variant's canonical form (:meth:`Variant.to_dict`).
+            (:func:`read_variant`), or ``raw`` is not the variant's canonical form (:meth:`Variant.to_dict`).
     """
     if not isinstance(raw, Mapping) or set(raw) != set(_OPTIONS):
         raise InvalidState(f"The variant must give exactly the options {', '.join(_OPTIONS)}.")
     try:
-        variant, custom = _check_options(raw)
+        variant, custom = read_variant(raw)
     except InvalidVariant as error:
         raise InvalidState(f"Invalid variant: {error}") from None
     if variant.to_dict() != dict(raw):
@@ -999,442 +996,17 @@ def _sticks_from_data(raw: Any, order: str) -> tuple[Stick, ...]:
     return tuple(sticks)
 
 
-def _initial_state(variant: Variant, start: tuple[Stick, ...],
-                   par_known: tuple[int | None, bool] | None = None) -> GroebnerNimState:
-    """The start position; solitaire par is searched for unless ``par_known`` (a stored ``(par, exact)``) is given."""
-    if par_known is not None:
-        par, exact = par_known
-    else:
-        par, exact = (None, False) if variant.mode != "solitaire" else _start_par(start, variant.order)
+def initial_state(variant: Variant, start: tuple[Stick, ...], par: tuple[int | None, bool] = (None, False)
+                  ) -> GroebnerNimState:
+    """The start position of ``variant`` on the sticks ``start``, with the solitaire ``par`` as ``(turns, exact)``
+    (``(None, False)`` in a duel). Par is the fewest turns that complete the basis, found by the computer's exact
+    search when a match starts (:func:`games.groebner_nim.computer.start_par`) and stored with the state after."""
+    turns, exact = par
     return GroebnerNimState(
         variant=variant,
         start_count=len(start),
         sticks=start,
-        par=par,
+        par=turns,
         par_exact=exact,
         basis=is_groebner_basis(start, variant.order),
     )
-
-
-@functools.lru_cache(maxsize=256)
-def _start_par(start: tuple[Stick, ...], order: str) -> tuple[int, bool]:
-    """Solitaire par of a start and whether it is exact (see ``games._groebner_search.exact_par``); remembered,
-    since every stored state is rebuilt from its start."""
-    from games._groebner_search import exact_par
-
-    found = exact_par(start, order)
-    return found.turns, found.exact
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Game and computer player
-
-
-def _stick_numbers(state: GroebnerNimState) -> list[tuple[int, int]]:
-    """The unpicked pairs as 1-based stick numbers."""
-    return [(pair.first, pair.second) for pair in state.unpicked_pairs()]
-
-
-def _first_suggestions(state: GroebnerNimState, filled: Mapping[str, str]) -> list[str]:
-    """Autocomplete of ``/groebner pair first``: every stick that is in an unpicked pair."""
-    return [str(n) for n in sorted({n for pair in _stick_numbers(state) for n in pair})]
-
-
-def _second_suggestions(state: GroebnerNimState, filled: Mapping[str, str]) -> list[str]:
-    """Autocomplete of ``/groebner pair second``: the sticks still unpicked with ``first`` (all, if it is empty)."""
-    first = (filled.get("first") or "").strip()
-    numbers: set[int] = set()
-    for a, b in _stick_numbers(state):
-        if first == str(a):
-            numbers.add(b)
-        elif first == str(b):
-            numbers.add(a)
-        elif not first:
-            numbers.update((a, b))
-    return [str(n) for n in sorted(numbers)]
-
-
-def _assemble_pair(options: Mapping[str, str]) -> str:
-    """``/groebner pair first second`` → ``"first-second"`` (each as typed, at most 10 characters).
-
-    Raises:
-        InvalidMove: a stick number is not a whole number (the message quotes what was typed).
-    """
-    for name in ("first", "second"):
-        typed = options[name].strip()
-        if not typed.isdecimal():
-            raise InvalidMove(f"`{typed[:10]}` is not a stick number; `/groebner sticks` lists them (1, 2, …).")
-    return f"{options['first'].strip()[:10]}-{options['second'].strip()[:10]}"
-
-
-class GroebnerNim(Game[GroebnerNimState, Pair]):
-    """Gröbner Nim (J. Perry): duel for points or solitaire against par; see ``seeds/groebner_nim.md``."""
-
-    key: ClassVar[str] = "groebner_nim"
-    title: ClassVar[str] = "Gröbner Nim"
-    command: ClassVar[str] = "groebner"
-    source: ClassVar[str] = ("John Perry, *Gröbner Nim* (web game), after H. Dozier and J. Perry, *Androids Armed "
-                             "with Poisoned Chocolate Squares: Ideal Nim and Its Relatives*")
-    natural_end: ClassVar[str] = "the sticks form a Gröbner basis"
-    drawable: ClassVar[bool] = True
-    state_class: ClassVar[type[State[Any]]] = GroebnerNimState
-    options: ClassVar[tuple[Option, ...]] = OPTIONS
-    moves: ClassVar[tuple[MoveCommand, ...]] = (
-        MoveCommand("pair", "Pick a pair of sticks not picked before", (
-            MoveParam("first", "A stick number", suggest=_first_suggestions),
-            MoveParam("second", "Another stick number", suggest=_second_suggestions),
-        ), assemble=_assemble_pair),
-    )
-    demo: ClassVar[tuple[DemoMatch, ...]] = (
-        DemoMatch("duel, grevlex", {}, ("hard", "medium")),
-        DemoMatch("solitaire, lex", {"mode": "solitaire", "order": "lex"}, ("hard",)),
-    )
-
-    def command_for(self, state: GroebnerNimState, notation: str) -> tuple[str, dict[str, str]]:
-        """``"1-3"`` → ``pair first:1 second:3``.
-
-        Raises:
-            ValueError: the notation is not two numbers joined by ``-``.
-        """
-        first, second = notation.split("-")
-        return "pair", {"first": first.strip(), "second": second.strip()}
-
-    def variant(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The full variant: :data:`OPTIONS` checked, a custom ``start`` read, checked and written canonically
-        (``sticks`` is then its number of sticks). Defaults: ``{"mode": "duel", "sticks": 2, "order": "grevlex",
-        "bonus_turn": False, "start": None}``.
-
-        Raises:
-            InvalidVariant: an unknown option, an illegal value, or a custom start that cannot be read or is
-                already a Gröbner basis (the message quotes it).
-        """
-        return _check_options(options)[0].to_dict()
-
-    def describe_end(self, outcome: Outcome) -> str:
-        """The natural end, with the turns taken in solitaire (``"the sticks form a Gröbner basis in 5 turns"``)."""
-        if outcome.termination is Termination.NATURAL and outcome.winner is None and not outcome.draw \
-                and outcome.scores is not None and len(outcome.scores) == 1:
-            turns = outcome.scores[0]
-            return f"{self.natural_end} in {turns} {'turn' if turns == 1 else 'turns'}"
-        return super().describe_end(outcome)
-
-    def seats_for(self, variant: Mapping[str, Any] | None = None) -> int:
-        """1 for ``mode="solitaire"``, else 2 (raises :class:`InvalidVariant` for an unknown mode)."""
-        mode = (variant or {}).get("mode", "duel")
-        if mode not in MODES:
-            raise InvalidVariant(f"Option `mode` must be duel or solitaire, not {mode!r}.")
-        return 1 if mode == "solitaire" else 2
-
-    def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> GroebnerNimState:
-        """Return the start: the custom ``start`` sticks, else ``sticks`` random sticks (coordinates 0–9) drawn
-        by the fair-start rule of ``seeds/groebner_nim.md`` ("Random starts"): never a game of one or two turns,
-        and in a duel without ``bonus_turn`` a draw under perfect play wherever the exact search settles it.
-
-        Raises:
-            InvalidVariant: an unknown option or a value out of range; a custom start that is not 2–6 binomials
-                with exponents 0–20 and two different terms each, repeats a stick, or is already a Gröbner basis.
-        """
-        checked, custom = _check_options(variant)
-        if custom is None:
-            from games._groebner_search import fair_start
-
-            rng = rng or random.Random()
-            custom = fair_start(checked.sticks, checked.order, checked.mode == "duel", checked.bonus_turn, rng)
-        start = custom
-        return _initial_state(checked, start)
-
-    def start_note(self, state: GroebnerNimState) -> str | None:
-        """For a duel from a typed start: whether perfect play wins it for one side (the exact search of
-        :func:`games._groebner_search.start_value`, within its budget); random starts are drawn fair, so ``None``.
-        """
-        if state.variant.mode != "duel" or not state.variant.start or state.ply:
-            return None
-        from games._groebner_search import start_value
-
-        value = start_value(state.sticks, state.variant.order, state.variant.bonus_turn)
-        if not value:
-            return None
-        side = "first" if value > 0 else "second"
-        return (f"This start is a forced win for the {side} player: with perfect play they score {abs(value)} "
-                f"point{'s' if abs(value) != 1 else ''} more.")
-
-    def choose_move(self, state: GroebnerNimState, level: Level, rng: random.Random) -> Pair:
-        """Choose a pair for the seat to move.
-
-        ``easy``: a random unpicked pair. ``medium``: a random pair that adds a stick. With ``bonus_turn``, both
-        hand the turn back after adding a stick: on a bonus turn they pick a random pair that adds nothing when one
-        is left. ``hard``: in a duel, the exact game value (:func:`hard_move`) when the search settles it within
-        its budget, else a depth-limited alpha-beta search on the point margin; in solitaire, a plan of par turns.
-        (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
-        """
-        if level != "hard" and state.variant.mode == "duel" and state.variant.bonus_turn and state.added \
-                and state.added[-1] is not None:
-            adding = set(state.adding_pairs())
-            passes = [pair for pair in state.unpicked_pairs() if pair not in adding]
-            if passes:
-                return rng.choice(passes)
-        if level == "easy":
-            return rng.choice(state.unpicked_pairs())
-        if level == "medium":
-            return rng.choice(state.adding_pairs())
-        return hard_move(state)
-
-    def exact_value(self, state: GroebnerNimState, seat: int) -> GameValue | None:
-        """The value of ``state`` for ``seat`` where the exact search settles it within its budget: in a duel the
-        final point margin under perfect play (kind ``"margin"``), in solitaire the turns the game takes with the
-        fewest turns from here (kind ``"turns"``); ``None`` when the search runs out of budget
-        (:mod:`games._groebner_search`, :data:`~games._groebner_search.REVIEW_NODES`)."""
-        from games._groebner_search import exact_value
-
-        return exact_value(state, seat)
-
-    def exact_move_values(self, state: GroebnerNimState) -> dict[Pair, GameValue] | None:
-        """The exact value of every unpicked pair for the mover (see :meth:`exact_value`), or ``None`` when one is
-        not settled within the budget (:func:`games._groebner_search.move_values`)."""
-        from games._groebner_search import move_values
-
-        return move_values(state)
-
-    def exact_move(self, state: GroebnerNimState, move: Pair) -> MoveValues[Pair] | None:
-        """The position's exact value with one best pair, and the value after ``move``, for the mover: two exact
-        searches instead of one per pair (:func:`games._groebner_search.move_review`)."""
-        from games._groebner_search import move_review
-
-        return move_review(state, move)
-
-
-GAME = GroebnerNim()
-
-
-
-# --------------------------------------------------------------------------------------------------------------
-# The hard computer player
-#
-# Facts the search relies on (all follow from the deterministic reduction): a pair that reduces to zero keeps
-# reducing to zero after sticks are appended (its reduction path only uses older sticks, found first), so a
-# picked pair never adds a stick again; the sticks form a Gröbner basis exactly when every minimal generator of
-# the initial ideal (the heads of the reduced Gröbner basis) is the head of some stick; and a move adds at most
-# one head, so the number of those heads still missing is a lower bound on the moves left.
-
-SOLITAIRE_NODES = 4000
-"""Node budget of the solitaire plan search (iterative-deepening A*)."""
-DUEL_NODES = 6000
-"""Node budget of the duel alpha-beta search."""
-
-
-class _Budget(Exception):
-    """Raised inside a search when its node budget is spent."""
-
-
-class _Searcher:
-    """Move generation shared by both searches: memoised productive pairs per stick list."""
-
-    def __init__(self, order: str, target: frozenset[Point], nodes: int) -> None:
-        self.order = order
-        self.key = order_key(order)
-        self.target = target
-        self.nodes = nodes
-        self._memo: dict[tuple[Stick, ...], dict[tuple[int, int], Stick | None]] = {}
-
-    def tick(self) -> None:
-        self.nodes -= 1
-        if self.nodes < 0:
-            raise _Budget
-
-    def missing(self, sticks: Sequence[Stick]) -> int:
-        """Minimal generators of the initial ideal that are not yet the head of a stick."""
-        return len(self.target.difference(stick.head for stick in sticks))
-
-    def results(self, sticks: tuple[Stick, ...]) -> dict[tuple[int, int], Stick | None]:
-        """What every 0-based pair ``(i, j)`` would add to ``sticks`` (``None``: reduces to zero).
-
-        When the list without its last stick is memoised, only remainders the new stick can reduce are redone:
-        the reduction path of a pair is the same as before up to its old remainder, which no older head divides.
-        """
-        found = self._memo.get(sticks)
-        if found is not None:
-            return found
-        heads = [stick.head for stick in sticks]
-        tails = [stick.tail for stick in sticks]
-        key = self.key
-        parent = self._memo.get(sticks[:-1])
-        found = {}
-        if parent is not None:
-            new_head = heads[-1]
-            for pair, rest in parent.items():
-                if rest is not None and (divides(new_head, rest.head) or divides(new_head, rest.tail)):
-                    rest = _reduce(rest.head, rest.tail, heads, tails, key)
-                found[pair] = rest
-            first_new = len(sticks) - 1
-        else:
-            first_new = 1
-        for j in range(first_new, len(sticks)):
-            for i in range(j):
-                p, q = s_stick_points(sticks[i], sticks[j])
-                found[(i, j)] = _reduce(p, q, heads, tails, key)
-        if len(self._memo) > 50000:
-            self._memo.clear()
-        self._memo[sticks] = found
-        return found
-
-
-def _target_heads(sticks: Sequence[Stick], order: str) -> frozenset[Point]:
-    run = buchberger(sticks, order)
-    return frozenset(stick.head for stick in minimal_reduced_basis(run.sticks, order))
-
-
-def solitaire_plan(sticks: Sequence[Stick], order: str, nodes: int = SOLITAIRE_NODES) -> list[tuple[int, int]]:
-    """Return a short list of 0-based pairs that, picked in order from ``sticks``, complete a Gröbner basis.
-
-    Starts from the pairs Buchberger's algorithm adds sticks with (:func:`buchberger`) and looks for a shorter
-    plan by iterative-deepening A* over pairs that add a stick, with the number of missing basis heads as the
-    admissible bound; the search stops after ``nodes`` positions and returns the best plan found. Deterministic.
-    """
-    start = tuple(sticks)
-    plan = list(buchberger(start, order).productive)
-    searcher = _Searcher(order, _target_heads(start, order), nodes)
-    failed: dict[frozenset[Stick], int] = {}
-
-    def dfs(current: tuple[Stick, ...], left: int) -> list[tuple[int, int]] | None:
-        missing = searcher.missing(current)
-        if missing == 0:
-            return []
-        if missing > left:
-            return None
-        signature = frozenset(current)
-        if failed.get(signature, -1) >= left:
-            return None
-        searcher.tick()
-        results = searcher.results(current)
-        moves = [(pair, new) for pair, new in results.items() if new is not None]
-        # moves that add a missing basis head first; when the bound is tight, only those
-        useful = [(pair, new) for pair, new in moves if new.head in searcher.target]
-        others = [] if missing == left else [(pair, new) for pair, new in moves if new.head not in searcher.target]
-        for pair, new in useful + others:
-            rest = dfs((*current, new), left - 1)
-            if rest is not None:
-                return [pair, *rest]
-        failed[signature] = left
-        return None
-
-    try:
-        bound = searcher.missing(start)
-        while bound < len(plan):
-            found = dfs(start, bound)
-            if found is not None:
-                plan = found
-                break
-            bound += 1
-    except _Budget:
-        pass
-    return plan
-
-
-def duel_search(state: GroebnerNimState, nodes: int = DUEL_NODES) -> Pair:
-    """Return the pair maximising the mover's point margin, by iterative-deepening alpha-beta search.
-
-    Values count points still to be scored (3 per stick: the mover's minus the opponent's); positions beyond the
-    depth reached count as 0. Pairs that reduce to zero are interchangeable (each only passes the turn), so one
-    stands for all. Each depth is searched completely or not at all within ``nodes`` positions; the best pair of
-    the deepest complete search is returned (at least depth 1). Deterministic.
-    """
-    order = state.variant.order
-    bonus = state.variant.bonus_turn
-    searcher = _Searcher(order, _target_heads(state.sticks, order), nodes)
-    root_picked = frozenset(pair.indices for pair in state.picked)
-
-    def moves(sticks: tuple[Stick, ...], picked: frozenset[tuple[int, int]]) -> list[tuple[tuple[int, int], Any]]:
-        results = searcher.results(sticks)
-        adding = [(pair, new) for pair, new in results.items() if new is not None and pair not in picked]
-        adding.sort(key=lambda item: (item[1].head not in searcher.target, item[0][1], item[0][0]))
-        zero = next((pair for pair, new in results.items() if new is None and pair not in picked), None)
-        return adding + ([(zero, None)] if zero is not None else [])
-
-    infinity = 10**6
-    horizon = [False]  # did the last iteration stop anywhere short of the end of the game?
-
-    def value_of(sticks: tuple[Stick, ...], picked: frozenset[tuple[int, int]], pair: tuple[int, int],
-                 new: Stick | None, depth: int, alpha: int, beta: int) -> int:
-        """Value of ``pair`` for the mover, searching ``depth`` plies in total, within the window (alpha, beta)."""
-        child = picked | {pair}
-        if new is None:
-            return -negamax(sticks, child, depth - 1, -beta, -alpha)
-        if bonus:
-            return POINTS_PER_STICK + negamax((*sticks, new), child, depth - 1, alpha - POINTS_PER_STICK,
-                                              beta - POINTS_PER_STICK)
-        return POINTS_PER_STICK - negamax((*sticks, new), child, depth - 1, POINTS_PER_STICK - beta,
-                                          POINTS_PER_STICK - alpha)
-
-    def negamax(sticks: tuple[Stick, ...], picked: frozenset[tuple[int, int]], depth: int, alpha: int,
-                beta: int) -> int:
-        if searcher.missing(sticks) == 0:
-            return 0
-        if depth == 0:
-            horizon[0] = True
-            return 0
-        searcher.tick()
-        best = -infinity
-        for pair, new in moves(sticks, picked):
-            value = value_of(sticks, picked, pair, new, depth, alpha, beta)
-            best = max(best, value)
-            alpha = max(alpha, value)
-            if alpha >= beta:
-                break
-        return best
-
-    root_moves = moves(state.sticks, root_picked)
-    choice = root_moves[0][0]
-    try:
-        for depth in range(1, 65):
-            horizon[0] = False
-            best_value, best_pair = -infinity, choice
-            for pair, new in sorted(root_moves, key=lambda item: item[0] != choice):
-                value = value_of(state.sticks, root_picked, pair, new, depth, best_value, infinity)
-                if value > best_value:
-                    best_value, best_pair = value, pair
-            choice = best_pair
-            if not horizon[0]:
-                break  # the whole game was searched: the choice is exact
-    except _Budget:
-        pass
-    return Pair.from_indices(*choice)
-
-
-@functools.lru_cache(maxsize=64)
-def _start_plan(start: tuple[Stick, ...], order: str) -> tuple[tuple[int, int], ...]:
-    """The plan of the exact par search from a start, remembered so that following it costs nothing later."""
-    from games._groebner_search import exact_par
-
-    return exact_par(start, order).plan
-
-
-FALLBACK_DUEL_NODES = 1000
-"""Node budget of :func:`duel_search` when the exact duel search did not finish."""
-
-
-def hard_move(state: GroebnerNimState) -> Pair:
-    """The ``hard`` computer's pair for ``state`` (see :meth:`GroebnerNim.computer_move`).
-
-    Duel: the exact game value by ``games._groebner_search.DuelSolver`` within its node budget (the memo is
-    shared by every move of the game and by the start generator); when the budget runs out, :func:`duel_search`.
-    Solitaire: the plan of the exact par search from the start (par turns when par is exact, and never more
-    than the stated bound), searched again from the position if the game left the plan.
-    """
-    from games._groebner_search import BudgetSpent, duel_solver, exact_par, forget
-
-    order = state.variant.order
-    if state.variant.mode == "duel":
-        solver = duel_solver(state.sticks[: state.start_count], order, state.variant.bonus_turn)
-        adding = set(state.adding_pairs())
-        passes = [pair for pair in state.unpicked_pairs() if pair not in adding]
-        try:
-            found = solver.solve(state.sticks, len(passes))
-        except BudgetSpent:
-            forget(solver)
-            return duel_search(state, nodes=FALLBACK_DUEL_NODES)
-        return passes[0] if found.best is None else Pair.from_indices(*found.best)
-    played = tuple(pair.indices for pair, new in zip(state.picked, state.added, strict=True) if new is not None)
-    plan = _start_plan(state.sticks[: state.start_count], order)
-    if plan[: len(played)] == played and len(plan) > len(played):
-        return Pair.from_indices(*plan[len(played)])
-    return Pair.from_indices(*exact_par(state.sticks, order).plan[0])

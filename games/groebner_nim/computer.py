@@ -1,6 +1,12 @@
-"""Exact searches for Gröbner Nim: the duel's game value, the fewest turns (solitaire par), fair random starts.
+"""The computer of Gröbner Nim: one search over the positions of a start, and the players, values and starts on it.
 
-Rules follow ``seeds/groebner_nim.md``; this module only searches positions built with ``games.groebner_nim``.
+Rules follow ``seeds/groebner_nim.md``; this module searches positions built with :mod:`games.groebner_nim.rules`
+(which never imports it). Everything the computer does runs on one move generator, :class:`Positions` (the stick
+lists of one start as a tree, with the pairs that add a stick in each, memoised): the solitaire par
+(:func:`exact_par`, whose plan the ``hard`` solitaire player follows), the exact duel value (:class:`DuelSolver`,
+the ``hard`` duel player), the depth-limited duel search when the exact one runs out of budget
+(:func:`duel_search`), the fair random starts (:func:`fair_start`) and the exact values behind reviews
+(:func:`exact_value`, :func:`move_values`, :func:`move_review`).
 
 Facts the searches rely on (all follow from the deterministic reduction, see the seed page): a pair that reduces
 to zero keeps reducing to zero after sticks are appended, and a picked pair that added a stick reduces to zero
@@ -20,24 +26,25 @@ the budget is spent it stops and says so instead of returning a guess.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.base import GameValue, MoveValues
-from games.groebner_nim import (
+from games.base import GameValue, Level, MoveValues
+from games.groebner_nim.rules import (
     POINTS_PER_STICK,
     GroebnerNimState,
     Pair,
     Point,
     Stick,
-    _reduce,
     buchberger,
     divides,
     minimal_reduced_basis,
     order_key,
     random_start,
+    reduce_by_heads,
     s_stick_points,
 )
 
@@ -48,6 +55,8 @@ PAR_NODES = 20_000
 """Node budget of the exact par search (under 1 s on the reference machine, see ``make bench``)."""
 DUEL_NODES = 3_000
 """Node budget of the exact duel search of one ``hard`` move (under 1 s on the reference machine)."""
+FALLBACK_DUEL_NODES = 1_000
+"""Node budget of the depth-limited :func:`duel_search` of a ``hard`` move whose exact search ran out of budget."""
 START_DUEL_NODES = 500
 """Node budget of the fairness check of one candidate random start."""
 START_TOTAL_NODES = 1_500
@@ -142,7 +151,7 @@ class Positions:
             new_head = heads[-1]
             for pair, rest in self.adding(parent).items():
                 if divides(new_head, rest.head) or divides(new_head, rest.tail):
-                    reduced = _reduce(rest.head, rest.tail, heads, tails, key)
+                    reduced = reduce_by_heads(rest.head, rest.tail, heads, tails, key)
                     if reduced is None:
                         continue
                     rest = reduced
@@ -153,7 +162,7 @@ class Positions:
         for j in range(first_new, len(sticks)):
             for i in range(j):
                 p, q = s_stick_points(sticks[i], sticks[j])
-                new = _reduce(p, q, heads, tails, key)
+                new = reduce_by_heads(p, q, heads, tails, key)
                 if new is not None:
                     found[(i, j)] = new
         self._adding[position] = found
@@ -165,17 +174,18 @@ class Positions:
         found = self._moves[position]
         if found is not None:
             return found
-        found = []
-        sticks = self._sticks[position]
-        for pair, new in self.adding(position).items():
-            child_key = (position, new.head, new.tail)
-            child = self._ids.get(child_key)
-            if child is None:
-                child = self._ids[child_key] = self._new((*sticks, new), position)
-            found.append((pair, child))
+        found = [(pair, self.child(position, new)) for pair, new in self.adding(position).items()]
         found.sort(key=lambda item: self._missing[item[1]])
         self._moves[position] = found
         return found
+
+    def child(self, position: int, new: Stick) -> int:
+        """The id of ``position`` with the stick ``new`` appended (a position of its own from the first call)."""
+        child_key = (position, new.head, new.tail)
+        child = self._ids.get(child_key)
+        if child is None:
+            child = self._ids[child_key] = self._new((*self._sticks[position], new), position)
+        return child
 
 
 def target_heads(sticks: Sequence[Stick], order: str) -> frozenset[Point]:
@@ -270,6 +280,27 @@ def finishes_within(sticks: Sequence[Stick], order: str, turns: int, positions: 
         return any(reach(child, left - 1) for _, child in positions.moves(position))
 
     return reach(positions.root(sticks), turns)
+
+
+def solitaire_plan(sticks: Sequence[Stick], order: str, nodes: int = PAR_NODES) -> tuple[PairIndex, ...]:
+    """The ``hard`` solitaire player's plan from ``sticks``: 0-based pairs that, picked in order, each add a stick and
+    complete the basis; the plan of :func:`exact_par` (par turns when the search finishes within ``nodes``
+    positions, else the shortest plan it found, never longer than Buchberger's). Deterministic."""
+    return exact_par(sticks, order, nodes).plan
+
+
+@functools.lru_cache(maxsize=256)
+def start_par(start: tuple[Stick, ...], order: str) -> tuple[int, bool]:
+    """Solitaire par of a start as ``(turns, exact)`` (see :func:`exact_par`); remembered, since a match asks for it
+    when it starts and its ``hard`` player plans from the same start."""
+    found = exact_par(start, order)
+    return found.turns, found.exact
+
+
+@functools.lru_cache(maxsize=64)
+def start_plan(start: tuple[Stick, ...], order: str) -> tuple[PairIndex, ...]:
+    """The :func:`solitaire_plan` from a start, remembered so that following it costs nothing after the first move."""
+    return solitaire_plan(start, order)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -421,6 +452,89 @@ def _remember(solver: DuelSolver) -> DuelSolver:
     return solver
 
 
+def _duel_moves(positions: Positions, position: int, picked: frozenset[PairIndex]
+                ) -> list[tuple[PairIndex, Stick | None]]:
+    """The unpicked pairs of ``position`` worth searching in a duel, with the stick each adds: those adding a stick
+    (a missing basis head first, then by stick numbers) and the first pair in the order ``(0, 1), (0, 2), (1, 2),
+    (0, 3), ...`` that reduces to zero (``None``: the position stays), if any is left."""
+    adding = positions.adding(position)
+    found: list[tuple[PairIndex, Stick | None]] = [(pair, new) for pair, new in adding.items() if pair not in picked]
+    found.sort(key=lambda item: (adding[item[0]].head not in positions.target, item[0][1], item[0][0]))
+    count = len(positions.sticks(position))
+    zero = next(((i, j) for j in range(1, count) for i in range(j) if (i, j) not in adding and (i, j) not in picked),
+                None)
+    return found + ([(zero, None)] if zero is not None else [])
+
+
+def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES) -> Pair:
+    """Return the pair maximising the mover's point margin, by iterative-deepening alpha-beta search over the
+    :class:`Positions` of ``state``'s sticks (the ``hard`` duel player's move when :class:`DuelSolver` runs out of
+    budget).
+
+    Values count points still to be scored (3 per stick: the mover's minus the opponent's); positions beyond the
+    depth reached count as 0. Pairs that reduce to zero are interchangeable (each only passes the turn), so one
+    stands for all. Each depth is searched completely or not at all within ``nodes`` positions; the best pair of
+    the deepest complete search is returned (at least depth 1). Deterministic: a fresh :class:`Positions` rooted at
+    ``state.sticks`` each call, so the answer does not depend on what was searched before.
+    """
+    bonus = state.variant.bonus_turn
+    positions = Positions(state.variant.order, target_heads(state.sticks, state.variant.order))
+    budget = [nodes]
+    infinity = _INFINITY
+    horizon = [False]  # did the last iteration stop anywhere short of the end of the game?
+
+    def value_of(position: int, picked: frozenset[PairIndex], pair: PairIndex, new: Stick | None, depth: int,
+                 alpha: int, beta: int) -> int:
+        """Value of ``pair`` (adding ``new``) for the mover, searching ``depth`` plies in total, within the window
+        (alpha, beta)."""
+        after = picked | {pair}
+        if new is None:
+            return -negamax(position, after, depth - 1, -beta, -alpha)
+        child = positions.child(position, new)
+        if bonus:
+            return POINTS_PER_STICK + negamax(child, after, depth - 1, alpha - POINTS_PER_STICK,
+                                              beta - POINTS_PER_STICK)
+        return POINTS_PER_STICK - negamax(child, after, depth - 1, POINTS_PER_STICK - beta,
+                                          POINTS_PER_STICK - alpha)
+
+    def negamax(position: int, picked: frozenset[PairIndex], depth: int, alpha: int, beta: int) -> int:
+        if positions.missing(position) == 0:
+            return 0
+        if depth == 0:
+            horizon[0] = True
+            return 0
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise BudgetSpent
+        best = -infinity
+        for pair, new in _duel_moves(positions, position, picked):
+            value = value_of(position, picked, pair, new, depth, alpha, beta)
+            best = max(best, value)
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        return best
+
+    root = positions.root(state.sticks)
+    root_picked = frozenset(pair.indices for pair in state.picked)
+    root_moves = _duel_moves(positions, root, root_picked)
+    choice = root_moves[0][0]
+    try:
+        for depth in range(1, 65):
+            horizon[0] = False
+            best_value, best_pair = -infinity, choice
+            for pair, new in sorted(root_moves, key=lambda item: item[0] != choice):
+                value = value_of(root, root_picked, pair, new, depth, best_value, infinity)
+                if value > best_value:
+                    best_value, best_pair = value, pair
+            choice = best_pair
+            if not horizon[0]:
+                break  # the whole game was searched: the choice is exact
+    except BudgetSpent:
+        pass
+    return Pair.from_indices(*choice)
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Fair random starts
 
@@ -428,8 +542,8 @@ def _remember(solver: DuelSolver) -> DuelSolver:
 def fair_start(count: int, order: str, duel: bool, bonus_turn: bool, rng: random.Random) -> tuple[Stick, ...]:
     """Draw a random start that takes a real game (the rule of ``seeds/groebner_nim.md``, "Random starts").
 
-    Candidates are drawn with :func:`games.groebner_nim.random_start`. A candidate is kept only when no sequence of
-    ``MIN_START_TURNS - 1`` pairs completes the basis. In a duel without ``bonus_turn`` it must moreover be a draw
+    Candidates are drawn with :func:`games.groebner_nim.rules.random_start`. A candidate is kept only when no sequence
+    of ``MIN_START_TURNS - 1`` pairs completes the basis. In a duel without ``bonus_turn`` it must moreover be a draw
     under perfect play: exact value 0 by :class:`DuelSolver`, within ``START_DUEL_NODES`` positions per candidate.
     Once ``START_TOTAL_NODES`` positions have been spent on candidates, the first non-trivial candidate whose
     value the search could not settle is taken (or the next non-trivial one, if there was none). The solver of
@@ -479,6 +593,57 @@ def start_passes(positions: Positions, sticks: Sequence[Stick]) -> int:
     """The pairs of a start with no pair picked yet that reduce to zero."""
     n = len(sticks)
     return n * (n - 1) // 2 - len(positions.adding(positions.root(sticks)))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The players
+
+
+def choose_move(state: GroebnerNimState, level: Level, rng: random.Random) -> Pair:
+    """The computer's pair for the seat to move of a running ``state`` at ``level`` (deterministic for ``rng``).
+
+    ``easy``: a random unpicked pair. ``medium``: a random pair that adds a stick. With ``bonus_turn``, both hand the
+    turn back after adding a stick: on a bonus turn they pick a random pair that adds nothing when one is left.
+    ``hard``: :func:`hard_move`.
+    """
+    if level != "hard" and state.variant.mode == "duel" and state.variant.bonus_turn and state.added \
+            and state.added[-1] is not None:
+        adding = set(state.adding_pairs())
+        passes = [pair for pair in state.unpicked_pairs() if pair not in adding]
+        if passes:
+            return rng.choice(passes)
+    if level == "easy":
+        return rng.choice(state.unpicked_pairs())
+    if level == "medium":
+        return rng.choice(state.adding_pairs())
+    return hard_move(state)
+
+
+def hard_move(state: GroebnerNimState) -> Pair:
+    """The ``hard`` computer's pair for a running ``state``.
+
+    Duel: the exact game value by :class:`DuelSolver` within :data:`DUEL_NODES` (the solver of the start is shared
+    by every move of the game and by the start generator, :func:`duel_solver`); when the budget runs out,
+    :func:`duel_search` within :data:`FALLBACK_DUEL_NODES`. Solitaire: the plan of the exact par search from the
+    start (par turns when par is exact, and never more than the stated bound, :func:`start_plan`), searched again
+    from the position if the game left the plan.
+    """
+    order = state.variant.order
+    if state.variant.mode == "duel":
+        solver = duel_solver(state.sticks[: state.start_count], order, state.variant.bonus_turn)
+        adding = set(state.adding_pairs())
+        passes = [pair for pair in state.unpicked_pairs() if pair not in adding]
+        try:
+            found = solver.solve(state.sticks, len(passes))
+        except BudgetSpent:
+            forget(solver)
+            return duel_search(state, nodes=FALLBACK_DUEL_NODES)
+        return passes[0] if found.best is None else Pair.from_indices(*found.best)
+    played = tuple(pair.indices for pair, new in zip(state.picked, state.added, strict=True) if new is not None)
+    plan = start_plan(state.sticks[: state.start_count], order)
+    if plan[: len(played)] == played and len(plan) > len(played):
+        return Pair.from_indices(*plan[len(played)])
+    return Pair.from_indices(*solitaire_plan(state.sticks, order)[0])
 
 
 # --------------------------------------------------------------------------------------------------------------

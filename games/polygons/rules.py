@@ -1,4 +1,5 @@
-"""Polygons & Dots: dots on a lattice, one closed path through them, faces scored by parity of their sides.
+"""The rules of Polygons & Dots: dots on a lattice, one closed path through them, faces scored by parity of their
+sides.
 
 The rules follow ``seeds/polygons.md`` (our summary of "Polygons & Dots", Leroy Quet, 2008) with the decisions
 of the design document, section 1. Two seats play on the integer lattice ``0..size`` x ``0..size``.
@@ -17,11 +18,12 @@ of the design document, section 1. Two seats play on the integer lattice ``0..si
   enclosed so far, which later segments may split.
 
 Geometry is exact: dots are integer points and crossing points are rationals kept as normalised homogeneous
-integer triples, so collinearity, concurrency and the face structure are decided without rounding.
-:func:`faces_by_shapely` computes the same faces with shapely (noding by ``unary_union`` and ``polygonize``);
-the tests cross-check the two.
+integer triples, so collinearity, concurrency and the face structure are decided without rounding (the tests
+cross-check the faces against shapely's noding and polygonizing).
 
-This module is pure Python: no I/O, no ``discord``, no storage.
+This module is the rules core of the game; it imports nothing of the game's computer
+(:mod:`games.polygons.computer`, the play-outs and the exact endgame search) or its declaration
+(:mod:`games.polygons.game`). Pure Python: no I/O, no ``discord``, no storage.
 """
 
 from __future__ import annotations
@@ -29,27 +31,17 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 
-import shapely
-
 from games.base import (
-    DemoMatch,
-    Estimate,
-    Game,
-    GameValue,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
-    Level,
-    MoveCommand,
-    MoveParam,
     Option,
     Outcome,
     State,
@@ -70,17 +62,6 @@ OPTIONS: tuple[Option, ...] = (
            "int", minimum=DOTS_MIN, maximum=DOTS_MAX),
 )
 """The variant options: the lattice ``size`` and the ``dots`` per seat (at most :func:`max_dots_per_seat`)."""
-
-HARD_ROLLOUTS_DRAW = 400
-"""Random play-outs the ``hard`` computer spends on a drawing move."""
-HARD_ROLLOUTS_PLACE = 240
-"""Random play-outs the ``hard`` computer spends on a placement move."""
-HARD_PLACE_CANDIDATES = 12
-"""Lattice points the ``hard`` computer compares when placing a dot."""
-HARD_FIRST_CANDIDATES = 16
-"""Opening segments the ``hard`` computer compares."""
-HARD_EXACT_LEFT = 5
-"""With at most this many unconnected dots the ``hard`` computer searches the rest of the game exactly."""
 
 Phase = Literal["place", "draw", "over"]
 Point: TypeAlias = tuple[int, int]
@@ -162,7 +143,7 @@ def collinear(a: Point, b: Point, c: Point) -> bool:
     return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) == 0
 
 
-def _line_points(a: Point, b: Point, size: int) -> Iterable[Point]:
+def line_points(a: Point, b: Point, size: int) -> Iterable[Point]:
     """Yield every lattice point of ``0..size`` squared on the line through distinct points ``a`` and ``b``."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     g = math.gcd(dx, dy)
@@ -184,7 +165,7 @@ def blocked_points(points: Sequence[Point], size: int) -> frozenset[Point]:
     """
     blocked = set(points)
     for a, b in itertools.combinations(points, 2):
-        blocked.update(_line_points(a, b, size))
+        blocked.update(line_points(a, b, size))
     return frozenset(blocked)
 
 
@@ -502,48 +483,6 @@ def score_sides(sides: Iterable[int]) -> tuple[int, int]:
     return odd, even
 
 
-def faces_by_shapely(
-    points: Sequence[Point], path: Sequence[int], closed: bool = True, grid_size: float = 1e-9
-) -> list[tuple[int, float]]:
-    """Return ``(sides, area)`` of every bounded face, computed in floating point with shapely.
-
-    The segments are noded by :func:`shapely.unary_union` (snap-rounded to ``grid_size`` so that segments
-    meeting at one point meet at one node) and the faces built by :func:`shapely.polygonize`; the sides of a
-    face are the turning vertices of its exterior and interior rings. Used to cross-check :func:`faces_of_path`.
-    """
-    pairs = [(path[i], path[i + 1]) for i in range(len(path) - 1)]
-    if closed and len(path) >= 3:
-        pairs.append((path[-1], path[0]))
-    if not pairs:
-        return []
-    lines = [shapely.LineString([points[a], points[b]]) for a, b in pairs]
-    noded = shapely.unary_union(lines, grid_size=grid_size)
-    polygons = shapely.get_parts(shapely.polygonize(shapely.get_parts(noded)))
-    result = []
-    for polygon in polygons:
-        rings = [polygon.exterior, *polygon.interiors]
-        sides = sum(_turns(list(ring.coords)[:-1]) for ring in rings)
-        result.append((sides, float(polygon.area)))
-    return result
-
-
-def _turns(ring: list[tuple[float, float]]) -> int:
-    """Count the vertices of a closed ring where the direction changes.
-
-    The relative tolerance is 1e-6: snap-rounding moves a node by up to ``grid_size``, which bends a boundary
-    that runs straight through it (where a dangling segment of an open path meets it) by about 1e-9, while two
-    different segments between lattice points (coordinates up to 30) meet at a sine of at least 1/1800.
-    """
-    count = 0
-    n = len(ring)
-    for i in range(n):
-        (x0, y0), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % n]
-        ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
-        if abs(ax * by - ay * bx) > 1e-6 * math.hypot(ax, ay) * math.hypot(bx, by):
-            count += 1
-    return count
-
-
 # ---------------------------------------------------------------------------------------------- state
 
 
@@ -569,14 +508,15 @@ class PolygonsState(State[Move]):
     # ---- derived facts (cached; the dataclass is frozen but not slotted so cached_property works)
 
     @functools.cached_property
-    def _blocked(self) -> frozenset[Point]:
+    def blocked(self) -> frozenset[Point]:
+        """The lattice points where no further dot may go (:func:`blocked_points` of the dots)."""
         return blocked_points(self.points, self.size)
 
     @functools.cached_property
     def _placing(self) -> bool:
         if len(self.points) >= 2 * self.per_seat:
             return False
-        return len(self._blocked) < (self.size + 1) ** 2
+        return len(self.blocked) < (self.size + 1) ** 2
 
     @functools.cached_property
     def _arrangement(self) -> _Arrangement:
@@ -680,7 +620,7 @@ class PolygonsState(State[Move]):
         """Lattice points where the seat to move may place a dot (row by row from ``0,0``); empty unless placing."""
         if self.phase != "place":
             return []
-        blocked = self._blocked
+        blocked = self.blocked
         return [(x, y) for y in range(self.size + 1) for x in range(self.size + 1) if (x, y) not in blocked]
 
     def legal_starts(self) -> list[str]:
@@ -786,7 +726,7 @@ class PolygonsState(State[Move]):
         if not (0 <= x <= self.size and 0 <= y <= self.size):
             raise IllegalMove(f"The point {x},{y} is off the lattice: x and y run from 0 to {self.size}.")
         point = (x, y)
-        if point in self._blocked:
+        if point in self.blocked:
             if point in self.points:
                 raise IllegalMove(f"Dot {dot_name(self.points.index(point))} is already at {x},{y}.")
             for i, j in itertools.combinations(range(len(self.points)), 2):
@@ -848,7 +788,7 @@ class PolygonsState(State[Move]):
                 placement is unfinished, or ``ply``, ``last_move``, ``phase`` or ``scores`` disagree.
         """
         try:
-            size, per_seat = _check_variant(data["variant"])
+            size, per_seat = read_variant(data["variant"])
         except InvalidVariant as error:
             raise InvalidState(f"Bad variant: {error}") from error
         points = _dots_from_data(data["dots"], size, per_seat)
@@ -927,18 +867,18 @@ def max_dots_per_seat(size: int) -> int:
     return 2 * (size + 1) // 3
 
 
-def _check_variant(options: Mapping[str, Any] | None) -> tuple[int, int]:
+def read_variant(options: Mapping[str, Any] | None) -> tuple[int, int]:
     """Validate variant options (:data:`OPTIONS`, then room for the dots) and return ``(size, dots)``.
 
     Raises:
         InvalidVariant: an option is unknown, not a whole number, out of range, or the dots do not fit.
     """
     full = check_options(OPTIONS, options)
-    _check_room(full)
+    check_room(full)
     return full["size"], full["dots"]
 
 
-def _check_room(variant: Mapping[str, Any]) -> None:
+def check_room(variant: Mapping[str, Any]) -> None:
     """Raise :class:`InvalidVariant` unless ``variant["dots"]`` fit on its lattice (:func:`max_dots_per_seat`)."""
     size, per_seat = variant["size"], variant["dots"]
     if per_seat > max_dots_per_seat(size):
@@ -946,300 +886,3 @@ def _check_room(variant: Mapping[str, Any]) -> None:
             f"The variant option dots must be at most {max_dots_per_seat(size)} on a 0..{size} lattice "
             f"(there must be room to place them all), not {per_seat}."
         )
-
-
-# ------------------------------------------------------------------------------------------- computer
-
-
-class _Playout:
-    """A mutable copy of a position for fast random play-outs (placement, drawing, final score)."""
-
-    __slots__ = ("blocked", "path", "points", "size", "total")
-
-    def __init__(self, state: PolygonsState) -> None:
-        self.size = state.size
-        self.total = state.total_dots
-        self.points = list(state.points)
-        self.path = list(state.path)
-        self.blocked = set(state._blocked) if state.phase == "place" else set()
-
-    def place(self, point: Point) -> None:
-        for other in self.points:
-            self.blocked.update(_line_points(other, point, self.size))
-        self.blocked.add(point)
-        self.points.append(point)
-
-    def random_point(self, rng: random.Random) -> Point | None:
-        side = self.size + 1
-        for _ in range(64):
-            point = (rng.randrange(side), rng.randrange(side))
-            if point not in self.blocked:
-                return point
-        free = [(x, y) for x in range(side) for y in range(side) if (x, y) not in self.blocked]
-        return rng.choice(free) if free else None
-
-    def finish(self, rng: random.Random) -> tuple[int, int]:
-        """Play randomly to the end and return the final ``(odd, even)`` scores."""
-        while len(self.points) < self.total:
-            point = self.random_point(rng)
-            if point is None:
-                break
-            self.place(point)
-        if not self.path:
-            self.path = rng.sample(range(len(self.points)), 2)
-        used = set(self.path)
-        rest = [i for i in range(len(self.points)) if i not in used]
-        rng.shuffle(rest)
-        self.path.extend(rest)
-        return score_sides(face_sides(self.points, self.path, True))
-
-
-def _value(scores: tuple[int, int], seat: int) -> float:
-    """Play-out value for ``seat`` in ``[0, 1]``: win 1, draw 0.5, loss 0, nudged by the margin."""
-    margin = scores[seat] - scores[1 - seat]
-    base = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
-    return 0.9 * base + 0.1 * (0.5 + max(-10, min(10, margin)) / 20)
-
-
-def _monte_carlo(state: PolygonsState, candidates: Sequence[Move], rollouts: int, rng: random.Random) -> Move:
-    """Return the candidate with the best mean play-out value, spreading ``rollouts`` by UCB1."""
-    seat = state.current_seat
-    assert seat is not None
-    children = [state.apply(move) for move in candidates]
-    totals = [0.0] * len(candidates)
-    visits = [0] * len(candidates)
-
-    def sample(k: int) -> None:
-        totals[k] += _value(_Playout(children[k]).finish(rng), seat)
-        visits[k] += 1
-
-    for k in range(len(candidates)):
-        sample(k)
-    for n in range(len(candidates), max(rollouts, len(candidates))):
-        log_n = math.log(n)
-        k = max(range(len(candidates)), key=lambda i: totals[i] / visits[i] + math.sqrt(1.5 * log_n / visits[i]))
-        sample(k)
-    best = max(totals[k] / visits[k] for k in range(len(candidates)))
-    return candidates[next(k for k in range(len(candidates)) if totals[k] / visits[k] == best)]
-
-
-def _exact_draw(state: PolygonsState, rng: random.Random) -> Move:
-    """Search the rest of the drawing exactly; return a move maximising the mover's final margin."""
-    seat = state.current_seat
-    assert seat is not None
-    points = state.points
-
-    def margin(path: list[int], rest: list[int], mover: int) -> int:
-        if not rest:
-            odd, even = score_sides(face_sides(points, path, True))
-            return (odd - even) if seat == 0 else (even - odd)
-        values = []
-        for k, dot in enumerate(rest):
-            values.append(margin([*path, dot], rest[:k] + rest[k + 1 :], 1 - mover))
-        return max(values) if mover == seat else min(values)
-
-    moves = [move for move in state.legal_moves() if isinstance(move, Connect)]
-    rest = [i for i in range(len(points)) if i not in set(state.path)]
-    values = [margin([*state.path, m.end], [r for r in rest if r != m.end], 1 - seat) for m in moves]
-    best = max(values)
-    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
-
-
-def _greedy_draw(state: PolygonsState, rng: random.Random) -> Move:
-    """Return the segment that leaves the best (provisional or final) score margin for the mover."""
-    seat = state.current_seat
-    assert seat is not None
-    moves = state.legal_moves()
-    if not state.path:
-        return rng.choice(moves)
-    values = []
-    for move in moves:
-        odd, even = state.apply(move).scores
-        values.append((odd - even) if seat == 0 else (even - odd))
-    best = max(values)
-    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
-
-
-def _dot_to_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> list[str]:
-    """Autocomplete of ``/polygons connect to``: the dots the next segment may go to (from ``from`` if given)."""
-    if state.phase != "draw":
-        return []
-    start = (filled.get("from") or "").strip().upper() or state.path_end
-    return [name for name in state.legal_targets() if name != start]
-
-
-def _dot_from_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> list[str]:
-    """Autocomplete of ``/polygons connect from``: every dot, while the first segment is still to be drawn."""
-    if state.phase != "draw" or state.path_end is not None:
-        return []
-    return [dot_name(index) for index in range(len(state.dots))]
-
-
-def _assemble_dot(options: Mapping[str, str]) -> str:
-    """``/polygons dot x y`` → ``"x,y"`` (each coordinate as typed, at most 20 characters).
-
-    Raises:
-        InvalidMove: a coordinate is not a whole number (the message quotes what was typed).
-    """
-    for axis in ("x", "y"):
-        typed = options[axis].strip()
-        if not typed.lstrip("-").isdecimal():
-            raise InvalidMove(f"`{typed[:20]}` is not a whole number for {axis}; dots go on lattice points such as "
-                              "x:3 y:9.")
-    return f"{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
-
-
-def _assemble_connect(options: Mapping[str, str]) -> str:
-    """``/polygons connect to [from]`` → ``"from-to"``, or just ``"to"`` after the first segment."""
-    start = options.get("from")
-    to = options["to"].strip()[:10]
-    return f"{start.strip()[:10]}-{to}" if start else to
-
-
-class PolygonsGame(Game[PolygonsState, Move]):
-    """Polygons & Dots (Leroy Quet, 2008), rules as summarised in ``seeds/polygons.md``."""
-
-    key: ClassVar[str] = KEY
-    title: ClassVar[str] = "Polygons & Dots"
-    command: ClassVar[str] = "polygons"
-    source: ClassVar[str] = "Leroy Quet, *Polygons & Dots* (2008)"
-    natural_end: ClassVar[str] = "the path is closed"
-    drawable: ClassVar[bool] = True
-    state_class: ClassVar[type[State[Any]]] = PolygonsState
-    options: ClassVar[tuple[Option, ...]] = OPTIONS
-    moves: ClassVar[tuple[MoveCommand, ...]] = (
-        MoveCommand("dot", "Place a dot on a lattice point (no three dots in a line)", (
-            MoveParam("x", "Column, a whole number from 0"),
-            MoveParam("y", "Row, a whole number from 0"),
-        ), assemble=_assemble_dot),
-        MoveCommand("connect", "Draw the next segment of the path to an unconnected dot", (
-            MoveParam("to", "The dot to draw to", suggest=_dot_to_suggestions),
-            MoveParam("from", "First segment only: the dot to start from", required=False,
-                      suggest=_dot_from_suggestions),
-        ), assemble=_assemble_connect),
-    )
-    demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("5 dots each", {}, ("hard", "medium")),)
-
-    def command_for(self, state: PolygonsState, notation: str) -> tuple[str, dict[str, str]]:
-        """``"3,4"`` → ``dot x:3 y:4``; ``"A-C"`` → ``connect from:A to:C`` for the first segment, else
-        ``connect to:C``.
-
-        Raises:
-            ValueError: the notation is neither a point nor a segment.
-        """
-        if "," in notation:
-            x, y = notation.split(",")
-            return "dot", {"x": x.strip(), "y": y.strip()}
-        start, end = notation.split("-")
-        if state.path_end is None:
-            return "connect", {"from": start, "to": end}
-        return "connect", {"to": end}
-
-    def check_variant(self, variant: Mapping[str, Any]) -> None:
-        """The dots must fit: at most :func:`max_dots_per_seat` per seat (raises :class:`InvalidVariant`)."""
-        _check_room(variant)
-
-    def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> PolygonsState:
-        """Return the empty lattice for ``variant`` (``rng`` is unused: the start is not random).
-
-        Raises:
-            InvalidVariant: an option other than ``size`` (5-30) or ``dots`` (3-10, at most ``2 * (size + 1) // 3``) is
-                given, or a value is out of range.
-        """
-        size, per_seat = _check_variant(variant)
-        return PolygonsState(size, per_seat)
-
-    def choose_move(self, state: PolygonsState, level: Level, rng: random.Random) -> Move:
-        """Choose a move for the seat to move.
-
-        ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the
-        best score margin (provisional faces, or the final faces for the last segment). ``hard`` compares
-        candidate moves by random play-outs to the end (UCB1, a fixed number of play-outs, so it is
-        deterministic for a seeded ``rng``) and searches the last few segments exactly.
-        (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
-        """
-        if state.phase == "place":
-            if level != "hard":
-                return Place(*rng.choice(state.legal_points()))
-            points = state.legal_points()
-            candidates = rng.sample(points, min(HARD_PLACE_CANDIDATES, len(points)))
-            return _monte_carlo(state, [Place(*p) for p in candidates], HARD_ROLLOUTS_PLACE, rng)
-        if level == "easy":
-            return rng.choice(state.legal_moves())
-        if level == "medium":
-            return _greedy_draw(state, rng)
-        if state.path and len(state.points) - len(state.path) <= HARD_EXACT_LEFT:
-            return _exact_draw(state, rng)
-        moves = state.legal_moves()
-        if not state.path:
-            moves = rng.sample(moves, min(HARD_FIRST_CANDIDATES, len(moves)))
-        return _monte_carlo(state, moves, HARD_ROLLOUTS_DRAW, rng)
-
-    def exact_value(self, state: PolygonsState, seat: int) -> GameValue | None:
-        """The value of ``state`` for ``seat`` (kind ``"margin"``: the seat's final faces minus the opponent's under
-        perfect play) once the path is started and at most :data:`HARD_EXACT_LEFT` dots are left to connect (the
-        ``hard`` player's exact search); ``None`` before."""
-        if state.phase == "over":
-            odd, even = state.scores
-            return GameValue("margin", odd - even if seat == 0 else even - odd, 0)
-        mover = state.current_seat
-        left = len(state.points) - len(state.path)
-        if state.phase != "draw" or not state.path or mover is None or left > HARD_EXACT_LEFT:
-            return None
-        best = _exact_margin(state.points, list(state.path), mover)
-        return GameValue("margin", best if seat == mover else -best, left)
-
-    def estimate(self, state: PolygonsState, seat: int, rng: random.Random) -> Estimate:
-        """The ``hard`` player's evaluation of ``state`` for ``seat``: the mean final face margin of
-        :data:`REVIEW_PLAYOUTS` random play-outs (kind ``"margin"``; a finished game: its margin)."""
-        if state.phase == "over":
-            odd, even = state.scores
-            return Estimate("margin", float(odd - even if seat == 0 else even - odd))
-        total = 0
-        for _ in range(REVIEW_PLAYOUTS):
-            odd, even = _Playout(state).finish(rng)
-            total += odd - even if seat == 0 else even - odd
-        return Estimate("margin", total / REVIEW_PLAYOUTS)
-
-
-REVIEW_PLAYOUTS = 200
-"""Random play-outs behind each estimate of a review (:meth:`PolygonsGame.estimate`)."""
-
-
-def _exact_margin(points: Sequence[Point], path: list[int], mover: int) -> int:
-    """The final face margin for ``mover`` (to draw the next segment from the end of ``path``) under perfect play,
-    searching every order of the dots left (as :func:`_exact_draw`)."""
-    rest = [i for i in range(len(points)) if i not in set(path)]
-
-    def margin(path: list[int], rest: list[int], to_move: int) -> int:
-        if not rest:
-            odd, even = score_sides(face_sides(points, path, True))
-            return odd - even if mover == 0 else even - odd
-        values = [margin([*path, dot], rest[:k] + rest[k + 1:], 1 - to_move) for k, dot in enumerate(rest)]
-        return max(values) if to_move == mover else min(values)
-
-    return margin(path, rest, mover)
-
-
-GAME = PolygonsGame()
-
-__all__ = [
-    "GAME",
-    "KEY",
-    "Connect",
-    "Dot",
-    "Face",
-    "Move",
-    "Place",
-    "PolygonsGame",
-    "PolygonsState",
-    "Segment",
-    "blocked_points",
-    "collinear",
-    "dot_name",
-    "face_sides",
-    "faces_by_shapely",
-    "faces_of_path",
-    "max_dots_per_seat",
-    "score_sides",
-]

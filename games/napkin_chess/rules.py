@@ -1,4 +1,4 @@
-"""Napkin Chess: two players drop coins on a napkin until the player to move cannot place one.
+"""The rules of Napkin Chess: two players drop coins on a napkin until the player to move cannot place one.
 
 Rules follow ``seeds/napkin_chess.md`` (our summary of K. Scherer's "Napkin Chess", 2014, and design.md §1).
 Coins have radius 2, 3 or 4 napkin units and are worth that many points. A coin lies entirely on the napkin and
@@ -16,6 +16,10 @@ minus inscribed polygons, with a margin), which contains every legal lattice poi
 each part of the inner region is scanned exactly, lattice row by lattice row, with ``math.isqrt``. Legal points
 found are kept as *witnesses* and handed on to the next state while they stay legal, so most moves cost one
 distance test per witness; the regions are handed on too, minus the new coin's polygon.
+
+This module is the rules core of the game (notation, variant, exact geometry, state and the samplers of legal
+placements); it imports nothing of the game's computer (:mod:`games.napkin_chess.computer`, the players) or its
+declaration (:mod:`games.napkin_chess.game`).
 """
 
 from __future__ import annotations
@@ -32,19 +36,12 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from games.base import (
-    DemoMatch,
-    Estimate,
-    Game,
     IllegalMove,
     InvalidMove,
     InvalidState,
     InvalidVariant,
-    Level,
-    MoveCommand,
-    MoveParam,
     Option,
     Outcome,
-    RulesError,
     State,
     Termination,
     stored_outcome_agrees,
@@ -104,7 +101,6 @@ STORED_KEYS: tuple[str, ...] = ("preset", "width", "height", "supply", "hole", "
 """The keys of a stored variant (:meth:`Variant.to_dict`)."""
 
 _MAX_TEXT = 64
-_PLACE_RE = re.compile(r"\s*([234])\s*@\s*([^,]+),(.+)")
 _COORD_RE = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _NUMBERISH_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
@@ -907,280 +903,3 @@ def _distance_text(hundredths: float) -> str:
 
 def _overlap_text(reach: int, d2: int) -> str:
     return _distance_text(reach - math.sqrt(d2))
-
-
-# --------------------------------------------------------------------------------------------------- computer
-
-
-def _mirror(state: NapkinState) -> Move | None:
-    """The symmetry strategy's move for seat 0, or ``None`` when it does not apply or the mirror is illegal.
-
-    On a napkin without a hole whose centre is a lattice point: open in the centre (size 2 with first_coin_two,
-    else the largest size in supply), then answer every coin with the same size mirrored through the centre.
-    The mirror is legal whenever its size is in supply: the position is point-symmetric before the opponent's
-    coin, and that coin cannot cover the centre coin, so it cannot overlap its own mirror image.
-    """
-    variant = state.variant
-    centre = variant.centre
-    if variant.hole or centre is None or state.ply % 2 != 0:
-        return None
-    if not state.coins:
-        allowed = state.allowed_sizes()
-        return Move(allowed[-1] if allowed else 2, *centre)
-    first = state.coins[0]
-    if (first.x, first.y) != centre:
-        return None
-    w, h = variant.width, variant.height
-    coins = state.coins
-    for i in range(1, len(coins) - 1, 2):
-        a, b = coins[i], coins[i + 1]
-        if (a.size, w - a.x, h - a.y) != (b.size, b.x, b.y):
-            return None
-    last = coins[-1]
-    move = Move(last.size, w - last.x, h - last.y)
-    return move if state.is_legal(move) else None
-
-
-def _room(state: NapkinState, seat: int) -> float:
-    """Area (square napkin units) where ``seat`` could place its smallest allowed coin (0 when over)."""
-    sizes = [s for s in SIZES if state.supply[s - 2] > 0]
-    if not sizes or state.is_over:
-        return 0.0
-    return float(state.free_region(sizes[0]).area) / (SCALE * SCALE)
-
-
-def _candidates(state: NapkinState, rng: random.Random, per_size: int) -> list[Move]:
-    """Up to ``per_size`` contact placements plus two random placements for every size the seat may take."""
-    moves: list[Move] = []
-    for size in state.allowed_sizes():
-        contacts = state.contact_placements(size, per_size, rng)
-        if not contacts:
-            continue
-        moves.extend(contacts)
-        moves.extend(m for m in state.sample_placements(size, 2, rng) if m not in moves)
-    return moves
-
-
-def _terminal_value(state: NapkinState, me: int) -> float:
-    outcome = state.outcome
-    assert outcome is not None
-    scores = state.scores
-    margin = scores[me] - scores[1 - me]
-    if outcome.draw:
-        return margin
-    return (1000.0 if outcome.winner == me else -1000.0) + margin
-
-
-def _leaf_value(state: NapkinState, me: int) -> float:
-    if state.is_over:
-        return _terminal_value(state, me)
-    if state.variant.scoring == "last_mover":
-        return 0.0
-    scores = state.scores
-    return float(scores[me] - scores[1 - me])
-
-
-def _greedy(state: NapkinState, rng: random.Random) -> Move:
-    """Largest coin that fits; among its contact placements the one leaving the opponent least room."""
-    sizes = [s for s in state.allowed_sizes() if state.fits(s)]
-    size = sizes[-1]
-    moves = state.contact_placements(size, 40, rng) + state.sample_placements(size, 4, rng)
-    after = list(state.supply)
-    after[size - 2] -= 1
-    opp_sizes = [s for s in SIZES if after[s - 2] > 0]
-    if not opp_sizes:
-        return moves[0]
-    opp = opp_sizes[0]
-    region = state.free_region(opp)
-    reach = (size + opp) * SCALE
-
-    def removed(move: Move) -> float:
-        return float(region.intersection(shapely.Point(move.x, move.y).buffer(reach, quad_segs=4)).area)
-
-    return max(moves, key=removed)
-
-
-def _play_on(state: NapkinState, rng: random.Random) -> NapkinState:
-    """Play on for up to _ROLLOUT_PLIES (fewer on napkins larger than 30 × 30) with both seats taking the largest
-    coin that fits at a random contact placement; return the position reached."""
-    area = state.variant.width * state.variant.height / (SCALE * SCALE)
-    for _ in range(int(min(_ROLLOUT_PLIES, max(12, _ROLLOUT_PLIES * 900 / area)))):
-        if state.is_over:
-            break
-        size = [s for s in state.allowed_sizes() if state.fits(s)][-1]
-        state = state.apply(state.contact_placements(size, 1, rng)[0])
-    return state
-
-
-def _rollout(state: NapkinState, me: int, rng: random.Random) -> float:
-    """The value of a play-out (:func:`_play_on`): the final value, or the points margin if still going."""
-    return _leaf_value(_play_on(state, rng), me)
-
-
-_SEARCH_WIDTH = 5  # candidates kept after the two-ply stage
-_ROLLOUTS = 4  # play-outs per kept candidate
-_ROLLOUT_PLIES = 40  # plies per play-out on napkins up to 30 × 30 (bounds the time on large napkins)
-REVIEW_PLAYOUTS = 8
-"""Play-outs behind each estimate of a review (:meth:`NapkinChess.estimate`)."""
-
-
-def _search(state: NapkinState, rng: random.Random) -> Move:
-    """Two-ply search, then play-outs of the best candidates.
-
-    Candidates are contact and random placements of every allowed size. Each is scored by the worst reply among
-    the opponent's candidates (exact end detection, then points), with the least room left to the opponent as a
-    tie-break. The best few are then played out several times with the greedy policy (to the end, or for
-    at most 40 plies), and the one with the best average result (win/loss first, then the points margin) is chosen.
-    """
-    me = state.current_seat
-    assert me is not None
-    scored: list[tuple[tuple[float, float], int, Move]] = []
-    for index, move in enumerate(_candidates(state, rng, per_size=4)):
-        child = state.apply(move)
-        if child.is_over:
-            value = _terminal_value(child, me)
-        else:
-            value = math.inf
-            for reply in _candidates(child, rng, per_size=2):
-                value = min(value, _leaf_value(child.apply(reply), me))
-                if value <= -1000:
-                    break
-        scored.append(((value, -_room(child, 1 - me)), -index, move))
-    scored.sort(reverse=True)
-    best = scored[0]
-    if best[0][0] >= 1000 or len(scored) == 1:
-        return best[2]
-    finalists = scored[:_SEARCH_WIDTH]
-    results = []
-    for key, index, move in finalists:
-        child = state.apply(move)
-        total = sum(_rollout(child, me, rng) for _ in range(_ROLLOUTS)) / _ROLLOUTS
-        results.append((total, key, index, move))
-    return max(results)[3]
-
-
-def _size_suggestions(state: NapkinState, filled: Mapping[str, str]) -> list[tuple[str, str]]:
-    """Autocomplete of ``/napkin place size``: the sizes still in the supply, labelled ``"3 (6 left)"``."""
-    return [(f"{size} ({count} left)", str(size)) for size, count in zip(SIZES, state.supply, strict=True)
-            if count > 0]
-
-
-def _assemble_place(options: Mapping[str, str]) -> str:
-    """``/napkin place size x y`` → ``"size@x,y"`` (coordinates as typed, at most 20 characters each).
-
-    Raises:
-        InvalidMove: ``size`` is not 2, 3 or 4, or a coordinate is empty or holds a comma (the message quotes
-            what was typed).
-    """
-    size = options["size"].strip()
-    if size not in ("2", "3", "4"):
-        raise InvalidMove(f"`{size[:20]}` is not a coin size; sizes are 2, 3 and 4.")
-    for axis in ("x", "y"):
-        typed = options[axis].strip()
-        if not typed:
-            raise InvalidMove(f"The {axis} coordinate is missing; for example `x:12.5 y:7`.")
-        if "," in typed or "@" in typed:
-            raise InvalidMove(f"`{typed[:20]}` is not a number for {axis}: write decimals with a point, like 12.5.")
-    return f"{size}@{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
-
-
-class NapkinChess(Game[NapkinState, Move]):
-    """Napkin Chess (K. Scherer 2014): coins of radius 2, 3, 4 dropped on a napkin; see seeds/napkin_chess.md."""
-
-    key: ClassVar[str] = "napkin_chess"
-    title: ClassVar[str] = "Napkin Chess"
-    command: ClassVar[str] = "napkin"
-    source: ClassVar[str] = "Karl Scherer, *Napkin Chess*, Wolfram Demonstrations Project (2014)"
-    natural_end: ClassVar[str] = "no coin fits"
-    drawable: ClassVar[bool] = True
-    state_class: ClassVar[type[State[Any]]] = NapkinState
-    options: ClassVar[tuple[Option, ...]] = OPTIONS
-    moves: ClassVar[tuple[MoveCommand, ...]] = (
-        MoveCommand("place", "Place a coin: size 2, 3 or 4 at centre x, y (≤ 2 decimals)", (
-            MoveParam("size", "Coin size (radius), still in supply", suggest=_size_suggestions),
-            MoveParam("x", "Centre x, e.g. 12.5"),
-            MoveParam("y", "Centre y, e.g. 7"),
-        ), assemble=_assemble_place),
-    )
-    demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("classic 30×30, 20/15/7", {}, ("hard", "medium")),)
-
-    def command_for(self, state: NapkinState, notation: str) -> tuple[str, dict[str, str]]:
-        """``"3@12.5,7"`` → ``place size:3 x:12.5 y:7``.
-
-        Raises:
-            ValueError: the notation is not ``size@x,y``.
-        """
-        found = _PLACE_RE.fullmatch(notation)
-        if not found:
-            raise ValueError(f"{notation!r} is not a placement")
-        return "place", {"size": found[1], "x": found[2].strip(), "y": found[3].strip()}
-
-    def variant(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The stored variant for ``options`` (see :func:`make_variant`): the preset's napkin, supply, hole, first
-        coin rule and scoring, each overridden by an option given (not ``None``). Its keys are ``preset, width,
-        height, supply, hole, first_coin_two, scoring``; a stored variant is accepted as options too.
-
-        Raises:
-            InvalidVariant: an unknown option or an illegal value or combination (the message names it).
-        """
-        return make_variant(options).to_dict()
-
-
-    def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> NapkinState:
-        """Return the empty napkin for ``variant`` (``rng`` is unused: the start is fixed).
-
-        Raises:
-            InvalidVariant: an unknown option or illegal value.
-        """
-        return NapkinState(make_variant(variant))
-
-    def choose_move(self, state: NapkinState, level: Level, rng: random.Random) -> Move:
-        """Choose a move: ``easy`` random, ``medium`` greedy, ``hard`` symmetry strategy or two-ply search.
-        (:meth:`Game.computer_move` checks the state, the level and that the match is running.)
-        """
-        if level == "easy":
-            sizes = [s for s in state.allowed_sizes() if state.fits(s)]
-            return state.sample_placements(rng.choice(sizes), 1, rng)[0]
-        if level == "medium":
-            return _greedy(state, rng)
-        return _mirror(state) or _search(state, rng)
-
-    def estimate(self, state: NapkinState, seat: int, rng: random.Random) -> Estimate:
-        """The ``hard`` player's evaluation of ``state`` for ``seat``: the mean of :data:`REVIEW_PLAYOUTS` of its
-        play-outs (largest coin that fits, at a random contact placement). With ``points`` scoring the expected
-        points margin at the end of the play-outs (kind ``"margin"``); with ``last_mover`` the expected result, 1 for
-        a win and -1 for a loss, 0 for a play-out that did not reach the end (kind ``"outcome"``)."""
-        margin = result = 0.0
-        for _ in range(REVIEW_PLAYOUTS):
-            reached = _play_on(state, rng)
-            scores = reached.scores
-            margin += scores[seat] - scores[1 - seat]
-            outcome = reached.outcome
-            if outcome is not None and outcome.winner is not None:
-                result += 1 if outcome.winner == seat else -1
-        if state.variant.scoring == "last_mover":
-            return Estimate("outcome", result / REVIEW_PLAYOUTS)
-        return Estimate("margin", margin / REVIEW_PLAYOUTS)
-
-
-GAME = NapkinChess()
-
-__all__ = [
-    "GAME",
-    "MAX_SIDE",
-    "MAX_SUPPLY",
-    "MIN_SIDE",
-    "PRESETS",
-    "SCALE",
-    "SIZES",
-    "Coin",
-    "Move",
-    "NapkinChess",
-    "NapkinState",
-    "RulesError",
-    "Variant",
-    "format_coord",
-    "format_move",
-    "make_variant",
-    "parse_move",
-]
