@@ -1,5 +1,5 @@
 """A running ``napkin play`` driven as its page drives it, over the page's own HTTP protocol (SimCord Preview's,
-protocol version 3), without a browser: open a page as a player, run a slash command, read the answer. The tests of
+protocol version 3), without a browser: open a page as a player, run a slash command, wait for its answer. The tests of
 the process as a service use it (tests/browser drives the same page in Chromium).
 
 Also: starting ``napkin play`` (with the slowed Chopsticks player, :mod:`tests.ops._play`), reading its lines, and
@@ -40,7 +40,7 @@ def free_port() -> int:
 def http_get(url: str, timeout: float = 10.0) -> tuple[int, str]:
     """``GET url``: (status, body), an error status included."""
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - a loopback address
+        with urllib.request.urlopen(url, timeout=timeout) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
@@ -141,7 +141,7 @@ class Page:
         request.add_header("Content-Type", "application/json")
         if hasattr(self, "context"):
             request.add_header("X-Simcord-Context", self.context)
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - a loopback address
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return json.loads(response.read())
 
     def _act(self, action: dict[str, Any]) -> dict[str, Any]:
@@ -161,8 +161,3 @@ class Page:
         return self._act({"kind": "run_command", "command_id": entry["commandId"], "path": entry["path"],
                           "schema_fingerprint": entry["schemaFingerprint"], "options": options})
 
-    def texts(self) -> list[str]:
-        """The text of every message the page shows, oldest first."""
-        state = self._call("GET", "/api/state")
-        return [str(state["messages"][key].get("content", "")) for key in state.get("messageIndex", [])
-                if key in state["messages"]]
