@@ -105,14 +105,32 @@ def _exit_with_parent(parent: int, parent_is_main_thread: bool) -> None:
 
 
 def _init_worker(packages: tuple[str, ...], parent: int = 0, parent_is_main_thread: bool = False) -> None:
-    """Pool initializer: end with the bot (``parent``, see :func:`_exit_with_parent`), lower the worker's
-    priority, register the bot's game packages in the worker."""
+    """Pool initializer: end with the bot (``parent``, see :func:`_exit_with_parent`), leave Ctrl-C to the bot (a
+    terminal sends SIGINT to every process of the group; the bot's graceful stop lets a search under way finish),
+    lower the worker's priority, register the bot's game packages in the worker."""
     if parent:
         _exit_with_parent(parent, parent_is_main_thread)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started by _submit
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
     for package in packages:
         add_game_package(package)
+
+
+def _submit(executor: ProcessPoolExecutor, function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+    """``loop.run_in_executor(executor, function, *args)`` with SIGINT ignored meanwhile (in the main thread), so that
+    a worker the executor starts now starts with it ignored (an ignored signal stays so across ``exec``, and Python
+    keeps it): a terminal's Ctrl-C reaches every process of its group, and even a worker still importing leaves it to
+    the bot, whose graceful stop lets the work finish. A Ctrl-C in the few milliseconds of a worker's start is lost."""
+    loop = asyncio.get_running_loop()
+    handler = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if handler is None:
+        return loop.run_in_executor(executor, function, *args)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return loop.run_in_executor(executor, function, *args)
+    finally:
+        signal.signal(signal.SIGINT, handler)
 
 
 class ComputerPool:
@@ -212,10 +230,9 @@ class ComputerPool:
         executor = self._executor
         if executor is None:
             return await asyncio.to_thread(choose_notation, game_key, state, level, seed)
-        loop = asyncio.get_running_loop()
         try:
-            return await asyncio.wait_for(
-                loop.run_in_executor(executor, choose_notation, game_key, state, level, seed), self.budget)
+            return await asyncio.wait_for(_submit(executor, choose_notation, game_key, state, level, seed),
+                                          self.budget)
         except TimeoutError:
             log.warning("the %s search of a %s move took over %.0f s; playing an easy move", level, game_key,
                         self.budget)
@@ -247,9 +264,8 @@ class ComputerPool:
         executor = self._executor
         if executor is None:
             return await asyncio.wait_for(asyncio.to_thread(function, *args), budget)
-        loop = asyncio.get_running_loop()
         try:
-            return await asyncio.wait_for(loop.run_in_executor(executor, function, *args), budget)
+            return await asyncio.wait_for(_submit(executor, function, *args), budget)
         except BrokenProcessPool as error:
             self._replace_broken(executor, error)
         return await asyncio.wait_for(asyncio.to_thread(function, *args), budget)

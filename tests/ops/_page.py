@@ -99,7 +99,7 @@ def start_play(database: Path, env: dict[str, str], *, players: str = "alice,bob
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.ops._play", "--database", str(database), "--players", players],
         cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1", **env}, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+        stderr=subprocess.PIPE, text=True, start_new_session=True)  # its own process group, as in a terminal
     lines: queue.Queue[str | None] = queue.Queue()
     out: list[str] = []
     err: list[str] = []

@@ -6,6 +6,7 @@ player is slowed down by :data:`tests.ops.slow_search.SLOW_SECONDS` so that a se
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -150,7 +151,9 @@ def test_a_bad_size_setting_stops_the_start_with_its_name(tmp_path: Path, comman
     assert not (tmp_path / "x.db").exists() and not (tmp_path / "napkin.db").exists()
 
 
-def test_sigterm_lets_the_move_and_the_hard_search_under_way_finish_then_stops_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", ["SIGTERM to the process", "Ctrl-C: SIGINT to its process group"])
+def test_a_signal_lets_the_move_and_the_hard_search_under_way_finish_then_stops_cleanly(tmp_path: Path,
+                                                                                        stop: str) -> None:
     database, port = tmp_path / "play.db", free_port()
     play = start_play(database, {"NAPKIN_COMPUTER_WORKERS": "1", "NAPKIN_METRICS_ADDR": f"127.0.0.1:{port}"})
     try:
@@ -159,7 +162,10 @@ def test_sigterm_lets_the_move_and_the_hard_search_under_way_finish_then_stops_c
         assert len(workers) == 1
         tree = psutil.Process(play.process.pid).children(recursive=True)
         began = time.monotonic()
-        play.process.send_signal(signal.SIGTERM)
+        if stop.startswith("SIGTERM"):
+            play.process.send_signal(signal.SIGTERM)
+        else:  # the worker gets it too, and leaves it to the bot
+            os.killpg(play.process.pid, signal.SIGINT)
         code = play.process.wait(STOP_SECONDS + CLOSING_SECONDS)
         took = time.monotonic() - began
         mover.join(30)
