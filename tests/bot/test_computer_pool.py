@@ -181,7 +181,9 @@ async def test_closing_with_a_grace_ends_a_worker_still_busy_after_it() -> None:
     pool = ComputerPool(1)
     pool.start()
     busy = asyncio.create_task(pool.run(_sleeps_in_a_worker, budget=120))
-    while pool.processes == 0 or pool.reviews == 0:
+    for _ in range(600):  # the worker starts and takes the work
+        if pool.processes and pool.reviews:
+            break
         await asyncio.sleep(0.05)
     (worker,) = _workers_of_this_process()
     began = time.monotonic()
