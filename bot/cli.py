@@ -40,7 +40,8 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
     except ValidationError as error:
         return _fail(command, settings_problem(error))
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        return _fail(command, "DISCORD_TOKEN is not set (put it in the environment or in .env); see the README.", 2)
+        return _fail(command, "DISCORD_TOKEN is not set (put it in the environment or in .env); see "
+                              "docs/operating.md.", 2)
     import aiohttp
     import discord
 
@@ -76,7 +77,8 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
     except discord.LoginFailure:
         return _fail(command, "Discord rejected the token in DISCORD_TOKEN; copy it again from the Developer Portal.")
     except discord.PrivilegedIntentsRequired:
-        return _fail(command, "Discord refused an intent the bot asked for; see the README's set-up steps.")
+        return _fail(command, "Discord refused an intent the bot asked for; see the Discord application steps in "
+                              "docs/operating.md.")
     except (TimeoutError, aiohttp.ClientError, OSError) as error:
         return _fail(command, f"could not reach Discord ({type(error).__name__}: {error}); check the network.")
     except discord.HTTPException as error:

@@ -46,3 +46,9 @@ def application_id(token: str) -> int | None:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None
     return int(decoded) if decoded.isdigit() and 15 <= len(decoded) <= 20 else None
+
+
+def permissions_table() -> str:
+    """The permissions as the admins' docs show them (Markdown: Discord's name, why)."""
+    rows = [f"| {name} | {why} |" for _, name, why in PERMISSIONS]
+    return "\n".join(["| permission | why |", "|---|---|", *rows])
