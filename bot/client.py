@@ -70,6 +70,7 @@ class NapkinBot(commands.AutoShardedBot):
                  clock: Callable[[], float] | None = None, computer_workers: int | None = None,
                  review_slots: int | None = None, shard_count: int | None = 1,
                  shard_ids: Sequence[int] | None = None) -> None:
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warning at every start
         shards = None
         if shard_ids is not None:
             if shard_count is None:

@@ -257,3 +257,60 @@ if __name__ == "__main__":
     thread.start()
     thread.join()
 '''
+
+
+RUN_SCRIPT = '''
+import asyncio, sys
+import discord
+from bot.cli import main
+
+
+async def login(self, token):  # no Discord here: the client logs in to nothing
+    self.computer.start()
+
+
+async def connect(self, *, reconnect=True):  # and stays "connected" until closed, as discord.py's loop does
+    while not self.is_closed():
+        await asyncio.sleep(0.05)
+
+discord.Client.login = login
+discord.AutoShardedClient.connect = connect
+if __name__ == "__main__":
+    print("starting", flush=True)
+    raise SystemExit(main(["run"]))
+'''
+
+
+def test_napkin_run_stops_on_sigterm_with_one_stopped_line(tmp_path: Path) -> None:
+    """``napkin run``'s own path (Discord's login and gateway stood in for): JSON logs, /healthz saying the gateway
+    is not connected, SIGTERM, one "stopped" line, exit 0."""
+    script, port = tmp_path / "run.py", free_port()
+    script.write_text(RUN_SCRIPT)
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "stand-in",
+           "NAPKIN_DATABASE": str(tmp_path / "bot.db"), "NAPKIN_LOG_FORMAT": "json",
+           "NAPKIN_METRICS_ADDR": f"127.0.0.1:{port}", "NAPKIN_COMPUTER_WORKERS": "1"}
+    process = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stdout.readline() == "starting\n"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                health = http_get(f"http://127.0.0.1:{port}/healthz")
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None, "the endpoint never answered"
+                time.sleep(0.1)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=STOP_SECONDS + CLOSING_SECONDS)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert health == (503, "gateway: not connected\n")
+    assert process.returncode == 0
+    records = [json.loads(line) for line in err.splitlines()]
+    assert [record["message"] for record in records if record["logger"] == "bot.cli"] == ["stopped"]
+    assert records[-1]["message"] == "stopped" and records[-1]["level"] == "INFO"
+    assert any(record["message"].startswith("SIGTERM received: stopping") for record in records)
+    assert not [record for record in records if record["level"] in ("WARNING", "ERROR", "CRITICAL")]
