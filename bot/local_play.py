@@ -111,8 +111,8 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
     The server's ids are the same in every run on the same database (see the module's docstring). The
     simulated clock is set to real time before the bot starts.
 
-    Yields: the running :class:`LocalServer`; on exit the bot is shut down and closed, its computer workers
-    stopped (the database stays open).
+    Yields: the running :class:`LocalServer`; on exit the bot is shut down and its computer workers stopped (the
+    database stays open).
     """
     bot = NapkinBot(db, computer_workers=computer_workers, review_slots=review_slots)
     env = Env(bot, settle_timeout=SETTLE_SECONDS)
@@ -137,7 +137,7 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
         try:
             await env.shutdown()
         finally:
-            await bot.close()
+            await bot.computer.close()
 
 
 def catch_up_clock(env: Env, clock: Callable[[], float] = time.time) -> float:

@@ -97,9 +97,16 @@ async def test_interaction_counters_move_by_exactly_what_happened(simcord_env: A
 
 async def test_health_follows_the_gateway(simcord_env: Any, simcord_bot: NapkinBot, endpoint: str) -> None:
     assert await _get(f"{endpoint}/healthz") == (200, "ok\n")
-    await simcord_bot.close()
-    status, body = await _get(f"{endpoint}/healthz")
-    assert status == 503 and body.splitlines() == ["gateway: not connected"]
+    gateway = simcord_bot.shards[0]._parent.ws  # the shard's connection, as discord.py sees it
+    gateway.open = False  # what a dropped connection looks like until discord.py reconnects
+    try:
+        status, body = await _get(f"{endpoint}/healthz")
+        scraped = await _scrape(endpoint)
+    finally:
+        gateway.open = True
+    assert status == 503 and body.splitlines() == ["gateway: shard 0 not connected"]
+    assert samples(scraped, "napkin_gateway_connected") == {'shard="0"': 0}
+    assert await _get(f"{endpoint}/healthz") == (200, "ok\n")
 
 
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
