@@ -2,25 +2,34 @@
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
 PLAYERS ?= alice,bob
 # Playwright drives Debian's chromium; it must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: play demo run test lint bench clean
+.PHONY: play demo run test test-deps lint bench clean
 
+# Everything: the bot, napkin play, the tests and the benchmarks.
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[play,test,bench]'
 	touch $(STAMP)
 
-play: $(STAMP)
+# Only what napkin play needs (the bot and the play extra): no test tools, no browser, no PostgreSQL.
+$(PLAY_STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[play]'
+	touch $(PLAY_STAMP)
+
+play: $(PLAY_STAMP)
 	$(VENV)/bin/napkin play --players $(PLAYERS)
 
-demo: $(STAMP)
+demo: $(PLAY_STAMP)
 	$(VENV)/bin/napkin demo
 
-run: $(STAMP)
+run: $(PLAY_STAMP)
 	$(VENV)/bin/napkin run
 
 lint: $(STAMP)
@@ -28,7 +37,12 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy games renderers storage bot
 	$(VENV)/bin/lint-imports
 
-test: lint
+# Chromium and PostgreSQL's server first (installed when missing and root; otherwise one line saying how, and stop).
+test-deps:
+	bash scripts/install-test-deps.sh
+
+test: test-deps
+	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

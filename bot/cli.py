@@ -1,6 +1,6 @@
-"""The ``napkin`` command: ``run`` the bot, ``play`` it locally without Discord, force a command ``sync``, play
-the offline ``demo``, ``bench``, ``backup`` or ``inspect`` the database, and copy it to the other backend
-(``migrate-db``).
+"""The ``napkin`` command: ``run`` the bot, ``play`` it locally without Discord, force a command ``sync``, print
+the bot's ``invite-url``, play the offline ``demo``, ``bench``, ``backup`` or ``inspect`` the database, and copy it
+to the other backend (``migrate-db``).
 
 Every subcommand answers a failure with one line on standard error and a non-zero exit code, never a traceback;
 none deletes or overwrites a file it did not create.
@@ -27,9 +27,10 @@ def _fail(command: str, message: str, code: int = 1) -> int:
     return code
 
 
-def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]]) -> int:
+def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]], *, serve: bool = False) -> int:
     """Open the database and a bot with the configured token, run ``body(bot, token)``, and turn the ways Discord
-    can refuse (a bad token, no network) into one line and exit code 1."""
+    can refuse (a bad token, no network) into one line and exit code 1. With ``serve``, the bot runs as a service
+    (:func:`bot.ops.lifetime.operated`: health and metrics, the graceful stop) and logs "stopped" at the end."""
     from pydantic import ValidationError
 
     from bot.config import Settings, settings_problem
@@ -39,38 +40,53 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
     except ValidationError as error:
         return _fail(command, settings_problem(error))
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        return _fail(command, "DISCORD_TOKEN is not set (put it in the environment or in .env); see the README.", 2)
+        return _fail(command, "DISCORD_TOKEN is not set (put it in the environment or in .env); see "
+                              "docs/operating.md.", 2)
     import aiohttp
     import discord
 
     from bot.client import NapkinBot
+    from bot.ops.lifetime import EndpointUnavailable, operated, stop_bot
+    from bot.ops.logs import configure_logging
     from storage import Database, StorageError
 
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+    configure_logging(settings.log_level, settings.log_format)
     token = settings.discord_token.get_secret_value().strip()
 
     async def main() -> None:
         db = await Database.open(settings.database)
         try:
             async with NapkinBot(db, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
-                                 shard_ids=settings.shard_ids) as bot:
-                await body(bot, token)
+                                 shard_ids=settings.shard_ids, computer_workers=settings.computer_workers,
+                                 review_slots=settings.reviews_at_once) as bot:
+                if not serve:
+                    await body(bot, token)
+                    return
+                async with operated(bot, metrics_address=settings.metrics_address,
+                                    stop_seconds=settings.stop_seconds,
+                                    finish=lambda seconds_left: stop_bot(bot, seconds_left)):
+                    await body(bot, token)
         finally:
             await db.close()
 
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(main())
+    except EndpointUnavailable as error:
+        return _fail(command, f"{error}.")
     except discord.LoginFailure:
         return _fail(command, "Discord rejected the token in DISCORD_TOKEN; copy it again from the Developer Portal.")
     except discord.PrivilegedIntentsRequired:
-        return _fail(command, "Discord refused an intent the bot asked for; see the README's set-up steps.")
+        return _fail(command, "Discord refused an intent the bot asked for; see the Discord application steps in "
+                              "docs/operating.md.")
     except (TimeoutError, aiohttp.ClientError, OSError) as error:
         return _fail(command, f"could not reach Discord ({type(error).__name__}: {error}); check the network.")
     except discord.HTTPException as error:
         return _fail(command, f"Discord answered {error.status}: {error.text or error}.")
     except StorageError as error:
         return _fail(command, f"the database {settings.database} cannot be used: {error}")
+    if serve:
+        log.info("stopped")
     return 0
 
 
@@ -86,15 +102,29 @@ def _play(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"napkin play: --players: {error}", file=sys.stderr)
         return 2
+    from pydantic import ValidationError
     from simcord import SetupError
 
-    logging.basicConfig(level=logging.WARNING)
+    from bot.config import Settings, settings_problem
+    from bot.ops.lifetime import EndpointUnavailable
+    from bot.ops.logs import configure_logging
+
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        return _fail("play", settings_problem(error), 2)
+    # The page is for playing: warnings only, unless NAPKIN_LOG_LEVEL asks for more.
+    configure_logging(settings.log_level if "log_level" in settings.model_fields_set else "WARNING",
+                      settings.log_format)
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(play(args.database, names, port=args.port, announce=lambda line: print(line, flush=True)))
+            asyncio.run(play(args.database, names, port=args.port, announce=lambda line: print(line, flush=True),
+                             settings=settings))
     except SetupError as error:  # the port is taken, or the page's files are missing
         print(f"napkin play: {error}", file=sys.stderr)
         return 2
+    except EndpointUnavailable as error:
+        return _fail("play", f"{error}.")
     print("napkin play: stopped.", flush=True)
     return 0
 
@@ -103,7 +133,30 @@ def _run(args: argparse.Namespace) -> int:
     async def body(bot: Any, token: str) -> None:
         await bot.start(token)
 
-    return _with_bot("run", body)
+    return _with_bot("run", body, serve=True)
+
+
+def _invite_url(args: argparse.Namespace) -> int:
+    """Print the invite address; without ``--client-id``, for the application of ``DISCORD_TOKEN`` if set."""
+    from pydantic import ValidationError
+
+    from bot.config import Settings, settings_problem
+    from bot.ops.invite import PLACEHOLDER, application_id, invite_url
+
+    client_id = args.client_id
+    if client_id is None:
+        try:
+            token = Settings().discord_token
+        except ValidationError as error:
+            return _fail("invite-url", settings_problem(error))
+        client_id = application_id(token.get_secret_value()) if token is not None else None
+        if client_id is None:
+            print(invite_url(PLACEHOLDER))
+            print(f"napkin invite-url: no --client-id and no bot token in DISCORD_TOKEN: replace {PLACEHOLDER} with "
+                  "your application's id (Developer Portal, General Information).", file=sys.stderr)
+            return 0
+    print(invite_url(client_id))
+    return 0
 
 
 def _sync(args: argparse.Namespace) -> int:
@@ -295,6 +348,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN)").set_defaults(func=_run)
     sub.add_parser("sync", help="register the slash commands with Discord now (needs DISCORD_TOKEN)").set_defaults(
         func=_sync)
+    invite = sub.add_parser("invite-url", help="print the address that adds the bot to a server, with the "
+                                               "permissions it needs")
+    invite.add_argument("--client-id", type=int, metavar="ID",
+                        help="the application's id (default: read from DISCORD_TOKEN)")
+    invite.set_defaults(func=_invite_url)
     play = sub.add_parser("play", help="play the real bot in a local page on 127.0.0.1 (no Discord, no token)")
     play.add_argument("--players", default="alice,bob", help="comma-separated player names (default: alice,bob)")
     play.add_argument("--database", default="play.db", help="SQLite file; matches go on across runs (default: play.db)")

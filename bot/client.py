@@ -21,6 +21,8 @@ from discord.ext import commands
 
 from bot import exts
 from bot.errors import reply_error
+from bot.ops.interactions import InteractionGate
+from bot.ops.metrics import Metrics
 from bot.service import MatchService, Services
 from bot.service.computer import ComputerPool
 from storage import Database, ReadTx, Shards, Tx
@@ -48,6 +50,7 @@ class NapkinBot(commands.AutoShardedBot):
         clock: epoch-seconds clock for the service; defaults to discord.py's UTC clock.
         computer_workers: worker processes for the computer's searches (default one per CPU; 0 searches in a
             thread). They start with the bot (:meth:`setup_hook`) and stop when it closes.
+        review_slots: reviews run at once in the workers (default every worker but one, at least one).
         shard_count: the bot's shards in total over all its processes; ``None`` asks Discord for the number it
             recommends (``napkin run`` without ``NAPKIN_SHARD_COUNT``). Default 1: one shard, what the local page
             and the tests run.
@@ -55,13 +58,19 @@ class NapkinBot(commands.AutoShardedBot):
             them, the deadline pass, the outbox and the resuming of computer turns take only those shards' servers'
             work (:class:`storage.Shards`), and commands are synced only by the process that runs shard 0.
 
+    Every interaction passes the bot's :class:`bot.ops.interactions.InteractionGate` (``interactions``) first, which
+    counts it in the bot's :class:`bot.ops.metrics.Metrics` (``metrics``) and refuses new ones while the bot stops.
+
     Raises:
-        ValueError: ``shard_ids`` without ``shard_count``, empty, repeated, or outside ``0 .. shard_count - 1``.
+        ValueError: ``shard_ids`` without ``shard_count``, empty, repeated, or outside ``0 .. shard_count - 1``;
+            ``review_slots`` outside 1 .. ``computer_workers - 1`` (1 with one worker).
     """
 
     def __init__(self, db: Database, *, dev_guild: int | None = None,
                  clock: Callable[[], float] | None = None, computer_workers: int | None = None,
-                 shard_count: int | None = 1, shard_ids: Sequence[int] | None = None) -> None:
+                 review_slots: int | None = None, shard_count: int | None = 1,
+                 shard_ids: Sequence[int] | None = None) -> None:
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warning at every start
         shards = None
         if shard_ids is not None:
             if shard_count is None:
@@ -81,13 +90,16 @@ class NapkinBot(commands.AutoShardedBot):
         self.db = db
         self.dev_guild = dev_guild
         self._clock = clock or (lambda: discord.utils.utcnow().timestamp())
-        self.computer = ComputerPool(computer_workers)
+        self.computer = ComputerPool(computer_workers, review_slots=review_slots)
         self.services = Services(db, clock=self.now, computer=self.computer, shards=shards)
         """Every service, built once here; the extensions use them and build none."""
         self._flat: MatchService | None = None
         self.force_sync = False
         """Sync the command tree at the next ``setup_hook`` even when it did not change (``napkin sync``)."""
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.metrics = Metrics()
+        self.metrics.watch(self)
+        self.interactions = InteractionGate(self, self.metrics)
 
     @property
     def service(self) -> MatchService:

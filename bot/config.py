@@ -1,27 +1,22 @@
 """Configuration from environment variables (and a ``.env`` file), with pydantic-settings.
 
-| variable           | meaning                                                  | default     |
-|--------------------|----------------------------------------------------------|-------------|
-| ``DISCORD_TOKEN``  | the bot token (required by ``napkin run``)               | none        |
-| ``NAPKIN_DATABASE``| a SQLite file path (or ``sqlite:///path``), or a ``postgresql://`` URL | ``napkin.db``|
-| ``NAPKIN_DEV_GUILD``| a server id whose commands sync instantly (development) | none        |
-| ``NAPKIN_LOG_LEVEL``| logging level                                           | ``INFO``    |
-| ``NAPKIN_SHARD_COUNT``| the bot's shards in total, over all its processes      | Discord's recommendation |
-| ``NAPKIN_SHARD_IDS``| the shards this process runs: ``0,1``, ``0-3``, ``0-1,4`` (needs the count) | all of them |
+Every setting is a field of :class:`Settings`, with its variable, meaning and default; the admins' table in
+``docs/operating.md`` is :func:`settings_table` (``python -m bot.config`` prints it, and a test keeps the two equal).
 
 Several processes sharing one PostgreSQL database each run some of the shards: give every process the same
 ``NAPKIN_SHARD_COUNT`` and its own ``NAPKIN_SHARD_IDS``, so that every shard runs in exactly one process. Bad values
-stop ``napkin run`` with one line saying what is wrong.
+stop ``napkin run`` (and ``napkin play``) with one line naming the variable and saying what is wrong.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.service.computer import machine_workers
 from storage import DEFAULT_PATH, Shards
 
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
@@ -51,17 +46,98 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
     return tuple(ids)
 
 
+def _shown(default: str) -> dict[str, Any]:
+    """The default as the settings table shows it, where the value itself would not say it."""
+    return {"shown_default": default}
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``"host:port"`` as (host, port): ``127.0.0.1:9108``, ``0.0.0.0:9108``, ``[::1]:9108``, ``localhost:9108``.
+
+    Raises:
+        ValueError: no host, or a port that is not a number from 1 to 65535 (the message quotes the text).
+    """
+    host, colon, port = text.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"{text!r} is not host:port (for example 127.0.0.1:9108)")
+    return host, int(port)
+
+
 class Settings(BaseSettings):
-    """The bot's settings; secrets have no default."""
+    """The bot's settings; secrets have no default. Each field's ``description`` is its meaning in the admins'
+    table (:func:`settings_table`)."""
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
-    database: str = Field(default=DEFAULT_PATH, validation_alias="NAPKIN_DATABASE")
-    dev_guild: int | None = Field(default=None, validation_alias="NAPKIN_DEV_GUILD")
-    log_level: str = Field(default="INFO", validation_alias="NAPKIN_LOG_LEVEL")
-    shard_count: int | None = Field(default=None, validation_alias="NAPKIN_SHARD_COUNT", ge=1)
-    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(default=None, validation_alias="NAPKIN_SHARD_IDS")
+    discord_token: SecretStr | None = Field(
+        default=None, validation_alias="DISCORD_TOKEN", json_schema_extra=_shown("none (required)"),
+        description="the bot's token from the Developer Portal (`napkin run` and `napkin sync` need it; `napkin "
+                    "invite-url` reads the application id from it)")
+    database: str = Field(
+        default=DEFAULT_PATH, validation_alias="NAPKIN_DATABASE",
+        json_schema_extra=_shown("`napkin.db` in the working directory"),
+        description="the SQLite database file (a path or `sqlite:///path`), or a `postgresql://` URL")
+    dev_guild: int | None = Field(
+        default=None, validation_alias="NAPKIN_DEV_GUILD", json_schema_extra=_shown("global commands"),
+        description="a server id: commands are synced to it only, instantly (for development)")
+    log_level: str = Field(default="INFO", validation_alias="NAPKIN_LOG_LEVEL",
+                           description="logging level: `DEBUG`, `INFO`, `WARNING` or `ERROR` (`napkin play` logs "
+                                       "warnings only unless this is set)")
+    log_format: Literal["text", "json"] = Field(
+        default="text", validation_alias="NAPKIN_LOG_FORMAT",
+        description="`text`, or `json`: one JSON object a line with `time`, `level`, `logger`, `message` and, "
+                    "inside an interaction, `shard`, `guild`, `match` (when the interaction names one) and "
+                    "`command`")
+    shard_count: int | None = Field(
+        default=None, validation_alias="NAPKIN_SHARD_COUNT", ge=1, json_schema_extra=_shown("Discord's "
+                                                                                           "recommendation"),
+        description="the bot's shards in total, over all its processes")
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None, validation_alias="NAPKIN_SHARD_IDS", json_schema_extra=_shown("all of them"),
+        description="the shards this process runs: `0,1`, `0-3` or `0-1,4` (needs `NAPKIN_SHARD_COUNT`)")
+    computer_workers: int = Field(
+        default_factory=machine_workers, validation_alias="NAPKIN_COMPUTER_WORKERS", ge=1,
+        json_schema_extra=_shown("the CPUs this process may use (at least 1)"),
+        description="worker processes for the computer's searches and the reviews (about 50 MB each); they start "
+                    "as the work comes, up to this many")
+    review_slots: int | None = Field(
+        default=None, validation_alias="NAPKIN_REVIEW_SLOTS", ge=1,
+        json_schema_extra=_shown("the workers but one (at least 1)"),
+        description="reviews (`/match review`) run at once in the workers; with more than one worker at most the "
+                    "workers but one, so that a computer opponent's move always finds a free worker")
+    metrics_addr: str | None = Field(
+        default=None, validation_alias="NAPKIN_METRICS_ADDR", json_schema_extra=_shown("off"),
+        description="`host:port` where `/healthz` and `/metrics` (Prometheus) are served, e.g. `127.0.0.1:9108` "
+                    "(`0.0.0.0:9108` in a container); also under `napkin play`")
+    stop_seconds: float = Field(
+        default=10.0, validation_alias="NAPKIN_STOP_SECONDS", gt=0, le=600,
+        description="on SIGTERM or SIGINT, how long the interactions under way may take to finish (seconds) "
+                    "before the bot stops anyway; a second signal stops it at once")
+
+    @field_validator("computer_workers", "stop_seconds", mode="before")
+    @classmethod
+    def _blank_is_default(cls, value: Any, info: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return machine_workers() if info.field_name == "computer_workers" else 10.0
+        return value
+
+    @field_validator("review_slots", "metrics_addr", "dev_guild", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("metrics_addr")
+    @classmethod
+    def _check_address(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_address(value)
+        return value
 
     @field_validator("shard_count", mode="before")
     @classmethod
@@ -76,6 +152,15 @@ class Settings(BaseSettings):
         return value
 
     @model_validator(mode="after")
+    def _check_review_slots(self) -> Settings:
+        most = max(1, self.computer_workers - 1)
+        if self.review_slots is not None and self.review_slots > most:
+            raise ValueError(f"NAPKIN_REVIEW_SLOTS={self.review_slots}: at most {most} with "
+                             f"NAPKIN_COMPUTER_WORKERS={self.computer_workers} (one worker is kept for the "
+                             "computer's moves)")
+        return self
+
+    @model_validator(mode="after")
     def _check_shards(self) -> Settings:
         if self.shard_ids is not None:
             if self.shard_count is None:
@@ -86,6 +171,16 @@ class Settings(BaseSettings):
                 ids = ",".join(map(str, self.shard_ids))
                 raise ValueError(f"NAPKIN_SHARD_IDS={ids!r}: {error}") from None
         return self
+
+    @property
+    def reviews_at_once(self) -> int:
+        """``NAPKIN_REVIEW_SLOTS``, or its default: every worker but one, at least one."""
+        return self.review_slots if self.review_slots is not None else max(1, self.computer_workers - 1)
+
+    @property
+    def metrics_address(self) -> tuple[str, int] | None:
+        """``NAPKIN_METRICS_ADDR`` as (host, port), or ``None`` when the endpoint is off."""
+        return None if self.metrics_addr is None else parse_address(self.metrics_addr)
 
     @property
     def shards(self) -> Shards | None:
@@ -107,3 +202,21 @@ def settings_problem(error: Exception) -> str:
     if where and isinstance(value, str | int):
         return f"{where}={str(value)!r}: {message}"
     return f"{where}: {message}" if where else message
+
+
+def settings_table() -> str:
+    """The admins' table of every setting (Markdown: variable, meaning, default), from :class:`Settings`' fields,
+    in their order: what ``docs/operating.md`` shows."""
+    lines = ["| variable | meaning | default |", "|---|---|---|"]
+    for name, field in Settings.model_fields.items():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        shown = extra.get("shown_default")
+        if shown is None:
+            shown = f"`{field.get_default(call_default_factory=False)}`"
+        variable = field.validation_alias if isinstance(field.validation_alias, str) else name
+        lines.append(f"| `{variable}` | {field.description} | {shown} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(settings_table())

@@ -11,6 +11,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.ops.interactions import note_error
 from bot.service import ServiceError
 from bot.texts import plural, quote
 from games import RulesError
@@ -55,8 +56,10 @@ def message_for(error: BaseException) -> str:
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer ``interaction`` ephemerally with :func:`message_for` (logging unexpected errors)."""
     text = message_for(error)
-    if text in (GENERIC, DISCORD_FAILED):
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    unexpected = text in (GENERIC, DISCORD_FAILED)
+    note_error(original, expected=not unexpected)
+    if unexpected:
         log.error("unhandled error in interaction %s", interaction.id, exc_info=original)
     try:
         if interaction.response.is_done():

@@ -36,6 +36,8 @@ from simcord import MemberActor, SetupError
 from simcord.env import Env
 
 from bot.client import NapkinBot
+from bot.config import Settings
+from bot.ops.lifetime import operated
 from storage import Database, ReadTx, Tx
 
 log = logging.getLogger(__name__)
@@ -101,15 +103,18 @@ async def _roster(db: Database, names: Sequence[str]) -> list[str]:
 
 
 @contextlib.asynccontextmanager
-async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS) -> AsyncIterator[LocalServer]:
-    """Run the bot on ``db`` in a simulated server with a ``#games`` channel and the players ``names``.
+async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, computer_workers: int | None = None,
+                       review_slots: int | None = None) -> AsyncIterator[LocalServer]:
+    """Run the bot on ``db`` in a simulated server with a ``#games`` channel and the players ``names``, with
+    ``computer_workers`` and ``review_slots`` as :class:`~bot.client.NapkinBot` takes them.
 
     The server's ids are the same in every run on the same database (see the module's docstring). The
     simulated clock is set to real time before the bot starts.
 
-    Yields: the running :class:`LocalServer`; the bot is shut down on exit (the database stays open).
+    Yields: the running :class:`LocalServer`; on exit the bot is shut down and its computer workers stopped (the
+    database stays open).
     """
-    bot = NapkinBot(db)
+    bot = NapkinBot(db, computer_workers=computer_workers, review_slots=review_slots)
     env = Env(bot, settle_timeout=SETTLE_SECONDS)
     env.backend.bot_user.name = BOT_NAME  # before the server, whose bot role takes the bot's name
     # Ids are snowflakes of the simulated clock, which starts at the same instant in every run: what is made
@@ -129,7 +134,10 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS) -> 
         await bot.services.settings.update(GUILD_ID, use_threads=False)
         yield LocalServer(env, bot, guild, channel, players)
     finally:
-        await env.shutdown()
+        try:
+            await env.shutdown()
+        finally:
+            await bot.computer.close()
 
 
 def catch_up_clock(env: Env, clock: Callable[[], float] = time.time) -> float:
@@ -251,19 +259,40 @@ async def preview_page(server: LocalServer, *, port: int = 0) -> AsyncIterator[L
 
 
 async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, port: int = 0,
-               announce: Callable[[str], None] = print) -> None:
-    """Open ``database``, start the local server and serve the page until it is closed or the task cancelled."""
+               announce: Callable[[str], None] = print, settings: Settings | None = None) -> None:
+    """Open ``database``, start the local server and serve the page until it is closed, the task cancelled, or a
+    SIGTERM or SIGINT stops it gracefully (:mod:`bot.ops.stopping`). From ``settings`` (default: none set) come the
+    computer's workers and review slots, the health and metrics address and the graceful stop's bound."""
+    settings = settings or Settings()
     db = await Database.open(database)
     try:
-        async with local_server(db, names) as server, preview_page(server, port=port) as page:
+        async with local_server(db, names, computer_workers=settings.computer_workers,
+                                review_slots=settings.reviews_at_once) as server, \
+                preview_page(server, port=port) as page:
             count = len({match.id for member in server.players.values()
                          for match in await db.read(ReadTx.active_matches_of, GUILD_ID, member.id)})
-            announce(f"Napkin Games is running on this machine (no Discord): open {page.url}")
-            announce(f"Players: {', '.join(server.players)} (switch with 'Viewing as' at the top of the page; "
-                     f"open a second tab to play each other). Matches are kept in {database}. Ctrl-C stops it.")
-            if count:
-                announce(f"{count} match{'es' if count != 1 else ''} in progress: /match list shows "
-                         f"{'them' if count != 1 else 'it'}, /match board posts a board again.")
-            await page.preview.wait_closed()
+            stopped = asyncio.Event()
+
+            async def finish(seconds_left: float) -> None:
+                await server.bot.computer.close(grace=seconds_left)
+                stopped.set()
+
+            async with operated(server.bot, metrics_address=settings.metrics_address,
+                                stop_seconds=settings.stop_seconds, finish=finish):
+                announce(f"Napkin Games is running on this machine (no Discord): open {page.url}")
+                announce(f"Players: {', '.join(server.players)} (switch with 'Viewing as' at the top of the page; "
+                         f"open a second tab to play each other). Matches are kept in {database}. Ctrl-C stops it.")
+                if count:
+                    announce(f"{count} match{'es' if count != 1 else ''} in progress: /match list shows "
+                             f"{'them' if count != 1 else 'it'}, /match board posts a board again.")
+                if settings.metrics_address is not None:
+                    host, metrics_port = settings.metrics_address
+                    announce(f"Health and metrics: http://{host}:{metrics_port}/healthz and /metrics")
+                waits = [asyncio.ensure_future(page.preview.wait_closed()), asyncio.ensure_future(stopped.wait())]
+                try:
+                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for wait in waits:
+                        wait.cancel()
     finally:
         await db.close()

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import random
+import threading
+import time
 
+import psutil
 import pytest
 
 from bot.service import MatchService, Player
@@ -105,3 +109,86 @@ async def test_a_dead_worker_is_replaced_and_the_work_still_answered() -> None:
         assert await pool.choose(key, state, "easy", "seed") == choose_notation(key, state, "easy", "seed")
     finally:
         await pool.close()
+
+
+def test_review_slots_default_to_every_worker_but_one_and_are_bounded() -> None:
+    assert [ComputerPool(workers).review_slots for workers in (0, 1, 2, 4)] == [1, 1, 1, 3]
+    assert ComputerPool(4, review_slots=2).review_slots == 2
+    for workers, slots in ((4, 4), (2, 2), (1, 2), (3, 0)):
+        with pytest.raises(ValueError, match="review slots"):
+            ComputerPool(workers, review_slots=slots)
+
+
+_running = threading.Lock()
+_counts = {"now": 0, "most": 0}
+
+
+def _busy_a_moment() -> str:
+    with _running:
+        _counts["now"] += 1
+        _counts["most"] = max(_counts["most"], _counts["now"])
+    time.sleep(0.2)
+    with _running:
+        _counts["now"] -= 1
+    return "done"
+
+
+@pytest.mark.parametrize("slots", [1, 2])
+async def test_reviews_run_at_most_their_slots_at_once(slots: int) -> None:
+    _counts.update(now=0, most=0)
+    pool = ComputerPool(3, review_slots=slots)  # not started: the work runs in threads, under the same slots
+    answers = await asyncio.gather(*(pool.run(_busy_a_moment, budget=30) for _ in range(4)))
+    assert answers == ["done"] * 4 and _counts["most"] == slots and pool.reviews == 0
+
+
+async def test_a_review_waiting_for_its_slot_spends_its_budget() -> None:
+    pool = ComputerPool(2, review_slots=1)
+    first = asyncio.create_task(pool.run(time.sleep, 0.5, budget=30))
+    await asyncio.sleep(0.05)
+    with pytest.raises(TimeoutError):
+        await pool.run(_busy_a_moment, budget=0.2)
+    await first
+
+
+def _workers_of_this_process() -> list[psutil.Process]:
+    return [child for child in psutil.Process().children() if "spawn_main" in " ".join(child.cmdline())
+            and child.status() != psutil.STATUS_ZOMBIE]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_the_pool_never_runs_more_worker_processes_than_its_workers(workers: int) -> None:
+    key, state = next((key, state) for key, state in _positions() if key == "chopsticks")
+    before = {process.pid for process in _workers_of_this_process()}
+    pool = ComputerPool(workers)
+    pool.start()
+    try:
+        await asyncio.gather(*(pool.choose(key, state, "easy", str(n)) for n in range(6)))
+        mine = [process for process in _workers_of_this_process() if process.pid not in before]
+        assert len(mine) == pool.processes == workers
+    finally:
+        await pool.close()
+    assert pool.processes == 0
+
+
+def _sleeps_in_a_worker() -> str:
+    """Keeps a worker busy for a minute; in the bot's process (after the worker is gone), answers at once."""
+    if multiprocessing.parent_process() is not None:
+        time.sleep(60)
+    return "answered"
+
+
+async def test_closing_with_a_grace_ends_a_worker_still_busy_after_it() -> None:
+    before = {process.pid for process in _workers_of_this_process()}
+    pool = ComputerPool(1)
+    pool.start()
+    busy = asyncio.create_task(pool.run(_sleeps_in_a_worker, budget=120))
+    for _ in range(600):  # the worker starts and takes the work
+        if pool.processes and pool.reviews:
+            break
+        await asyncio.sleep(0.05)
+    (worker,) = [process for process in _workers_of_this_process() if process.pid not in before]
+    began = time.monotonic()
+    await pool.close(grace=0.5)
+    assert time.monotonic() - began < 10
+    assert not worker.is_running() or worker.status() == psutil.STATUS_ZOMBIE
+    assert await busy == "answered"  # the work was not lost: it ran again without the worker

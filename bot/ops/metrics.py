@@ -1,0 +1,194 @@
+"""The bot's Prometheus metrics, and the HTTP endpoint that serves them with ``/healthz`` (``NAPKIN_METRICS_ADDR``).
+
+Every bot has its own registry (:class:`Metrics`), so several bots in one process (the tests) never mix their counts.
+What is measured here is what the client sees without looking into the services: interactions by command and
+outcome with their duration, those under way, unexpected errors by type, each shard's gateway connection and
+latency, and the computer's workers and the work asked of them (read from :class:`bot.service.computer.ComputerPool`
+at each scrape), plus the process's own CPU, memory and open files (prometheus-client's process collector).
+
+The endpoint is an aiohttp application in the bot's own event loop (aiohttp comes with discord.py): ``/healthz``
+awaits a read of the bot's database directly and stops with the bot, in order, which prometheus-client's own
+threaded server could do neither of. ``/metrics`` is prometheus-client's exposition of the registry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from aiohttp import web
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+
+log = logging.getLogger(__name__)
+
+# No `_created` series beside every counter and histogram (the text format's readers ignore them).
+disable_created_metrics()  # type: ignore[no-untyped-call]
+
+DURATION_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+"""Upper bounds (seconds) of the interaction duration histogram: a first answer is due within 3 s, a computer move
+within 30 s, a review within a minute."""
+HEALTH_TIMEOUT = 2.0
+"""Seconds the database has to answer ``/healthz``'s read."""
+
+
+class Metrics:
+    """The metrics of one bot, in their own :class:`prometheus_client.CollectorRegistry`.
+
+    Labels are bounded: ``command`` (a command of the bot's tree, a button kind, ``modal``, ``unknown``),
+    ``outcome`` (:data:`bot.ops.interactions.OUTCOMES`), ``kind`` (an exception type), ``shard``; never a member
+    or a match.
+    """
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.interactions = Counter(
+            "napkin_interactions", "Interactions handled (autocomplete excepted), by command and outcome: ok; "
+            "rejected (the member was told what was wrong); failed (an unexpected error); restarting (arrived while "
+            "the bot stops); cancelled (cut short).", ["command", "outcome"], registry=self.registry)
+        self.interaction_seconds = Histogram(
+            "napkin_interaction_duration_seconds", "Time from an interaction's arrival to the end of its handling "
+            "(the computer's answer included), by command.", ["command"], buckets=DURATION_BUCKETS,
+            registry=self.registry)
+        self.in_flight = Gauge("napkin_interactions_in_flight", "Interactions being handled now.",
+                               registry=self.registry)
+        self.errors = Counter("napkin_errors", "Unexpected errors while handling interactions, by exception type.",
+                              ["kind"], registry=self.registry)
+        ProcessCollector(registry=self.registry)
+
+    def watch(self, bot: Any) -> None:
+        """Also report ``bot``'s gateway shards and computer pool, read at every scrape (:class:`BotCollector`)."""
+        self.registry.register(BotCollector(bot))
+
+    def exposition(self) -> bytes:
+        """Every metric in Prometheus' text format."""
+        return generate_latest(self.registry)
+
+
+class BotCollector(Collector):
+    """Gauges read from the bot when scraped: each shard's gateway connection and latency, the computer's workers."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def collect(self) -> Iterator[Metric]:
+        connected = GaugeMetricFamily("napkin_gateway_connected", "1 while the shard's gateway connection is open.",
+                                      labels=["shard"])
+        latency = GaugeMetricFamily("napkin_gateway_latency_seconds", "Time between the shard's last heartbeat "
+                                    "and its acknowledgement.", labels=["shard"])
+        for shard_id, shard in sorted(self.bot.shards.items()):
+            connected.add_metric([str(shard_id)], 0.0 if shard.is_closed() else 1.0)
+            if math.isfinite(shard.latency):
+                latency.add_metric([str(shard_id)], shard.latency)
+        yield connected
+        yield latency
+        pool = self.bot.computer
+        yield GaugeMetricFamily("napkin_computer_workers", "Worker processes the computer may use "
+                                "(NAPKIN_COMPUTER_WORKERS).", value=pool.workers)
+        yield GaugeMetricFamily("napkin_computer_processes", "Worker processes alive now (they start as work "
+                                "comes).", value=pool.processes)
+        requests = GaugeMetricFamily("napkin_computer_requests", "Work asked of the computer and not answered yet, "
+                                     "running or waiting: move (a search) or review.", labels=["kind"])
+        requests.add_metric(["move"], pool.searches)
+        requests.add_metric(["review"], pool.reviews)
+        yield requests
+        yield GaugeMetricFamily("napkin_computer_queue_depth", "Work waiting for a free worker (asked for, beyond "
+                                "the workers).", value=max(0, pool.searches + pool.reviews - pool.workers))
+
+
+class Health:
+    """What ``/healthz`` answers: the bot's gateway is connected and its database answers a trivial read.
+
+    Args:
+        bot: the running bot (its ``shards``, ``db`` and ``interactions`` gate).
+        timeout: seconds the database has to answer (:data:`HEALTH_TIMEOUT`).
+    """
+
+    def __init__(self, bot: Any, *, timeout: float = HEALTH_TIMEOUT) -> None:
+        self.bot = bot
+        self.timeout = timeout
+        self._read: asyncio.Task[object] | None = None
+
+    async def problems(self) -> list[str]:
+        """What is wrong, one short sentence each; empty when healthy. At most one database read runs at a time:
+        a check arriving while one is still waiting shares it."""
+        found = []
+        if not self.bot.interactions.open:
+            found.append("stopping")
+        shards = self.bot.shards
+        closed = sorted(shard_id for shard_id, shard in shards.items() if shard.is_closed())
+        if not shards or not self.bot.is_ready() or self.bot.is_closed():
+            found.append("gateway: not connected")
+        elif closed:
+            found.append(f"gateway: shard {', '.join(map(str, closed))} not connected")
+        if self._read is None or self._read.done():
+            self._read = asyncio.ensure_future(self.bot.db.fetchone("SELECT 1"))
+        try:
+            await asyncio.wait_for(asyncio.shield(self._read), self.timeout)
+        except TimeoutError:
+            found.append(f"database: no answer within {self.timeout:g} s")
+        except Exception as error:  # noqa: BLE001 - any failure of the read is the answer
+            reason = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+            found.append(f"database: {type(error).__name__}{': ' + reason if reason else ''}")
+        return found
+
+
+class MetricsServer:
+    """``/healthz`` and ``/metrics`` over HTTP on ``host:port``, in the running event loop.
+
+    ``/healthz`` answers 200 ``ok`` or 503 with one problem a line (:meth:`Health.problems`); ``/metrics`` answers
+    the registry in Prometheus' text format.
+    """
+
+    def __init__(self, metrics: Metrics, health: Health, host: str, port: int) -> None:
+        self.metrics = metrics
+        self.health = health
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        """Listen on the address.
+
+        Raises:
+            OSError: the address cannot be bound (taken, not this machine's).
+        """
+        app = web.Application()
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/metrics", self._metrics)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+        except OSError:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+
+    async def close(self) -> None:
+        """Stop listening (idempotent)."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        problems = await self.health.problems()
+        if problems:
+            return web.Response(status=503, text="\n".join(problems) + "\n")
+        return web.Response(text="ok\n")
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.metrics.exposition(), headers={"Content-Type": CONTENT_TYPE_LATEST})

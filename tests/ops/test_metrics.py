@@ -1,0 +1,175 @@
+"""The bot's own metrics, health and log lines, with the real client under SimCord: /metrics scraped over HTTP
+before and after a few interactions moves by exactly what happened, /healthz follows the database and the gateway,
+JSON log lines carry the interaction's context, and interactions arriving while the bot stops are refused."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from bot.client import NapkinBot
+from bot.ops.interactions import RESTARTING
+from bot.ops.logs import configure_logging
+from bot.ops.metrics import Health, MetricsServer
+from storage import Database
+from tests.bot.helpers import World, only_match_id, stored
+from tests.ops._page import free_port, samples
+
+
+@pytest_asyncio.fixture
+async def endpoint(simcord_env: Any, simcord_bot: NapkinBot) -> AsyncIterator[str]:
+    """The bot's /healthz and /metrics served on a free loopback port; the base address."""
+    port = free_port()
+    server = MetricsServer(simcord_bot.metrics, Health(simcord_bot), "127.0.0.1", port)
+    await server.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await server.close()
+
+
+async def _get(url: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        return response.status, await response.text()
+
+
+async def _scrape(endpoint: str) -> str:
+    status, body = await _get(f"{endpoint}/metrics")
+    assert status == 200
+    return body
+
+
+def _moved(before: str, after: str, name: str) -> dict[str, float]:
+    """How much each sample of ``name`` grew between two scrapes (only those that did)."""
+    old, new = samples(before, name), samples(after, name)
+    return {key: value - old.get(key, 0.0) for key, value in new.items() if value != old.get(key, 0.0)}
+
+
+@pytest.mark.tolerates(errors=(RuntimeError,))
+async def test_interaction_counters_move_by_exactly_what_happened(simcord_env: Any, db: Database, endpoint: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    world = World(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    before = await _scrape(endpoint)
+    challenge = await alice.slash(world.channel, "chopsticks start", opponent=bob)
+    await bob.click(challenge.response, label="Accept")
+    thread = world.thread()
+    refused = await alice.slash(thread, "chopsticks move", notation="zz")
+    assert refused.ephemeral and "'zz' is not a Chopsticks move" in refused.response.content
+    moved = await alice.slash(thread, "chopsticks move", notation="LL")
+    assert not moved.ephemeral
+    await bob.slash(world.channel, "help")
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(simcord_env.bot.services.reading, "active_match_page", broken)
+    failed = await alice.slash(world.channel, "match list")
+    assert failed.ephemeral and "Something went wrong" in failed.response.content
+    after = await _scrape(endpoint)
+
+    assert _moved(before, after, "napkin_interactions_total") == {
+        'command="/chopsticks start",outcome="ok"': 1,
+        'command="button:ch",outcome="ok"': 1,
+        'command="/chopsticks move",outcome="rejected"': 1,
+        'command="/chopsticks move",outcome="ok"': 1,
+        'command="/help",outcome="ok"': 1,
+        'command="/match list",outcome="failed"': 1,
+    }
+    assert _moved(before, after, "napkin_errors_total") == {'kind="RuntimeError"': 1}
+    assert _moved(before, after, "napkin_interaction_duration_seconds_count") == {
+        'command="/chopsticks start"': 1, 'command="button:ch"': 1, 'command="/chopsticks move"': 2,
+        'command="/help"': 1, 'command="/match list"': 1}
+    assert samples(after, "napkin_interactions_in_flight") == {"": 0}
+    assert samples(after, "napkin_gateway_connected") == {'shard="0"': 1}
+    assert set(samples(after, "napkin_gateway_latency_seconds")) == {'shard="0"'}
+    assert samples(after, "napkin_computer_workers")[""] == simcord_env.bot.computer.workers
+    assert (await stored(db, await only_match_id(db))).ply == 1  # the one good move, and only it
+
+
+async def test_health_follows_the_gateway(simcord_env: Any, simcord_bot: NapkinBot, endpoint: str) -> None:
+    assert await _get(f"{endpoint}/healthz") == (200, "ok\n")
+    gateway = simcord_bot.shards[0]._parent.ws  # the shard's connection, as discord.py sees it
+    gateway.open = False  # what a dropped connection looks like until discord.py reconnects
+    try:
+        status, body = await _get(f"{endpoint}/healthz")
+        scraped = await _scrape(endpoint)
+    finally:
+        gateway.open = True
+    assert status == 503 and body.splitlines() == ["gateway: shard 0 not connected"]
+    assert samples(scraped, "napkin_gateway_connected") == {'shard="0"': 0}
+    assert await _get(f"{endpoint}/healthz") == (200, "ok\n")
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_health_turns_503_while_the_database_refuses_connections_and_back_after(
+        simcord_env: Any, db: Database, endpoint: str, postgres_cluster: Any) -> None:
+    import psycopg
+
+    name = str(db.path).rsplit("/", 1)[1]
+    assert await _get(f"{endpoint}/healthz") == (200, "ok\n")
+    with psycopg.connect(postgres_cluster.url("postgres"), autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        status, body = await _get(f"{endpoint}/healthz")
+        assert status == 503 and body.startswith("database: "), body
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+    for _ in range(120):  # the pool connects again by itself, with backoff
+        status, body = await _get(f"{endpoint}/healthz")
+        if status == 200:
+            break
+        assert body.startswith("database: "), body
+        await asyncio.sleep(0.5)
+    assert (status, body) == (200, "ok\n")
+
+
+async def test_json_log_lines_carry_the_interaction_context(simcord_env: Any, db: Database) -> None:
+    lines = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    configure_logging("DEBUG", "json", lines)
+    try:
+        world = World(simcord_env, "alice", "bob")
+        challenge = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+        await world["bob"].click(challenge.response, label="Accept")
+        match_id = await only_match_id(db)
+        await world["alice"].slash(world.thread(), "match board", match=str(match_id))
+        logging.getLogger("napkin.test").warning("outside any interaction")
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    records = [json.loads(line) for line in lines.getvalue().splitlines()]  # every line is one JSON object
+    assert records and all({"time", "level", "logger", "message"} <= set(record) for record in records)
+    ends = {record["command"]: record for record in records if record["logger"] == "bot.ops.interactions"}
+    guild = world.channel.guild.id
+    assert ends["/chopsticks start"]["guild"] == guild and ends["/chopsticks start"]["shard"] == 0
+    assert "match" not in ends["/chopsticks start"]  # no match named yet
+    assert ends["/match board"]["match"] == match_id and ends["/match board"]["guild"] == guild
+    assert ends["/match board"]["message"].startswith("interaction /match board: ok in ")
+    assert ends["button:ch"]["level"] == "DEBUG"
+    inside = [record for record in records if record.get("command") == "/chopsticks start"]
+    assert {record["logger"] for record in inside} > {"bot.ops.interactions"}  # lines of other modules carry it too
+    outside = next(record for record in records if record["message"] == "outside any interaction")
+    assert outside["level"] == "WARNING" and not {"guild", "match", "command", "shard"} & set(outside)
+
+
+async def test_interactions_arriving_while_the_bot_stops_are_told_to_come_back(
+        simcord_env: Any, db: Database, endpoint: str) -> None:
+    world = World(simcord_env, "alice", "bob")
+    simcord_env.bot.interactions.close()
+    before = await _scrape(endpoint)
+    answer = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    assert answer.ephemeral and answer.response.content == RESTARTING
+    assert await db.read(lambda tx: tx.all_match_ids()) == []  # nothing of the command ran
+    assert _moved(before, await _scrape(endpoint), "napkin_interactions_total") == {
+        'command="/chopsticks start",outcome="restarting"': 1}
+    status, body = await _get(f"{endpoint}/healthz")
+    assert status == 503 and body.splitlines() == ["stopping"]
