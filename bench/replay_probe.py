@@ -70,10 +70,10 @@ async def _bot() -> dict[str, Any]:
     import simcord
     from PIL import Image
 
+    import renderers
     from bench._harness import World, burst
     from bench.bench_scale import long_line
     from bot.client import NapkinBot
-    from bot.exts.match import _cog
     from bot.utils import queues
     from storage import Database, ReadTx
 
@@ -99,20 +99,20 @@ async def _bot() -> dict[str, Any]:
                     await world["alice"].slash(world.channel, "match history", match=str(ids[-1]))  # warm-up
                     building = peak_building = 0
                     guard = threading.Lock()
-                    real = _cog.replay_gif
+                    real = renderers.render_replay
 
-                    def counted(record: Any, moves: Any) -> bytes:
+                    def counted(*args: Any, **kwargs: Any) -> bytes:
                         nonlocal building, peak_building
                         with guard:
                             building += 1
                             peak_building = max(peak_building, building)
                         try:
-                            return real(record, moves)
+                            return real(*args, **kwargs)
                         finally:
                             with guard:
                                 building -= 1
 
-                    _cog.replay_gif = counted
+                    renderers.render_replay = counted
                     idle = idle_mb()
                     began = time.perf_counter()
                     results = []
@@ -122,13 +122,13 @@ async def _bot() -> dict[str, Any]:
                                                                    match=str(match_id)))
                     seconds = time.perf_counter() - began
                     peak = peak_mb()
-                    _cog.replay_gif = real
+                    renderers.render_replay = real
                     frames = []
                     for result, match_id in zip(results, ids, strict=False):
                         if result.ephemeral:
                             continue
                         files = {a.filename: await a.read() for a in result.response.attachments}
-                        frames.append(Image.open(io.BytesIO(files[f"match-{match_id}.gif"])).n_frames)
+                        frames.append(getattr(Image.open(io.BytesIO(files[f"match-{match_id}.gif"])), "n_frames", 1))
                     return {"idle_mb": idle, "peak_mb": peak, "seconds": seconds, "posted": len(frames),
                             "refused": sum(r.ephemeral for r in results), "most_building": peak_building,
                             "frames": frames, "plies": [len(lines[n % 2]) for n in range(MEMBERS)],

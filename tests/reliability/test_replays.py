@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
+import renderers
 from bot.client import NapkinBot
-from bot.exts.match import _cog
 from bot.service import LimitReached
 from bot.utils import queues
 from storage import Database
@@ -127,9 +127,9 @@ async def test_history_requests_at_once_are_answered_at_once_and_built_one_by_on
     answered_before_build: list[int] = []
     running = peak = 0
     guard = threading.Lock()
-    real = _cog.replay_gif
+    real = renderers.render_replay
 
-    def slow(record: Any, moves: Any) -> bytes:
+    def slow(*args: Any, **kwargs: Any) -> bytes:
         nonlocal running, peak
         with guard:
             running += 1
@@ -139,12 +139,12 @@ async def test_history_requests_at_once_are_answered_at_once_and_built_one_by_on
             time.sleep(0.005)
         answered_before_build.append(len(callbacks()) - start)
         try:
-            return real(record, moves)
+            return real(*args, **kwargs)
         finally:
             with guard:
                 running -= 1
 
-    monkeypatch.setattr(_cog, "replay_gif", slow)
+    monkeypatch.setattr(renderers, "render_replay", slow)
     start = len(callbacks())
     since = len(simcord_env.http_requests)
     results = []
