@@ -1,8 +1,10 @@
-"""Driving the bot through SimCord for benchmarks and tests: a server with members, and the slash command
-that plays a move given in a game's notation."""
+"""Driving the bot through SimCord for benchmarks and tests: a server with members, the slash command that plays a
+move given in a game's notation, and a burst of interactions that reach the bot before it handles any of them."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from games import GAMES, State
@@ -44,3 +46,25 @@ class World:
         threads = self.channel.threads
         assert threads, "no thread was opened"
         return threads[-1]
+
+
+@contextlib.asynccontextmanager
+async def burst(env: Any) -> AsyncIterator[None]:
+    """Deliver every interaction started inside the block to the bot before it runs any of them.
+
+    SimCord refuses overlapping actor operations (each verb waits until the bot is idle), so the block makes
+    each verb return right after Discord emitted its INTERACTION_CREATE; leaving the block lets the bot handle
+    all of them concurrently. This swaps SimCord's private settle step (simcord is pinned in pyproject), the one
+    seam that lets simultaneous clicks and commands reach the real discord.py code paths together.
+    """
+    real = env._settle_internal
+
+    async def deferred(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    env._settle_internal = deferred
+    try:
+        yield
+    finally:
+        env._settle_internal = real
+    await env.settle()

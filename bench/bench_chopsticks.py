@@ -1,16 +1,14 @@
-"""Chopsticks benchmarks: a full retrograde solve of every rule set (target <= 50 ms each), the board render
-(target <= 10 ms and <= 30 KB) and a hard computer move."""
+"""Chopsticks benchmarks: a full retrograde solve of every rule set (target <= 50 ms each) and a hard computer
+move (the board render is in bench_boards)."""
 
 from __future__ import annotations
 
 import random
 
 from bench._timing import Row, measure_ms, timed_row, value_row
-from bench.largest_boards import render_rows
 from games.chopsticks import GAME
 from games.chopsticks.computer import solve, solve_uncached
 from games.chopsticks.rules import Variant
-from renderers.chopsticks import render
 
 SOLVE_LIMIT_MS = 50.0
 
@@ -28,7 +26,6 @@ def run() -> list[Row]:
     ))
     rows.append(timed_row("chopsticks full solve, default rules", lambda: solve_uncached(Variant()), SOLVE_LIMIT_MS,
                           repeat=10))
-    rows += render_rows("chopsticks", render, "a dead hand, the tap arrow")
     solve(Variant())
     start = GAME.new_state()
     rng = random.Random(0)

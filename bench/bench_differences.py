@@ -1,6 +1,6 @@
 """Grid Game of Differences benchmarks: the ``hard`` move at n = 8 (target: median <= 1 s), the exact solve of
-positions with 5 marks left (target <= 1 s each), the largest board render (<= 10 ms, <= 30 KB) and, for information,
-the Monte-Carlo move on the largest grid and the full solve of the empty 8 x 8 grid."""
+positions with 5 marks left (target <= 1 s each) and, for information, the Monte-Carlo move on the largest grid and
+the full solve of the empty 8 x 8 grid (the largest board render is in bench_boards)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ import statistics
 import time
 
 from bench._timing import Row, measure_ms, timed_row, value_row
-from bench.largest_boards import render_rows
 from games.differences import GAME
 from games.differences.computer import solve
 from games.differences.rules import DifferencesState
-from renderers.differences import render
 
 HARD_LIMIT_MS = 1000.0
 SOLVE_LIMIT_MS = 1000.0
@@ -76,8 +74,6 @@ def run() -> list[Row]:
     big = GAME.new_state({"n": 15})
     rows.append(timed_row("differences hard move n=15, empty grid (Monte-Carlo)",
                           lambda: GAME.computer_move(big, "hard", random.Random(0)), repeat=3))
-
-    rows += render_rows("differences", render, "15 x 15, 11 of 15 marks")
     return rows
 
 

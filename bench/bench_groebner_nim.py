@@ -1,4 +1,4 @@
-"""Gröbner Nim benchmarks: the end-of-game test against sympy, the hard computer, the renderer.
+"""Gröbner Nim benchmarks: the end-of-game test against sympy, the hard computer (the board render is in bench_boards).
 
 Rows:
 
@@ -10,8 +10,7 @@ Rows:
 * how often the exact par search and the exact duel search finish within their node budgets;
 * 200 default duels hard vs hard and 200 medium vs medium: game lengths (no game under 3 turns) and results per
   seat;
-* ``bonus_turn``: how often a person gets to move against each computer level;
-* render time (<= 10 ms) and PNG size (<= 30 KB) of the largest board (6 sticks, exponents to 20).
+* ``bonus_turn``: how often a person gets to move against each computer level.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from collections import Counter
 from collections.abc import Callable
 
 from bench._timing import Row, timed_row, value_row
-from bench.largest_boards import render_rows
 from games.groebner_nim import GAME
 from games.groebner_nim.computer import (
     DUEL_NODES,
@@ -37,7 +35,6 @@ from games.groebner_nim.computer import (
     start_plan,
 )
 from games.groebner_nim.rules import GroebnerNimState, is_groebner_basis, random_start
-from renderers.groebner_nim import render
 
 
 def _positions(count: int) -> list[GroebnerNimState]:
@@ -239,14 +236,10 @@ def _bonus_rows() -> list[Row]:
     return rows
 
 
-def _render_rows() -> list[Row]:
-    return render_rows("groebner_nim", render, "6 sticks, exponents to 20, finished")
-
-
 def run() -> list[Row]:
     """Return the Gröbner Nim benchmark rows (about 30 s)."""
     return [*_end_test_rows(), *_start_rows(), *_hard_rows(), *_exact_rows(), *_duel_rows("hard", 200),
-            *_duel_rows("medium", 200), *_bonus_rows(), *_render_rows()]
+            *_duel_rows("medium", 200), *_bonus_rows()]
 
 
 if __name__ == "__main__":

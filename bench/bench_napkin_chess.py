@@ -1,8 +1,8 @@
-"""Napkin Chess benchmarks: placement legality, the exact end-of-game decision, computer moves, rendering.
+"""Napkin Chess benchmarks: placement legality, the exact end-of-game decision, computer moves, the free region.
 
 Targets (design brief): legality of one placement with 60 coins down <= 1 ms; exact "can the player move?"
 with 60 coins down <= 20 ms (measured cold, on a state without cached witnesses); ``hard`` median <= 1 s per
-move; render of the largest board (60 x 60) <= 10 ms and <= 30 KB.
+move (the render of the largest board is in bench_boards).
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ import statistics
 import time
 
 from bench._timing import Row, timed_row, value_row
-from bench.largest_boards import render_rows
 from games.napkin_chess import GAME, NapkinState
-from renderers.napkin_chess import render, render_free
+from renderers.napkin_chess import render_free
 
 NAMES = ["alice", "bob"]
 
@@ -93,7 +92,6 @@ def run() -> list[Row]:
 
     # Rendering.
     shown = _play({"preset": "holed"}, random.Random(6), levels=("medium", "easy"), max_coins=20)
-    rows += render_rows("napkin_chess", render, "60 x 60 napkin, 70 coins")
     rows.append(timed_row("napkin: render free region (size 2)", lambda: render_free(_cold(shown), NAMES, 2),
                           repeat=10, note="cold state: includes the free-region geometry"))
     data = sixty.to_dict()

@@ -1,8 +1,9 @@
 """Shared drawing helpers for the board renderers: palette, fonts, text, names, PNG encoding, status lines.
 
 Every renderer draws on an RGB :class:`PIL.Image.Image`, writes every text through :func:`draw_text` (cached
-masks, recorded for the legibility tests by :func:`recording`) and returns PNG bytes through
-:func:`palette_png`, which maps the board onto the renderer's fixed palette.
+masks, recorded for the legibility tests by :func:`recording`), maps the board onto its fixed palette with
+:func:`to_palette` (its ``draw_board``, which replays take frame by frame) and encodes that with :func:`to_png`
+(its ``render``).
 
 Legibility: Discord shows a board about :data:`DISPLAY_WIDTH` (400) pixels wide on a phone. No text may then be
 smaller than :data:`MIN_TEXT_AT_DISPLAY` (11) pixels, so a board ``width`` pixels wide draws no font smaller
@@ -73,14 +74,18 @@ def min_text_px(width: int) -> int:
 
 
 PNG_COMPRESS_LEVEL = 5
-"""zlib level of every board PNG. Measured on the palette boards of 600-720 px (the largest variant of each
-game): level 5 encodes in about 2 ms and keeps every board under 30 KB; level 3 saves under 1 ms for 10% more
-bytes, level 6 costs 1-2 ms more for 5% fewer."""
+"""zlib level of every board PNG: the fastest level that keeps the largest board of every game under 30 KB.
+Measured on those five palette boards (600-720 px, Pillow's zlib-ng, best of 15): level 5 encodes in 1.6-2.0 ms
+to 18-28 KB; level 4 saves 0.2-0.4 ms but Gröbner Nim's grows to 31 KB; level 3 saves 0.4-0.6 ms for 10-15% more
+bytes (30-31 KB); level 1 takes 0.9-1.1 ms for 24-36 KB; level 6 costs 0.6-1.3 ms more for 5% fewer; zlib's
+run-length strategy takes 0.9 ms at any level but 30-45% more bytes. Over the positions of 21 whole matches of every
+game and variant the largest boards at level 5 are 21-30 KB, at level 3 24-34 KB: no game has room for a faster
+level of its own."""
 
 
 def to_png(image: Image.Image) -> bytes:
     """Encode ``image`` as PNG bytes at :data:`PNG_COMPRESS_LEVEL` (pass a palette image: see
-    :func:`palette_png`)."""
+    :func:`to_palette`)."""
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
@@ -113,9 +118,11 @@ def fixed_palette(inks: Sequence[tuple[int, int, int]], grounds: Sequence[tuple[
     return palette
 
 
-def palette_png(image: Image.Image, palette: Image.Image) -> bytes:
-    """Quantise ``image`` to ``palette`` (no dithering) and encode it as PNG bytes."""
-    return to_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """``image`` (RGB) mapped onto ``palette`` (a :func:`fixed_palette`) without dithering: a ``P`` image whose
+    pixels are exactly the palette's colours, the board every renderer's ``draw_board`` returns."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
 
 
 @functools.lru_cache(maxsize=4096)

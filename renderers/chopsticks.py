@@ -32,9 +32,10 @@ from renderers._common import (
     move_count,
     new_canvas,
     outcome_text,
-    palette_png,
     short_name,
     text_width,
+    to_palette,
+    to_png,
 )
 
 WIDTH, HEIGHT = 720, 560
@@ -263,7 +264,13 @@ def status_line(state: ChopsticksState, names: Sequence[str], outcome: Outcome |
 
 
 def render(state: ChopsticksState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
-    """Render ``state`` as a 720 x 560 PNG (bytes) with ``names[seat]`` drawn in each seat's colour.
+    """Render ``state`` as a 720 x 560 PNG (bytes): :func:`draw_board` encoded."""
+    return to_png(draw_board(state, names, outcome=outcome))
+
+
+def draw_board(state: ChopsticksState, names: Sequence[str], *, outcome: Outcome | None = None) -> Image.Image:
+    """Draw ``state`` as a 720 x 560 ``P`` image on the board's fixed palette, with ``names[seat]`` in each seat's
+    colour.
 
     Args:
         state: a Chopsticks state.
@@ -297,4 +304,4 @@ def render(state: ChopsticksState, names: Sequence[str], *, outcome: Outcome | N
     last, size = fit_text(_describe_move(state, _short_names(names)), SMALL, WIDTH - 48)
     _text(image, (NAME_X, HEIGHT - 24), last, size, INK)
     # The board uses few colours: mapping it onto a fixed palette keeps the PNG small and fast to encode.
-    return palette_png(image, _PALETTE)
+    return to_palette(image, _PALETTE)

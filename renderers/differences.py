@@ -39,8 +39,9 @@ from renderers._common import (
     move_count,
     new_canvas,
     outcome_text,
-    palette_png,
     short_name,
+    to_palette,
+    to_png,
 )
 
 WIDTH = 600
@@ -205,7 +206,12 @@ def _lists(image: Image.Image, state: DifferencesState, names: Sequence[str], to
 
 
 def render(state: DifferencesState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
-    """Render ``state`` as PNG bytes, :data:`WIDTH` x :func:`image_height` pixels.
+    """Render ``state`` as PNG bytes, :data:`WIDTH` x :func:`image_height` pixels: :func:`draw_board` encoded."""
+    return to_png(draw_board(state, names, outcome=outcome))
+
+
+def draw_board(state: DifferencesState, names: Sequence[str], *, outcome: Outcome | None = None) -> Image.Image:
+    """Draw ``state`` as a ``P`` image on the board's fixed palette, :data:`WIDTH` x :func:`image_height` pixels.
 
     Args:
         state: the position to draw.
@@ -220,4 +226,4 @@ def render(state: DifferencesState, names: Sequence[str], *, outcome: Outcome | 
     image, draw = new_canvas(WIDTH, image_height(state.n))
     _header(image, state, names, outcome)
     _lists(image, state, names, _board(image, draw, state))
-    return palette_png(image, _PALETTE)
+    return to_palette(image, _PALETTE)

@@ -32,9 +32,10 @@ from renderers._common import (
     move_count,
     new_canvas,
     outcome_text,
-    palette_png,
     short_name,
     text_width,
+    to_palette,
+    to_png,
     wrap_text,
 )
 
@@ -102,7 +103,12 @@ def status_line(state: GroebnerNimState, names: Sequence[str], outcome: Outcome 
 
 
 def render(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
-    """Render ``state`` as PNG bytes (640 x 500 px).
+    """Render ``state`` as PNG bytes (640 x 500 px): :func:`draw_board` encoded."""
+    return to_png(draw_board(state, names, outcome=outcome))
+
+
+def draw_board(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcome | None = None) -> Image.Image:
+    """Draw ``state`` as a 640 x 500 ``P`` image on the board's fixed palette.
 
     Args:
         state: a Gröbner Nim state.
@@ -118,7 +124,7 @@ def render(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcome | 
     _draw_board(image, draw, state)
     _draw_panel(image, state, names, outcome)
     # every colour drawn is in the palette, so the image stays exact while encoding three times faster
-    return palette_png(image, _palette())
+    return to_palette(image, _palette())
 
 
 @functools.cache
@@ -173,10 +179,10 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, state: GroebnerNi
         draw.ellipse([hx - head_r, hy - head_r, hx + head_r, hy + head_r], fill=colour, outline=INK)
     # numbers last so that no segment covers them
     for index, stick in enumerate(state.sticks):
-        _draw_number(image, draw, state, index, stick, at, head_r, highlighted=index in picked)
+        _draw_number(image, state, index, stick, at, head_r, highlighted=index in picked)
 
 
-def _draw_number(image: Image.Image, draw: ImageDraw.ImageDraw, state: GroebnerNimState, index: int, stick: Stick,
+def _draw_number(image: Image.Image, state: GroebnerNimState, index: int, stick: Stick,
                  at: Callable[[tuple[int, int]], tuple[float, float]],
                  head_r: float, highlighted: bool) -> None:
     hx, hy = at(stick.head)
@@ -192,12 +198,25 @@ def _draw_number(image: Image.Image, draw: ImageDraw.ImageDraw, state: GroebnerN
     # keep the tag on the board
     x = min(max(x, BOARD_LEFT + half_w + 2), BOARD_LEFT + BOARD_SIZE + 16 - half_w)
     y = min(max(y, BOARD_TOP - 8 + half_h), BOARD_TOP + BOARD_SIZE - half_h - 2)
-    box = [x - half_w, y - half_h, x + half_w, y + half_h]
-    if highlighted:
-        draw.rounded_rectangle(box, radius=6, fill=HIGHLIGHT, outline=INK)
-    else:
-        draw.rounded_rectangle(box, radius=6, fill=(255, 255, 255), outline=_stick_colour(state, index))
+    left, top = round(x - half_w), round(y - half_h)
+    fill, outline = (HIGHLIGHT, INK) if highlighted else ((255, 255, 255), _stick_colour(state, index))
+    tile, mask = _tag(round(x + half_w) - left, round(y + half_h) - top, fill, outline)
+    image.paste(tile, (left, top), mask)
     draw_text(image, (x, y), text, SMALL, INK, "mm")
+
+
+@functools.lru_cache(maxsize=256)
+def _tag(width: int, height: int, fill: tuple[int, int, int],
+         outline: tuple[int, int, int]) -> tuple[Image.Image, Image.Image]:
+    """A stick number's tag, ``width`` x ``height`` pixels between its outer edges, drawn once per size and
+    colours: its pixels and the ``1`` mask of the pixels it covers. Pillow draws a rounded rectangle at whole
+    pixels (it rounds the corners of the box), so this tile pasted at the rounded corner is the same as drawing
+    the tag there."""
+    tile = Image.new("RGB", (width + 1, height + 1), fill)
+    mask = Image.new("1", tile.size, 0)
+    ImageDraw.Draw(tile).rounded_rectangle((0, 0, width, height), radius=6, fill=fill, outline=outline)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width, height), radius=6, fill=1, outline=1)
+    return tile, mask
 
 
 def _draw_panel(image: Image.Image, state: GroebnerNimState, names: Sequence[str], outcome: Outcome | None) -> None:

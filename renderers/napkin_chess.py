@@ -37,8 +37,9 @@ from renderers._common import (
     move_count,
     new_canvas,
     outcome_text,
-    palette_png,
     short_name,
+    to_palette,
+    to_png,
     wrap_text,
 )
 
@@ -50,8 +51,6 @@ SMALL = min_text_px(WIDTH)
 """The smallest font on this board: 18 px, 11 px once Discord shows it 400 px wide."""
 _LEFT, _TOP, _BOTTOM = 40, 30, 30
 _PANEL_GAP = 18
-_SS = 1
-"""Supersampling factor of the napkin layer: 2 smooths the circles but costs 15% more PNG bytes and 2 ms."""
 _NAPKIN = (255, 255, 255)
 _GRID_MAJOR = (196, 192, 182)
 _FREE = (60, 170, 90)
@@ -83,45 +82,41 @@ def _layout(state: NapkinState) -> tuple[float, int, int]:
 
 @functools.lru_cache(maxsize=16)
 def _grid(width_h: int, height_h: int) -> Image.Image:
-    """The empty napkin of ``width_h`` x ``height_h`` hundredths with its light grid, at _SS times the board's
-    pixels (cached per napkin: the static layer of every board of a match). Lines every unit (every fifth
-    darker) where units are at least 12 px apart, else every five units (every tenth darker)."""
+    """The empty napkin of ``width_h`` x ``height_h`` hundredths with its light grid, at the board's size (cached
+    per napkin: the static layer of every board of a match). Lines every unit (every fifth darker) where units are
+    at least 12 px apart, else every five units (every tenth darker)."""
     scale = BOARD_PX / (max(width_h, height_h) / SCALE)
     w_px, h_px = round(width_h / SCALE * scale), round(height_h / SCALE * scale)
-    k = scale * _SS / SCALE
-    image = Image.new("RGB", (w_px * _SS, h_px * _SS), _NAPKIN)
+    k = scale / SCALE
+    image = Image.new("RGB", (w_px, h_px), _NAPKIN)
     draw = ImageDraw.Draw(image)
     step = 1 if scale >= _UNIT_GRID_PX else 5
     units_w, units_h = width_h // SCALE, height_h // SCALE
     for u in range(0, units_w + 1, step):
         x = u * SCALE * k
-        draw.line([(x, 0), (x, h_px * _SS)], fill=_GRID_MAJOR if u % (5 * step) == 0 else GRID, width=_SS)
+        draw.line([(x, 0), (x, h_px)], fill=_GRID_MAJOR if u % (5 * step) == 0 else GRID, width=1)
     for u in range(0, units_h + 1, step):
         y = (height_h - u * SCALE) * k
-        draw.line([(0, y), (w_px * _SS, y)], fill=_GRID_MAJOR if u % (5 * step) == 0 else GRID, width=_SS)
+        draw.line([(0, y), (w_px, y)], fill=_GRID_MAJOR if u % (5 * step) == 0 else GRID, width=1)
     return image
 
 
-def _napkin_image(state: NapkinState, free_size: int | None) -> tuple[Image.Image, list[tuple[int, int]]]:
-    """Draw the napkin (grid, free region, hole, coins) at _SS times the final size and scale it down.
-
-    Returns the napkin image and, for ``free_size``, the exact pocket points (hundredths) to mark.
-    """
+def _draw_napkin(image: Image.Image, state: NapkinState, free_size: int | None) -> list[tuple[int, int]]:
+    """Draw the napkin (grid, free region, hole, coins, edge) at its final size and paste it onto the board at
+    ``(_LEFT, _TOP)``; return, for ``free_size``, the exact pocket points (hundredths) to mark."""
     scale, w_px, h_px = _layout(state)
-    k = scale * _SS / SCALE  # supersampled pixels per hundredth
+    k = scale / SCALE  # pixels per hundredth
     height_h = state.variant.height
-    image = Image.new("RGB", (w_px * _SS, h_px * _SS), _NAPKIN)
-    draw = ImageDraw.Draw(image)
+    napkin = _grid(state.variant.width, height_h).copy()
+    draw = ImageDraw.Draw(napkin)
 
     def px(x: float, y: float) -> tuple[float, float]:
         return x * k, (height_h - y) * k
 
-    image.paste(_grid(state.variant.width, state.variant.height), (0, 0))
-
     pockets: list[tuple[int, int]] = []
     if free_size is not None:
         region = state.free_region(free_size)
-        mask = Image.new("L", image.size, 0)
+        mask = Image.new("L", napkin.size, 0)
         mask_draw = ImageDraw.Draw(mask)
         fill = _FREE_ALPHA
         for part in shapely.get_parts(region):
@@ -130,7 +125,7 @@ def _napkin_image(state: NapkinState, free_size: int | None) -> tuple[Image.Imag
             mask_draw.polygon([px(x, y) for x, y in part.exterior.coords], fill=fill)
             for ring in part.interiors:
                 mask_draw.polygon([px(x, y) for x, y in ring.coords], fill=0)
-        image.paste(_FREE, (0, 0), mask)
+        napkin.paste(_FREE, (0, 0), mask)
         pockets = state.pocket_points(free_size, limit=12)
 
     hole = state.variant.hole_centre
@@ -144,13 +139,14 @@ def _napkin_image(state: NapkinState, free_size: int | None) -> tuple[Image.Imag
         cx, cy = px(coin.x, coin.y)
         rad = coin.radius * k
         colour, light = SEAT_COLOURS[coin.seat % 2], SEAT_LIGHT[coin.seat % 2]
-        draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=light, outline=colour, width=2 * _SS)
+        draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=light, outline=colour, width=2)
         if index == last:
-            inset = 3 * _SS
+            inset = 3
             draw.ellipse([cx - rad + inset, cy - rad + inset, cx + rad - inset, cy + rad - inset],
-                         outline=HIGHLIGHT, width=4 * _SS)
-    draw.rectangle([0, 0, w_px * _SS - 1, h_px * _SS - 1], outline=INK, width=2 * _SS)
-    return image.reduce(_SS), pockets
+                         outline=HIGHLIGHT, width=4)
+    draw.rectangle([0, 0, w_px - 1, h_px - 1], outline=INK, width=2)
+    image.paste(napkin, (_LEFT, _TOP))
+    return pockets
 
 
 def status_line(state: NapkinState, names: Sequence[str], outcome: Outcome | None = None) -> str:
@@ -169,13 +165,12 @@ _NAME_PX = 150
 """Widest a player's name may be in the status line, pixels (longer names are shortened)."""
 
 
-def _render(state: NapkinState, names: Sequence[str], free_size: int | None, outcome: Outcome | None) -> bytes:
+def _draw(state: NapkinState, names: Sequence[str], free_size: int | None, outcome: Outcome | None) -> Image.Image:
     scale, w_px, h_px = _layout(state)
     panel_x = _LEFT + w_px + _PANEL_GAP
     height = max(_TOP + h_px + _BOTTOM, 420)
     image, draw = new_canvas(WIDTH, height)
-    napkin, pockets = _napkin_image(state, free_size)
-    image.paste(napkin, (_LEFT, _TOP))
+    pockets = _draw_napkin(image, state, free_size)
     text = functools.partial(draw_text, image)
 
     # Coin values, drawn at the board's scale (never below the smallest font).
@@ -248,7 +243,7 @@ def _render(state: NapkinState, names: Sequence[str], free_size: int | None, out
         text((panel_x + 24, y), fit_text(label, SMALL, room - 24)[0], SMALL, INK)
         if pockets:
             text((panel_x + 24, y + _LINE), fit_text("rings: tiny pockets", SMALL, room - 24)[0], SMALL, MUTED)
-    return palette_png(image, _PALETTE)
+    return to_palette(image, _PALETTE)
 
 
 def format_move_units(hundredths: int) -> str:
@@ -265,7 +260,12 @@ def render(state: NapkinState, names: Sequence[str], *, outcome: Outcome | None 
         names: display name per seat (two names).
         outcome: the result to show when a player's action ended the match (else the state's own outcome).
     """
-    return _render(state, names, None, outcome)
+    return to_png(draw_board(state, names, outcome=outcome))
+
+
+def draw_board(state: NapkinState, names: Sequence[str], *, outcome: Outcome | None = None) -> Image.Image:
+    """Draw ``state`` as a ``P`` image on the board's fixed palette (640 px wide; see :func:`render`)."""
+    return _draw(state, names, None, outcome)
 
 
 def render_free(state: NapkinState, names: Sequence[str], size: int) -> bytes:
@@ -278,4 +278,4 @@ def render_free(state: NapkinState, names: Sequence[str], size: int) -> bytes:
     """
     if size not in SIZES:
         raise ValueError(f"Coin size must be 2, 3 or 4, not {size!r}.")
-    return _render(state, names, size, None)
+    return to_png(_draw(state, names, size, None))

@@ -12,11 +12,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+import numpy as np
 import shapely
 from PIL import Image, ImageDraw
 
 from games import Outcome
-from games.polygons import Face, PolygonsState
+from games.polygons import Dot, Face, PolygonsState
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -34,9 +35,10 @@ from renderers._common import (
     move_count,
     new_canvas,
     outcome_text,
-    palette_png,
     short_name,
     text_width,
+    to_palette,
+    to_png,
     wrap_text,
 )
 
@@ -114,37 +116,53 @@ def _draw_blocked(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState
             draw.line([(cx - arm, cy + arm), (cx + arm, cy - arm)], fill=MUTED, width=1)
 
 
-def _draw_faces(image: Image.Image, frame: _Frame, faces: Sequence[Face], final: bool) -> None:
-    overlay = ImageDraw.Draw(image)
+def _outlines(frame: _Frame, faces: Sequence[Face]) -> list[list[tuple[float, float]]]:
+    """Each face's outline in pixels (the faces' exact lattice corners converted once per board)."""
+    return [[frame.px(float(x), float(y)) for x, y in face.outline] for face in faces]
+
+
+def _draw_faces(draw: ImageDraw.ImageDraw, faces: Sequence[Face], outlines: Sequence[Sequence[tuple[float, float]]],
+                final: bool) -> None:
     amount = 1.0 if final else _FACE_AMOUNT
-    for face in faces:
+    for face, outline in zip(faces, outlines, strict=True):
         colour = _blend(SEAT_LIGHT[0] if face.odd else SEAT_LIGHT[1], amount)
-        overlay.polygon([frame.px(float(x), float(y)) for x, y in face.outline], fill=colour)
+        draw.polygon(outline, fill=colour)
 
 
-def _draw_counts(image: Image.Image, frame: _Frame, faces: Sequence[Face]) -> None:
-    """Write each face's side count at the centre of its largest inscribed circle, when the text fits in it."""
+def _draw_counts(image: Image.Image, faces: Sequence[Face], outlines: Sequence[Sequence[tuple[float, float]]]) -> None:
+    """Write each face's side count at the centre of its largest inscribed circle, when the text fits in it.
+
+    The faces large enough to hold their label go to shapely together: one call builds their polygons, one checks
+    them, one finds every inscribed circle (a ring pinched at a crossing point is labelled in its largest part).
+    """
     labelled: list[tuple[Face, float]] = []
-    polygons: list[shapely.Polygon] = []
-    for face in faces:
-        outline = [frame.px(float(x), float(y)) for x, y in face.outline]
+    rings: list[Sequence[tuple[float, float]]] = []
+    for face, outline in zip(faces, outlines, strict=True):
         half = max(text_width(str(face.sides), COUNT_SIZE), COUNT_SIZE) / 2 + 1
-        edges = zip(outline, outline[1:] + outline[:1], strict=True)
+        edges = zip(outline, [*outline[1:], outline[0]], strict=True)
         area = abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in edges)) / 2
-        if area < (2 * half) ** 2:
-            continue
-        polygon = shapely.Polygon(outline)
-        if not polygon.is_valid:  # a ring pinched at a crossing point: label its largest part
+        if area >= (2 * half) ** 2:
+            labelled.append((face, half))
+            rings.append(outline)
+    if not rings:
+        return
+    coords = np.array([point for outline in rings for point in outline], dtype=float)
+    indices = np.repeat(np.arange(len(rings)), [len(outline) for outline in rings])
+    polygons = shapely.polygons(shapely.linearrings(coords, indices=indices))
+    kept: list[tuple[Face, float]] = []
+    shapes: list[shapely.Polygon] = []
+    for (face, half), polygon, valid in zip(labelled, polygons, shapely.is_valid(polygons), strict=True):
+        if not valid:
             parts = [p for p in shapely.get_parts(shapely.make_valid(polygon)) if isinstance(p, shapely.Polygon)]
             if not parts:
                 continue
             polygon = max(parts, key=lambda p: p.area)
-        labelled.append((face, half))
-        polygons.append(polygon)
-    if not polygons:
+        kept.append((face, half))
+        shapes.append(polygon)
+    if not shapes:
         return
-    circles = shapely.maximum_inscribed_circle(polygons, tolerance=1.0)
-    for (face, half), radius, centre in zip(labelled, shapely.length(circles), shapely.get_point(circles, 0),
+    circles = shapely.maximum_inscribed_circle(shapes, tolerance=1.0)
+    for (face, half), radius, centre in zip(kept, shapely.length(circles), shapely.get_point(circles, 0),
                                             strict=True):
         if radius < half * 1.2:
             continue
@@ -154,11 +172,12 @@ def _draw_counts(image: Image.Image, frame: _Frame, faces: Sequence[Face]) -> No
 
 def _draw_segments(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
     segments = state.segments
+    points = state.points
     over = state.phase == "over"
     drawn = len(segments) - (1 if over else 0)
     for k, (a, b) in enumerate(segments):
-        start = frame.px(*state.points[a])
-        end = frame.px(*state.points[b])
+        start = frame.px(*points[a])
+        end = frame.px(*points[b])
         if k >= drawn:  # the automatic closing segment
             _dashed(draw, start, end, MUTED, 3)
             continue
@@ -178,10 +197,11 @@ def _dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[fl
                   fill=colour, width=width)
 
 
-def _draw_dots(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
+def _draw_dots(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState,
+               dots: Sequence[Dot]) -> None:
     last_placed = len(state.points) - 1 if state.points and not state.path else None
     end = state.path[-1] if state.phase == "draw" and state.path else None
-    for i, dot in enumerate(state.dots):
+    for i, dot in enumerate(dots):
         cx, cy = frame.px(dot.x, dot.y)
         colour = SEAT_COLOURS[dot.seat]
         if i in (last_placed, end):
@@ -210,7 +230,7 @@ def status_line(state: PolygonsState, names: Sequence[str], outcome: Outcome | N
 
 
 def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsState, names: Sequence[str],
-                outcome: Outcome | None) -> None:
+                outcome: Outcome | None, dots: Sequence[Dot], faces: Sequence[Face]) -> None:
     left = MARGIN * 2 + BOARD_PX - 8
     width = PANEL_PX - 12
     text = functools.partial(draw_text, image)
@@ -245,10 +265,9 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsSt
             if connected >= 2:
                 info.append("Scores so far (provisional)")
         else:
-            faces = len(state.faces())
-            info.append(f"{faces} face{'s' if faces != 1 else ''}")
+            info.append(f"{len(faces)} face{'s' if len(faces) != 1 else ''}")
         if state.path:
-            info.append("Path: " + "-".join(state.dots[i].name for i in state.path))
+            info.append("Path: " + "-".join(dots[i].name for i in state.path))
     last = state.last_move
     if last is not None:
         info.append(f"Last move: {state.format_move(last)}")
@@ -266,7 +285,12 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsSt
 
 
 def render(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
-    """Render ``state`` as PNG bytes (646 x 450 px).
+    """Render ``state`` as PNG bytes (646 x 450 px): :func:`draw_board` encoded."""
+    return to_png(draw_board(state, names, outcome=outcome))
+
+
+def draw_board(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | None = None) -> Image.Image:
+    """Draw ``state`` as a 646 x 450 ``P`` image on the board's fixed palette.
 
     Args:
         state: a Polygons & Dots state.
@@ -284,12 +308,14 @@ def render(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | Non
     image, draw = new_canvas(WIDTH, HEIGHT)
     frame = _Frame(state.size)
     faces = state.faces()
-    _draw_faces(image, frame, faces, state.phase == "over")
+    outlines = _outlines(frame, faces)
+    dots = state.dots
+    _draw_faces(draw, faces, outlines, state.phase == "over")
     _draw_lattice(image, draw, frame)
     if state.phase == "place":
         _draw_blocked(draw, frame, state)
     _draw_segments(draw, frame, state)
-    _draw_counts(image, frame, faces)
-    _draw_dots(image, draw, frame, state)
-    _draw_panel(image, draw, state, names, outcome)
-    return palette_png(image, _PALETTE)
+    _draw_counts(image, faces, outlines)
+    _draw_dots(image, draw, frame, state, dots)
+    _draw_panel(image, draw, state, names, outcome, dots, faces)
+    return to_palette(image, _PALETTE)

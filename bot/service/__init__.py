@@ -25,7 +25,7 @@ from bot.service.errors import (
     TimeRanOut,
 )
 from bot.service.facade import MatchService
-from bot.service.states import load_state, replay
+from bot.service.states import load_state, replay, replay_states
 from bot.service.wiring import Services
 
 __all__ = [
@@ -51,4 +51,5 @@ __all__ = [
     "TimeRanOut",
     "load_state",
     "replay",
+    "replay_states",
 ]

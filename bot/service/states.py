@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bot.service.errors import Damaged
@@ -56,11 +56,17 @@ def load_state(match: MatchRecord) -> State[Any]:
 
 def replay(match: MatchRecord, moves: Sequence[MoveRecord]) -> list[State[Any]]:
     """Return the states of a match from its initial state through every logged move (``len(moves) + 1``)."""
-    game = GAMES[match.game]
-    states = [game.load(match.initial_state)]
+    return list(replay_states(match, moves))
+
+
+def replay_states(match: MatchRecord, moves: Sequence[MoveRecord]) -> Iterator[State[Any]]:
+    """The states of :func:`replay` one at a time (each made when it is asked for, so a caller that keeps a few of
+    them holds only those)."""
+    state = GAMES[match.game].load(match.initial_state)
+    yield state
     for move in moves:
-        states.append(states[-1].play(move.notation))
-    return states
+        state = state.play(move.notation)
+        yield state
 
 
 def damage_of(match: MatchRecord) -> str | None:

@@ -1,6 +1,7 @@
-"""Bounded heavy work: computer searches and GIF replays wait for one of a few global slots, and each member has
-a small share of them, so a flood of heavy work never starves the event loop (whose first answer to any
-interaction must come within Discord's 3 seconds) nor grows memory without bound."""
+"""Bounded heavy work: computer searches wait for one of a few global slots, each member having a small share of
+them, and GIF replays are built one at a time in order of arrival from a line of bounded length, so a flood of
+heavy work never starves the event loop (whose first answer to any interaction must come within Discord's 3
+seconds) nor grows memory without bound."""
 
 from __future__ import annotations
 
@@ -18,10 +19,14 @@ COMPUTER_SLOTS = 2
 """Computer searches running at once (the others wait their turn, oldest first)."""
 COMPUTER_PER_MEMBER = 1
 """Computer searches one member's moves may run at once (their further matches wait)."""
-REPLAY_SLOTS = 2
-"""GIF replays drawn at once."""
+REPLAY_SLOTS = 1
+"""GIF replays built at once in a process (a replay is drawn frame by frame in one thread: one at a time keeps the
+memory replays take to one replay's, and each still takes well under a second)."""
+REPLAY_LINE = 6
+"""GIF replays building or waiting in a process: a further ``/match history`` is refused until the line is shorter
+(six members asking at once are all served, one after the other)."""
 REPLAY_PER_MEMBER = 1
-"""Replays one member may have waiting or drawing (a further ``/match history`` is refused until it is done)."""
+"""Replays one member may have waiting or building (a further ``/match history`` is refused until it is done)."""
 
 
 class WorkQueue:
@@ -70,21 +75,113 @@ class WorkQueue:
                 self._members.pop(member_id, None)
 
 
+class Line:
+    """Pieces of work taken in order of arrival, ``slots`` at a time; at most ``length`` in the line (running or
+    waiting) and at most ``per_member`` of one member. Joining never waits, so a command can be refused or
+    acknowledged at once and then wait for its turn, telling the member how many pieces are ahead of theirs.
+
+    Args:
+        slots: pieces running at once. length: pieces running or waiting at most. per_member: each member's share.
+        what: the work in words ("replay"), for refusals.
+    """
+
+    def __init__(self, slots: int, length: int, per_member: int, *, what: str) -> None:
+        if not 1 <= slots <= length:
+            raise ValueError(f"a line of {length} cannot run {slots} at once")
+        self.slots = slots
+        self.length = length
+        self.per_member = per_member
+        self.what = what
+        self._places: list[Place] = []
+
+    @property
+    def running(self) -> int:
+        """Pieces running now."""
+        return min(self.slots, len(self._places))
+
+    @property
+    def waiting(self) -> int:
+        """Pieces waiting for a slot."""
+        return len(self._places) - self.running
+
+    def join(self, member_id: int) -> Place:
+        """A place at the end of the line for ``member_id``'s piece of work (leave it with ``with`` or
+        :meth:`Place.leave`).
+
+        Raises:
+            LimitReached: the member already has ``per_member`` pieces in the line, or the line is full.
+        """
+        if sum(place.member_id == member_id for place in self._places) >= self.per_member:
+            raise LimitReached(f"Your previous {self.what} is still being made; try again when it is posted.")
+        if len(self._places) >= self.length:
+            raise LimitReached(f"Sorry, the bot is busy making {self.length} {self.what}s right now; please try "
+                               "again in a minute.")
+        place = Place(self, member_id)
+        self._places.append(place)
+        return place
+
+    def _ahead(self, place: Place) -> int:
+        return max(0, self._places.index(place) - self.slots + 1) if place in self._places else 0
+
+    def _leave(self, place: Place) -> None:
+        if place in self._places:
+            self._places.remove(place)
+            for other in self._places:
+                other._moved.set()
+
+
+class Place:
+    """One piece of work's place in a :class:`Line`, from :meth:`Line.join` until it leaves."""
+
+    def __init__(self, line: Line, member_id: int) -> None:
+        self.line = line
+        self.member_id = member_id
+        self._moved = asyncio.Event()
+
+    @property
+    def ahead(self) -> int:
+        """Pieces that must finish before this one runs (0: it runs now)."""
+        return self.line._ahead(self)
+
+    async def turns(self) -> AsyncIterator[int]:
+        """Wait for this piece's turn: yields the number of pieces ahead (≥ 1) first and whenever it changes, and
+        ends once the piece may run."""
+        shown = 0
+        while (ahead := self.ahead) > 0:
+            if ahead != shown:
+                shown = ahead
+                yield ahead
+            self._moved.clear()
+            if self.ahead == ahead:
+                await self._moved.wait()
+
+    def leave(self) -> None:
+        """Leave the line (done, refused or cancelled); the pieces behind move up. Leaving twice is harmless."""
+        self.line._leave(self)
+
+    def __enter__(self) -> Place:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.leave()
+
+
 def computer_queue() -> WorkQueue:
     """A queue for computer searches (members wait their turn)."""
     return WorkQueue(COMPUTER_SLOTS, COMPUTER_PER_MEMBER, refuse=False, what="computer move")
 
 
-def replay_queue() -> WorkQueue:
-    """A queue for GIF replays (a member's second one at once is refused)."""
-    return WorkQueue(REPLAY_SLOTS, REPLAY_PER_MEMBER, refuse=True, what="replay")
+def replay_queue() -> Line:
+    """A line for GIF replays: one built at a time, :data:`REPLAY_LINE` at most, a member's second one at once
+    refused."""
+    return Line(REPLAY_SLOTS, REPLAY_LINE, REPLAY_PER_MEMBER, what="replay")
 
 
-_QUEUES: weakref.WeakKeyDictionary[object, tuple[WorkQueue, WorkQueue]] = weakref.WeakKeyDictionary()
+_QUEUES: weakref.WeakKeyDictionary[object, tuple[WorkQueue, Line]] = weakref.WeakKeyDictionary()
 
 
-def queues(bot: object) -> tuple[WorkQueue, WorkQueue]:
-    """The bot's computer queue and replay queue (made on first use)."""
+def queues(bot: object) -> tuple[WorkQueue, Line]:
+    """The bot's computer queue and replay line (made on first use)."""
     found = _QUEUES.get(bot)
     if found is None:
         found = _QUEUES[bot] = (computer_queue(), replay_queue())

@@ -9,12 +9,12 @@ import contextlib
 import functools
 import importlib
 import random
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from discord import app_commands
 
-from bench._harness import World, command_for
+from bench._harness import World, burst, command_for
 from bot.errors import GENERIC
 from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
 from games import GAMES, RulesError, State
@@ -224,28 +224,6 @@ def assert_no_mention_escapes(env: Any, players: Iterable[int], since: int = 0) 
             users = {int(u) for u in mentions.get("users", [])}
             assert users <= allowed, f"{entry.path} may ping non-players {users - allowed}"
     return audited
-
-
-@contextlib.asynccontextmanager
-async def burst(env: Any) -> AsyncIterator[None]:
-    """Deliver every interaction started inside the block to the bot before it runs any of them.
-
-    SimCord refuses overlapping actor operations (each verb waits until the bot is idle), so the block makes
-    each verb return right after Discord emitted its INTERACTION_CREATE; leaving the block lets the bot handle
-    all of them concurrently. This swaps SimCord's private settle step (simcord is pinned in pyproject), the one
-    seam that lets simultaneous clicks and commands reach the real discord.py code paths together.
-    """
-    real = env._settle_internal
-
-    async def deferred(*args: Any, **kwargs: Any) -> None:
-        return None
-
-    env._settle_internal = deferred
-    try:
-        yield
-    finally:
-        env._settle_internal = real
-    await env.settle()
 
 
 @contextlib.contextmanager

@@ -428,13 +428,12 @@ def test_a_long_replay_is_capped() -> None:
 
 
 async def test_a_members_second_replay_at_once_is_refused() -> None:
-    queue = _load.replay_queue()
-    async with queue.slot(1):
+    line = _load.replay_queue()
+    with line.join(1):
         with pytest.raises(LimitReached, match="still being made"):
-            async with queue.slot(1):
-                pass
-        async with queue.slot(2):  # another member is not held up by it
-            assert queue.running == 2
+            line.join(1)
+        with line.join(2) as second:  # another member is not refused: theirs is built next
+            assert second.ahead == 1 and line.running == 1 and line.waiting == 1
 
 
 # ---------------------------------------------------------------- storage at the edges

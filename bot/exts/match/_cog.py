@@ -4,7 +4,6 @@ click on a persistent button does (:class:`bot.utils.buttons.ButtonHandler`)."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import io
 import json
 import logging
@@ -18,7 +17,7 @@ from discord.ext import commands
 import renderers
 from bot.exts.match import _moves, _premove, _starts
 from bot.exts.match._review import ReviewCommand
-from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay
+from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay_states
 from bot.texts import plural
 from bot.utils.boards import Board, board_payload, match_outcome
 from bot.utils.buttons import challenge_view
@@ -42,8 +41,9 @@ HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=member_key)
 
 
 REPLAY_FRAMES = 60
-"""Most frames in a GIF replay: a longer match shows its start, its end and evenly spaced positions between (the
-memory a replay takes is bounded by this, times :data:`bot.utils.queues.REPLAY_SLOTS` replays at once)."""
+"""Most frames in a GIF replay: a longer match shows its start, its end and evenly spaced positions between (a
+replay worth watching, and well within Discord's upload limit; its memory does not grow with the frames, as each
+is written before the next is drawn)."""
 
 
 def replay_frames(states: Sequence[T], cap: int = REPLAY_FRAMES) -> list[T]:
@@ -53,6 +53,22 @@ def replay_frames(states: Sequence[T], cap: int = REPLAY_FRAMES) -> list[T]:
         return list(states)
     last = len(states) - 1
     return [states[round(i * last / (cap - 1))] for i in range(cap)]
+
+
+def replay_gif(record: MatchRecord, moves: Sequence[Any]) -> bytes:
+    """The GIF replay of ``record`` with its logged ``moves``: the positions :func:`replay_frames` keeps, each
+    made, drawn and written before the next (:func:`renderers.write_replay`), so that a long match takes no more
+    memory than a short one. Blocking: run it off the event loop."""
+    shown = set(replay_frames(range(len(moves) + 1)))
+    states = (state for ply, state in enumerate(replay_states(record, moves)) if ply in shown)
+    return renderers.render_replay(states, names_of(record), outcome=match_outcome(record))
+
+
+def waiting_note(match_id: int, ahead: int) -> str:
+    """What a member whose replay of ``match_id`` waits reads, with ``ahead`` replays to be made before it."""
+    if ahead == 1:
+        return f"Your replay of match #{match_id} is next: one replay is being made first."
+    return f"Your replay of match #{match_id} is queued: {plural(ahead, 'replay')} ahead of yours."
 
 
 LIST_PAGE = 10
@@ -324,14 +340,20 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
     @app_commands.describe(match="Match number (any match of this server, also finished ones)")
     @HISTORY_COOLDOWN
     async def history(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
-        """Post the move list, a JSON export and a GIF replay (built off the event loop)."""
+        """Post the move list, a JSON export and a GIF replay: acknowledged at once, then built in its turn (one
+        replay at a time per process, in order of arrival; the member reads how many are ahead meanwhile), off
+        the event loop."""
         record = await the_match(interaction, match)
-        async with queues(self.bot)[1].slot(interaction.user.id):  # refuses a member's second replay at once
+        # Joining refuses a member's second replay at once, or a full line, before anything is sent; it never waits.
+        with queues(self.bot)[1].join(interaction.user.id) as place:
             await interaction.response.defer(thinking=True)
+            async for ahead in place.turns():
+                try:
+                    await interaction.edit_original_response(content=waiting_note(record.id, ahead))
+                except discord.HTTPException as error:  # the note is a courtesy: the replay still comes
+                    log.info("no waiting note for the replay of match %s: %s", record.id, error)
             moves = await self.bot.services.reading.moves(record.id)
-            states = await asyncio.to_thread(replay, record, moves)
-            gif = await asyncio.to_thread(functools.partial(
-                renderers.render_replay, replay_frames(states), names_of(record), outcome=match_outcome(record)))
+            gif = await asyncio.to_thread(replay_gif, record, moves)
         export = {
             "match": record.id, "game": record.game, "variant": record.variant, "status": record.status,
             "seats": [{"seat": s.seat, "name": s.display_name, "computer": s.level} for s in record.seats],
@@ -344,5 +366,6 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             listing = listing[:1700] + " …"
         files = [discord.File(io.BytesIO(gif), filename=f"match-{record.id}.gif"),
                  discord.File(io.BytesIO(json.dumps(export, indent=1).encode()), filename=f"match-{record.id}.json")]
-        await interaction.followup.send(f"**{GAMES[record.game].title}** · match #{record.id}\n{listing}",
-                                        files=files)
+        # In place of the deferred answer (and of the waiting note, when there was one).
+        await interaction.edit_original_response(content=f"**{GAMES[record.game].title}** · match #{record.id}\n"
+                                                         f"{listing}", attachments=files)
