@@ -8,7 +8,7 @@ dicts.
 """
 
 from storage.database import Database
-from storage.errors import StorageError
+from storage.errors import CommitUncertain, ConnectionLost, StorageError
 from storage.queries.ratings import PROVISIONAL_GAMES
 from storage.records import (
     ChallengeRecord,
@@ -30,6 +30,8 @@ __all__ = [
     "DEFAULT_PATH",
     "PROVISIONAL_GAMES",
     "ChallengeRecord",
+    "CommitUncertain",
+    "ConnectionLost",
     "Database",
     "MatchRecord",
     "MemberPrefs",
