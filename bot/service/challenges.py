@@ -235,6 +235,8 @@ def _insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant
     seat = state.current_seat
     deadline = None
     if seat is not None and not seats[seat].is_computer:
+        if days:  # a vacation starting now in another process comes before this read, or after this match
+            tx.lock_member(guild_id, seats[seat].user_id)
         away = away_until(tx, guild_id, seats[seat].user_id, now) if days else None
         deadline = CorrespondenceClock(days).turn(now, away).deadline
     return tx.insert_match(
