@@ -19,6 +19,8 @@ per request:
   [[kind, match, ply], ...]}`` first), for the test to kill.
 * ``{"op": "vacation", "now": T, "guild": G, "user": U, "action": "start" | "end"}`` → ``{"vacation": [id, ends_by],
   "deadlines": n}`` (or ``{"refused": name}``): the member's vacation started or ended.
+* ``{"op": "accept", "now": T, "challenge": C, "guild": G, "user": U}`` → ``{"match": id}``: the challenge accepted
+  by member ``U``.
 * ``{"op": "settings", "now": T, "guild": G, "changes": {...}}`` → ``{"settings": {...}}``: a server's settings
   changed.
 * ``{"op": "hold", "now": T}`` → ``{"armed": true}``: the next request's write transaction stops right before its
@@ -38,7 +40,7 @@ import threading
 from typing import Any
 
 from bot.config import parse_shard_ids
-from bot.service import MatchService, ServiceError, finisher
+from bot.service import MatchService, Player, ServiceError, finisher
 from games import RulesError
 from storage import Database, MatchRecord, Shards, Tx
 from tests.reliability._support import Clock
@@ -122,6 +124,12 @@ async def _vacation(service: MatchService, request: dict[str, Any]) -> dict[str,
     return {"vacation": [vacation.id, vacation.ends_by], "deadlines": changed}
 
 
+async def _accept(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
+    accepter = Player(request["user"], f"member {request['user']}")
+    result = await service.accept_challenge(request["challenge"], request["guild"], accepter)
+    return {"match": result.match.id}
+
+
 async def _settings(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
     changed = await service.services.settings.update(request["guild"], **request["changes"])
     return {"settings": dataclasses.asdict(changed)}
@@ -166,6 +174,8 @@ async def main(argv: list[str]) -> None:
             _say(await _resume(service))
         elif op == "vacation":
             _say(await _vacation(service, request))
+        elif op == "accept":
+            _say(await _accept(service, request))
         elif op == "settings":
             _say(await _settings(service, request))
         elif op == "hold-due":

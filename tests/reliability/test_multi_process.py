@@ -418,6 +418,36 @@ async def test_a_vacation_and_a_move_in_two_processes_leave_the_deadline_history
         await assert_consistent(db, match.id)
 
 
+async def test_a_match_that_starts_as_its_first_movers_vacation_starts_elsewhere_is_paused(
+        db: Database, two_drivers: list[Driver]) -> None:
+    clock = Clock(T0)
+    service = MatchService(db, clock=clock)
+    alice, bob = Player(301, "alice"), Player(302, "bob")
+    starter, vacationer = two_drivers
+    for held in ("accept", "vacation"):
+        clock.now += DAY
+        challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                                   challenger=alice, opponent=bob, days_per_move=3)  # alice first
+        accept = ("accept", {"challenge": challenge.id, "guild": GUILD, "user": bob.user_id})
+        vacation = ("vacation", {"guild": GUILD, "user": alice.user_id, "action": "start"})
+        (holder, first), (other, second) = ((starter, accept), (vacationer, vacation)) if held == "accept" else \
+            ((vacationer, vacation), (starter, accept))
+        holder.send("hold", clock.now)
+        assert holder.answer() == {"armed": True}
+        holder.send(first[0], clock.now, **first[1])
+        assert holder.answer() == {"holding": True}
+        other.send(second[0], clock.now + 1, **second[1])
+        await waiting_for_a_lock(db, other)
+        holder.send("release", clock.now + 2)
+        match_id = starter.answer()["match"]
+        assert "vacation" in vacationer.answer()
+        stored = await match_of(db, match_id)
+        assert stored.seats[stored.current_seat or 0].user_id == alice.user_id
+        assert stored.deadline == pytest.approx(await implied_deadline(db, match_id)), held
+        assert stored.deadline - clock.now > 15 * DAY, held  # paused: not the bare 3 days
+        await service.services.vacations.end(GUILD, alice.user_id)
+
+
 async def test_settings_changed_in_two_processes_at_once_both_count(db: Database,
                                                                    two_drivers: list[Driver]) -> None:
     holder, other = two_drivers
