@@ -228,6 +228,34 @@ async def test_concurrent_openers_migrate_exactly_once(db_path: Path) -> None:
     assert reasons[:4] == [(1, "natural"), (2, "resigned"), (3, "resigned"), (4, "out_of_time")]
 
 
+async def test_an_open_that_finds_a_new_file_locked_tries_again(db_path: Path,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    # Another process holds the write lock of a new file (still in rollback-journal mode, as it is before its first
+    # opener switches it to WAL): SQLite then answers this opener's switch with "database is locked" at once,
+    # without waiting (it would wait for a reader), which is how concurrent first opens failed.
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    caplog.set_level("INFO", logger="storage.sqlite")
+    opening = asyncio.ensure_future(Database.open(db_path))
+    try:
+        for _ in range(2000):
+            if any("busy while opening" in record.getMessage() for record in caplog.records):
+                break
+            assert not opening.done(), opening.exception()  # a refusal instead of a second try
+            await asyncio.sleep(0.005)
+        else:
+            pytest.fail("the open neither tried again nor failed")
+    finally:
+        holder.rollback()
+        holder.close()
+    db = await opening
+    try:
+        assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
+        assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
+    finally:
+        await db.close()
+
+
 async def test_upgrade_from_schema_5_keeps_real_matches_and_stores_extra_time(db_path: Path) -> None:
     _schema1_database(db_path)
     with contextlib.closing(sqlite3.connect(db_path)) as conn:  # the fixture's matches as schema 5 holds them
