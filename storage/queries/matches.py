@@ -66,6 +66,9 @@ _DUE_AT = "CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 
 sent, else its forfeit. The expression of the ``matches_due`` index (migration 4): queries must use it verbatim,
 with :data:`_DUE_WHERE`, for SQLite to use the index."""
 _DUE_WHERE = "status = 'active' AND deadline IS NOT NULL"
+_COMPUTER_TURN = "status = 'active' AND (computer_seats >> current_seat) & 1 = 1"
+"""An active match whose seat to move is the computer's: the condition of the ``matches_computer_turn`` partial index
+(migration 9), to be used verbatim for SQLite to read along it."""
 
 
 def _json(value: object) -> str:
@@ -180,10 +183,9 @@ class MatchReads(Queries):
 
     def computer_to_move(self, shards: Shards | None = None) -> list[int]:
         """Active matches whose seat to move is the computer's (after a restart nobody else would move them); with
-        ``shards``, only matches of their servers."""
-        rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "  # noqa: S608 - module constants
-                         f"WHERE m.status = 'active' AND s.level IS NOT NULL{shard_where(shards, 'm.guild_id')} "
-                         "ORDER BY m.id")
+        ``shards``, only matches of their servers. Reads only those entries of an index (``matches_computer_turn``),
+        however many matches there are."""
+        rows = self._all(f"SELECT id FROM matches WHERE {_COMPUTER_TURN}{shard_where(shards)} ORDER BY id")  # noqa: S608 - module constants
         return [int(r[0]) for r in rows]
 
     def raw_match(self, match_id: int) -> dict[str, Any] | None:
@@ -234,10 +236,10 @@ class MatchWrites(MatchReads):
         text = _json(state)
         cursor = self._conn.execute(
             "INSERT INTO matches (guild_id, channel_id, game, variant, initial_state, state, status, current_seat, "
-            "days_per_move, deadline, rated, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?) RETURNING id",
+            "days_per_move, deadline, rated, created_at, updated_at, computer_seats) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (guild_id, channel_id, game, json.dumps(variant), text, text, current_seat, days_per_move, deadline,
-             int(rated), now, now),
+             int(rated), now, now, sum(1 << s.seat for s in seats if s.level is not None)),
         )
         match_id = int(cursor.fetchone()[0])
         self._conn.executemany(
