@@ -22,6 +22,7 @@ from storage.records import (
     SettingsRecord,
     Shards,
     VacationRecord,
+    compact_json,
 )
 from storage.sqlite import DEFAULT_PATH
 from storage.tx import ReadTx, Tx
@@ -46,4 +47,5 @@ __all__ = [
     "StorageError",
     "Tx",
     "VacationRecord",
+    "compact_json",
 ]

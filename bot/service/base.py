@@ -22,7 +22,7 @@ from bot.service.errors import Damaged, MatchOver, NotAllowed, NotFound, Outdate
 from bot.service.states import damage_of, remember_state
 from games import GAMES, State
 from games.base import read_stored_outcome
-from storage import ChallengeRecord, CommitUncertain, ConnectionLost, Database, MatchRecord, ReadTx, Tx
+from storage import ChallengeRecord, CommitUncertain, ConnectionLost, Database, MatchRecord, ReadTx, Tx, compact_json
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -166,10 +166,12 @@ def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: 
         fields["rating_changes"] = ratings.record_result(tx, dataclasses.replace(match, **fields), now)
     else:
         fields["deadline"] = deadline_for(match, after.current_seat, now)
-    if not tx.update_match(match.id, match.version, **fields):  # (a refusal rolls the ratings back too)
+    stored = compact_json(fields["state"])  # encoded once: for the row, and as the state cache's key
+    if not tx.update_match(match.id, match.version, **{**fields, "state": stored}):  # (a refusal undoes the ratings)
         raise Outdated("Another move landed first; look at the latest board.")
     updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
-    remember_state(match.game, after)
+    updated.stored_state = stored
+    remember_state(match.game, after, stored)
     return MoveResult(updated, before, after, seat, notation)
 
 

@@ -22,6 +22,7 @@ from storage.records import (
     Row,
     SeatRecord,
     Shards,
+    compact_json,
     match_from_row,
     move_from_row,
     premove_from_row,
@@ -71,8 +72,7 @@ _COMPUTER_TURN = "status = 'active' AND (computer_seats >> current_seat) & 1 = 1
 (migration 9), to be used verbatim for SQLite to read along it."""
 
 
-def _json(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_json = compact_json
 
 
 class MatchReads(Queries):
@@ -251,8 +251,9 @@ class MatchWrites(MatchReads):
     def update_match(self, match_id: int, expected_version: int, **fields: Any) -> bool:
         """Set ``fields`` of a match if its version is still ``expected_version``, and bump the version.
 
-        Keys are column names from :data:`MATCH_FIELDS`; ``state`` and ``outcome`` are JSON-encoded here,
-        booleans stored as 0/1. Returns ``False`` (and changes nothing) when the version moved on. Setting a status
+        Keys are column names from :data:`MATCH_FIELDS`; ``state`` and ``outcome`` are JSON-encoded here (a JSON
+        column given as text is taken as encoded already: :func:`storage.records.compact_json`), booleans stored as
+        0/1. Returns ``False`` (and changes nothing) when the version moved on. Setting a status
         other than ``"active"`` (the match ended) also deletes the match's conditional moves.
 
         Raises:
@@ -262,7 +263,7 @@ class MatchWrites(MatchReads):
         if unknown:
             raise ValueError(f"not updatable match columns: {', '.join(unknown)}")
         encoded = {
-            key: (_json(value) if key in _JSON_FIELDS and value is not None
+            key: (_json(value) if key in _JSON_FIELDS and value is not None and not isinstance(value, str)
                   else int(value) if isinstance(value, bool) else value)
             for key, value in fields.items()
         }
