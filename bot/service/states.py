@@ -40,7 +40,8 @@ def load_state(match: MatchRecord) -> State[Any]:
     """The rules-core state of a stored match (raises ``InvalidState`` for corrupt data), from the cache when this
     process decoded or produced the same stored data before (keyed by the state's JSON text as stored, which a record
     read from the database carries: no encoding on the way)."""
-    key = match.game, match.stored_state if match.stored_state is not None else compact_json(match.state)
+    stored = getattr(match, "stored_state", None)  # (a record built by hand may not have it)
+    key = match.game, stored if stored is not None else compact_json(match.state)
     with _states_lock:
         state = _states.get(key)
         if state is not None:
