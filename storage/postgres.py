@@ -54,7 +54,7 @@ from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
-from psycopg.pq import TransactionStatus
+from psycopg.pq import ConnStatus, TransactionStatus
 from psycopg.rows import RowMaker
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -182,6 +182,20 @@ def _alive(conn: PgConnection) -> bool:
     except (OSError, ValueError):
         return False
     return not readable
+
+
+def _dropped(conn: PgConnection, error: psycopg.Error) -> bool:
+    """Whether ``error`` means the connection is gone (the transaction on it with it), rather than that a statement
+    failed: the connection broke or closed, the server is shutting the session down (SQLSTATE class 57P: an
+    administrator's ``pg_terminate_backend``, a shutdown, a crash) or cannot be reached (08), or psycopg lost the
+    connection's state (an operational error without a SQLSTATE: it reports no server's answer)."""
+    if conn.broken or conn.closed or conn.pgconn.status == ConnStatus.BAD:
+        return True
+    for seen in (error, error.__context__):
+        if isinstance(seen, psycopg.OperationalError) and (
+                seen.sqlstate is None or seen.sqlstate.startswith(("57P", "08"))):
+            return True
+    return False
 
 
 def _commit(conn: PgConnection) -> None:
@@ -330,11 +344,12 @@ class PostgresDatabase:
                     end(conn)
                 return result
             except psycopg.Error as error:
-                if conn.broken or conn.closed:
+                if _dropped(conn, error):
+                    conn.close()  # the pool replaces it
                     raise _Dropped(ending) from error
                 raise
             finally:
-                if not (conn.broken or conn.closed) and conn.info.transaction_status != TransactionStatus.IDLE:
+                if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
                     with contextlib.suppress(psycopg.Error):  # a queued statement failed with the commit
                         conn.execute("ROLLBACK")
 
