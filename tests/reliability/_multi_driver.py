@@ -20,7 +20,7 @@ per request:
 * ``{"op": "vacation", "now": T, "guild": G, "user": U, "action": "start" | "end"}`` → ``{"vacation": [id, ends_by],
   "deadlines": n}`` (or ``{"refused": name}``): the member's vacation started or ended.
 * ``{"op": "accept", "now": T, "challenge": C, "guild": G, "user": U}`` → ``{"match": id}``: the challenge accepted
-  by member ``U``.
+  by member ``U`` (or ``{"refused": name}``).
 * ``{"op": "settings", "now": T, "guild": G, "changes": {...}}`` → ``{"settings": {...}}``: a server's settings
   changed.
 * ``{"op": "hold", "now": T}`` → ``{"armed": true}``: the next request's write transaction stops right before its
@@ -126,7 +126,10 @@ async def _vacation(service: MatchService, request: dict[str, Any]) -> dict[str,
 
 async def _accept(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
     accepter = Player(request["user"], f"member {request['user']}")
-    result = await service.accept_challenge(request["challenge"], request["guild"], accepter)
+    try:
+        result = await service.accept_challenge(request["challenge"], request["guild"], accepter)
+    except ServiceError as error:
+        return {"refused": type(error).__name__}
     return {"match": result.match.id}
 
 

@@ -448,6 +448,24 @@ async def test_a_match_that_starts_as_its_first_movers_vacation_starts_elsewhere
         await service.services.vacations.end(GUILD, alice.user_id)
 
 
+async def test_an_open_challenge_accepted_in_two_processes_at_once_starts_one_match(
+        db: Database, two_drivers: list[Driver]) -> None:
+    service = MatchService(db, clock=Clock(T0))
+    challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                               challenger=Player(401, "alice"), opponent=None)
+    first, second = two_drivers
+    first.send("hold", T0)
+    assert first.answer() == {"armed": True}
+    first.send("accept", T0, challenge=challenge.id, guild=GUILD, user=402)
+    assert first.answer() == {"holding": True}
+    second.send("accept", T0 + 1, challenge=challenge.id, guild=GUILD, user=403)
+    await waiting_for_a_lock(db, second)
+    first.send("release", T0 + 2)
+    assert "match" in first.answer()
+    assert second.answer() == {"refused": "ChallengeClosed"}
+    assert [row[0] for row in await db.fetchall("SELECT COUNT(*) FROM matches")] == [1]
+
+
 async def test_settings_changed_in_two_processes_at_once_both_count(db: Database,
                                                                    two_drivers: list[Driver]) -> None:
     holder, other = two_drivers
