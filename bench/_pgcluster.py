@@ -36,15 +36,54 @@ class ClusterUnavailable(RuntimeError):
 
 @dataclass
 class Cluster:
-    """A running cluster: ``url(name)`` is the URL of database ``name`` on it."""
+    """A running cluster: ``url(name)`` is the URL of database ``name`` on it; :meth:`restart` stops it and starts it
+    again (on another port: the same data at a new address, as after a failover)."""
 
     host: str
     port: int
     user: str
+    data: Path | None = None
+    """The cluster's data folder (``None``: a cluster this code did not start, which it cannot restart)."""
+    options: str = ""
+    """The server options it was started with."""
 
     def url(self, name: str) -> str:
         """``postgresql://user@host:port/name``."""
         return f"postgresql://{self.user}@{self.host}:{self.port}/{name}"
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server (``pg_ctl stop -m mode``: ``fast`` ends every session, ``immediate`` as a crash does)."""
+        _pg_ctl(self, "-m", mode, "stop")
+
+    def start(self, port: int | None = None) -> None:
+        """Start the stopped server again, on ``port`` when given (a new address for the same data)."""
+        if port is not None:
+            self.port = port
+        assert self.data is not None, "not a cluster started here"
+        _pg_ctl(self, "-l", str(self.data.parent / "server.log"), "-w", "-o",
+                f"-h {self.host} -p {self.port} -k {self.data.parent} {self.options}", "start")
+
+    def restart(self, port: int | None = None, mode: str = "fast") -> None:
+        """:meth:`stop`, then :meth:`start` (on ``port`` when given)."""
+        self.stop(mode)
+        self.start(port)
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now."""
+    return _free_port()
+
+
+def _run_as() -> list[str]:
+    return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+
+def _pg_ctl(cluster: Cluster, *arguments: str) -> None:
+    binaries = bindir()
+    if binaries is None or cluster.data is None:
+        raise ClusterUnavailable(NOT_INSTALLED)
+    subprocess.run([*_run_as(), str(binaries / "pg_ctl"), "-D", str(cluster.data), *arguments], check=True,
+                   capture_output=True)
 
 
 def bindir() -> Path | None:
@@ -75,7 +114,7 @@ def running_cluster(server_options: str = THROWAWAY_OPTIONS) -> Iterator[Cluster
     binaries = bindir()
     if binaries is None:
         raise ClusterUnavailable(NOT_INSTALLED)
-    run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    run_as = _run_as()
     base = Path(tempfile.mkdtemp(prefix="napkin-pg-"))
     if run_as:
         shutil.chown(base, "postgres")
@@ -87,7 +126,7 @@ def running_cluster(server_options: str = THROWAWAY_OPTIONS) -> Iterator[Cluster
                         "-o", f"-h 127.0.0.1 -p {port} -k {base} {server_options}", "start"],
                        check=True, capture_output=True)
         try:
-            yield Cluster("127.0.0.1", port, "napkin")
+            yield Cluster("127.0.0.1", port, "napkin", data, server_options)
         finally:
             subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
                            check=False, capture_output=True)

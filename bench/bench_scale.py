@@ -2,8 +2,10 @@
 
 - An unrelated member's move (a Chopsticks move through SimCord) while 0, 1, 2 and 4 ``hard`` Polygons searches
   (lattice 30, 10 dots) run in the computer's worker processes. Target: p50 with 4 searches within 2× of idle.
-- The deadline pass with nothing due (the pass and the query for the next wake-up) at 1,000, 10,000 and 100,000
-  active matches. Target: a few ms, flat.
+- What must cost what it returns, on SQLite and on PostgreSQL at 1,000, 10,000 and 100,000 matches (and as many
+  rated members): the computer turns to resume at start-up, a member's ``/match list`` page, the deadline pass with
+  nothing due (and the next wake-up), the first ``/leaderboard`` page. Target: flat, p50 at 100,000 within 2× of
+  1,000 (each backend in a fresh interpreter; PostgreSQL a throwaway cluster).
 - ``/leaderboard`` (first and last page) and ``/stats`` through SimCord with 100,000 rated members. Target < 20 ms.
 - Move latency through SimCord at plies 1–25 and 176–200 of Chopsticks matches played to the 200-ply limit, on a
   database with only those matches and on one with 100,000 other active matches. Target: within 1.5× of the
@@ -15,14 +17,17 @@ Every latency row gives p50 and p99 with the number of samples; all figures are 
 from __future__ import annotations
 
 import asyncio
+import math
+import multiprocessing
 import random
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from bench._harness import World
-from bench._timing import Row, percentile, percentile_rows
+from bench._timing import Row, percentile, percentile_rows, value_row
 from games import GAMES, State
 
 PASS_SAMPLES = 200
@@ -34,6 +39,8 @@ SEARCHES = (0, 1, 2, 4)
 SIZES = (1_000, 10_000, 100_000)
 RATED_MEMBERS = 100_000
 SEARCH_VARIANT = {"size": 30, "dots": 10}
+POSTGRES_OPTIONS = "-c synchronous_commit=off -c max_connections=100"
+"""The benchmark cluster, as bench_backends runs it."""
 
 
 def long_line(seed: int) -> list[str]:
@@ -70,28 +77,164 @@ def _fill_matches(tx: Any, count: int, start: int = 0) -> None:
                         seats=[SeatRecord(0, a, f"m{a}"), SeatRecord(1, b, f"m{b}")])
 
 
-async def _deadline_pass_rows(db_path: Path) -> list[Row]:
-    from bot.service import MatchService
+FIGURES = {
+    "resume": "computer turns to resume (at start-up)",
+    "list": "/match list, a member's first page",
+    "pass": "deadline pass and next wake-up, nothing due",
+    "leaderboard": "/leaderboard, first page",
+}
+"""The reads that must cost what they return, by key: each timed at every size of :data:`SIZES`."""
+LIST_MEMBER = 7
+"""The member whose ``/match list`` is timed: 20 active and 20 finished matches at every size."""
+COMPUTER_TURNS = 5
+"""Matches waiting for the computer at every size."""
+FLATNESS = 2.0
+"""Target: p50 at the largest size within this factor of the p50 at the smallest."""
+ROUNDS = 10
+"""Each figure's samples at a size are taken in this many rounds, the figures in turn."""
+
+
+def _fixed(tx: Any) -> None:
+    """What stays the same at every size: the listed member's matches and the computer's turns."""
+    from storage import SeatRecord
+
+    state = GAMES["chopsticks"].new_state({}).to_dict()
+    for number in range(40):
+        match_id = tx.insert_match(guild_id=99, channel_id=98, game="chopsticks", variant={}, state=state,
+                                   current_seat=0, days_per_move=3, deadline=1e12, rated=True, now=2.0 + number,
+                                   seats=[SeatRecord(0, LIST_MEMBER, "member"), SeatRecord(1, 8, "other")])
+        if number % 2:
+            tx.update_match(match_id, 0, status="finished", current_seat=None, deadline=None)
+    for _ in range(COMPUTER_TURNS):
+        tx.insert_match(guild_id=99, channel_id=98, game="chopsticks", variant={}, state=state, current_seat=1,
+                        days_per_move=3, deadline=None, rated=False, now=1.0,
+                        seats=[SeatRecord(0, 9, "member"), SeatRecord(1, 0, "computer (easy)", "easy")])
+
+
+def _rated(tx: Any, start: int, stop: int) -> None:
+    """Rating rows of members ``start`` to ``stop`` on the Chopsticks board of guild 99."""
+    tx._conn.executemany(
+        "INSERT INTO ratings (guild_id, game, user_id, display_name, mu, sigma, games, wins, losses, draws, "
+        "best_vs_par, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(99, "chopsticks", 100_000 + n, f"m{n}", 25 + (n % 997) / 100, 1 + (n % 13) / 10, n % 12, n % 7, n % 5, 0,
+          None, 1.0) for n in range(start, stop)])
+
+
+async def _indexed_samples(database: str) -> dict[str, dict[int, list[float]]]:
+    """Each figure of :data:`FIGURES` timed :data:`PASS_SAMPLES` times at every size of :data:`SIZES` (as many
+    matches, as many rated members), on ``database`` (empty), through the services the bot calls."""
+    from bench._storage import fill_matches
+    from bot.service import MatchService, ratings
+    from storage import Database
+
+    db = await Database.open(database)
+    service = MatchService(db, clock=lambda: 1e9)
+    samples: dict[str, dict[int, list[float]]] = {key: {} for key in FIGURES}
+    calls = {
+        "resume": lambda: service.services.computer_turns.waiting(),
+        "list": lambda: service.services.reading.active_match_page(99, LIST_MEMBER, 1, 10),
+        "pass": lambda: _pass(service),
+        "leaderboard": lambda: service.services.ratings.leaderboard(99, "chopsticks", page=1),
+    }
+    try:
+        await db.write(_fixed)
+        filled, rated = 40 + COMPUTER_TURNS, 0
+        for size in SIZES:
+            for start in range(filled, size, 10_000):
+                await db.write(fill_matches, min(10_000, size - start))
+            for start in range(rated, size, 10_000):
+                await db.write(_rated, start, min(start + 10_000, size))
+            filled = rated = size
+            await _settled(db)
+            found = (await calls["resume"](), (await calls["list"]())[0], await calls["leaderboard"]())
+            if len(found[0]) != COMPUTER_TURNS or len(found[1]) != 10 or found[2].ranked != size:
+                raise RuntimeError(f"at {size:,}: {len(found[0])} computer turns, {len(found[1])} listed, "
+                                   f"{found[2].ranked} ranked")
+            assert isinstance(found[2], ratings.LeaderboardPage)
+            for key in calls:
+                samples[key][size] = []
+            for _ in range(ROUNDS):  # the figures in turn, a round at a time: a moment of a busy machine is shared
+                for key, call in calls.items():
+                    for _ in range(PASS_SAMPLES // ROUNDS):
+                        began = time.perf_counter()
+                        await call()
+                        samples[key][size].append((time.perf_counter() - began) * 1000)
+    finally:
+        await db.close()
+    return samples
+
+
+async def _settled(db: Any) -> None:
+    """The database after a bulk fill as it is after a while of ordinary writes: PostgreSQL has statistics of the
+    tables; SQLite's write-ahead log is checkpointed and reset (ordinary writes keep it near the autocheckpoint's
+    1,000 pages; a fill of 10,000s of rows would otherwise leave every read looking through a log that long)."""
+    if db.backend == "postgresql":
+        await db.write(lambda tx: tx._conn.execute("ANALYZE"))
+    else:
+        from storage.sqlite import _in_thread
+
+        await _in_thread(db._writer, lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+
+
+async def _pass(service: Any) -> None:
+    work = await service.process_due()
+    await service.next_wakeup()
+    if work.reminded or work.forfeited or work.aborted:
+        raise RuntimeError("something was due")
+
+
+def indexed_rows(backend: str, database: str) -> list[Row]:
+    """The rows of :data:`FIGURES` on ``backend``'s ``database``: p50 at each size (p99 and samples in the note),
+    then the 100k / 1k ratio of each."""
+    samples = asyncio.run(_indexed_samples(database))
+    rows: list[Row] = []
+    for key, title in FIGURES.items():
+        for size in SIZES:
+            timed = samples[key][size]
+            rows.append(value_row(f"{backend}: {title}, {size:,} matches: p50", percentile(timed, 0.5), "ms",
+                                  note=f"p99 {percentile(timed, 0.99):.2f} ms, n={len(timed)}"))
+        ratio = percentile(samples[key][SIZES[-1]], 0.5) / percentile(samples[key][SIZES[0]], 0.5)
+        rows.append(value_row(f"{backend}: {title}, p50 at {SIZES[-1]:,} / {SIZES[0]:,} matches", ratio, "x",
+                              FLATNESS, "at each size as many matches, and as many members rated on the board"))
+    return rows
+
+
+async def _fill_big(db_path: Path) -> None:
+    """:data:`SIZES`' largest number of other members' active matches, nothing due for a long time."""
     from storage import Database
 
     db = await Database.open(db_path)
-    service = MatchService(db, clock=lambda: 1e9)
-    rows: list[Row] = []
-    filled = 0
     try:
-        for size in SIZES:
-            await db.write(_fill_matches, size - filled, filled)
-            filled = size
-            samples = []
-            for _ in range(PASS_SAMPLES):
-                began = time.perf_counter()
-                work = await service.process_due()
-                await service.next_wakeup()
-                samples.append((time.perf_counter() - began) * 1000)
-                assert not work.reminded and not work.forfeited
-            rows += percentile_rows(f"deadline pass, nothing due, {size:,} active matches", samples, 5.0, 20.0)
+        await db.write(_fill_matches, SIZES[-1])
     finally:
         await db.close()
+
+
+def _sqlite_indexed() -> list[Row]:
+    with tempfile.TemporaryDirectory() as folder:
+        return indexed_rows("SQLite", str(Path(folder) / "scale.db"))
+
+
+def _postgres_indexed() -> list[Row]:
+    from bench._pgcluster import fresh_database, running_cluster
+
+    with running_cluster(POSTGRES_OPTIONS) as cluster, fresh_database(cluster, "napkin_scale") as url:
+        return indexed_rows("PostgreSQL", url)
+
+
+def _indexed_rows() -> list[Row]:
+    """:func:`indexed_rows` on SQLite, then on PostgreSQL (or rows saying why not), each in a fresh interpreter."""
+    from bench._pgcluster import NOT_INSTALLED, ClusterUnavailable
+
+    rows: list[Row] = []
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        rows += pool.submit(_sqlite_indexed).result()
+        try:
+            rows += pool.submit(_postgres_indexed).result()
+        except (ClusterUnavailable, ImportError) as error:
+            reason = NOT_INSTALLED if isinstance(error, ClusterUnavailable) else "psycopg is not installed"
+            rows += [Row(row.name.replace("SQLite", "PostgreSQL"), math.nan, math.nan, math.nan, "", "", None,
+                         f"skipped: {reason}") for row in rows]
     return rows
 
 
@@ -258,7 +401,7 @@ def run() -> list[Row]:
         rows += percentile_rows(f"first response of an unrelated /match list, {LOAD_SEARCHES} hard searches and "
                                 f"{LOAD_REPLAYS} replays running", small["loaded"], 3000.0, 3000.0,
                                 note="Discord's limit for a first response is 3 s")
-        rows += _deadline_rows(Path(folder) / "big.db")
+        asyncio.run(_fill_big(Path(folder) / "big.db"))
         big = asyncio.run(_session(Path(folder) / "big.db", lines, big=True))
     small_early = percentile(small["early"], 0.5)
     for label, samples in (("small database, plies 1-25", small["early"]),
@@ -271,8 +414,4 @@ def run() -> list[Row]:
                        ("leaderboard last", "/leaderboard last page"),
                        ("stats", "/stats")):
         rows += percentile_rows(f"{title}, {RATED_MEMBERS:,} rated members", big[key], 20.0)
-    return rows
-
-
-def _deadline_rows(db_path: Path) -> list[Row]:
-    return asyncio.run(_deadline_pass_rows(db_path))
+    return rows + _indexed_rows()

@@ -8,7 +8,7 @@ dicts.
 """
 
 from storage.database import Database
-from storage.errors import StorageError
+from storage.errors import CommitUncertain, ConnectionLost, StorageError
 from storage.queries.ratings import PROVISIONAL_GAMES
 from storage.records import (
     ChallengeRecord,
@@ -22,6 +22,7 @@ from storage.records import (
     SettingsRecord,
     Shards,
     VacationRecord,
+    compact_json,
 )
 from storage.sqlite import DEFAULT_PATH
 from storage.tx import ReadTx, Tx
@@ -30,6 +31,8 @@ __all__ = [
     "DEFAULT_PATH",
     "PROVISIONAL_GAMES",
     "ChallengeRecord",
+    "CommitUncertain",
+    "ConnectionLost",
     "Database",
     "MatchRecord",
     "MemberPrefs",
@@ -44,4 +47,5 @@ __all__ = [
     "StorageError",
     "Tx",
     "VacationRecord",
+    "compact_json",
 ]

@@ -38,6 +38,9 @@ class Dialect:
     lock_timeout_sql: str
     """The statement that makes the rest of a transaction give up on a held row after ``{milliseconds}``; empty on
     SQLite (no row is ever held by another transaction)."""
+    advisory_lock_sql: str
+    """The statement that holds a lock named by two 32-bit integers until the transaction ends (for what has no row
+    to lock yet); empty on SQLite (one writer at a time)."""
 
     def limit(self, limit: int) -> int | None:
         """A ``LIMIT`` parameter: a negative ``limit`` means none."""
@@ -67,6 +70,7 @@ SQLITE = Dialect(
     for_update_sql="",
     skip_locked_sql="",
     lock_timeout_sql="",
+    advisory_lock_sql="",
 )
 
 POSTGRESQL = Dialect(
@@ -80,6 +84,7 @@ POSTGRESQL = Dialect(
     for_update_sql=" FOR UPDATE OF {table}",
     skip_locked_sql=" FOR UPDATE OF {table} SKIP LOCKED",
     lock_timeout_sql="SET LOCAL lock_timeout = '{milliseconds}ms'",
+    advisory_lock_sql="SELECT pg_advisory_xact_lock(?, ?)",
 )
 
 

@@ -249,6 +249,48 @@ MIGRATIONS: tuple[str, ...] = (
         CHECK ((then_if IS NULL) = (then_reply IS NULL))
     );
     """,
+    # 9: what makes the start-up resumption of computer turns and the leaderboards cost what they return. A match's
+    # computer_seats holds its computer seats as bits (seat 0 is 1, seat 1 is 2; 0 for none), set when it starts
+    # (its seats never change), so that the partial index matches_computer_turn holds exactly the active matches
+    # whose seat to move is the computer's. leaderboard_sizes holds how many rows each board (a server and a
+    # ratings key) ranks: ranked, every row (a duel board); with_par, those with a result against par (a solitaire
+    # board); triggers on ratings keep it, whatever writes a rating, so a page needs no count of the whole board.
+    """
+    ALTER TABLE matches ADD COLUMN computer_seats INTEGER NOT NULL DEFAULT 0;
+    UPDATE matches SET computer_seats = (SELECT SUM(1 << seat) FROM seats
+                                         WHERE seats.match_id = matches.id AND seats.level IS NOT NULL)
+        WHERE id IN (SELECT match_id FROM seats WHERE level IS NOT NULL);
+    CREATE INDEX matches_computer_turn ON matches (id)
+        WHERE status = 'active' AND (computer_seats >> current_seat) & 1 = 1;
+
+    CREATE TABLE leaderboard_sizes (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        ranked   INTEGER NOT NULL CHECK (ranked >= 0),
+        with_par INTEGER NOT NULL CHECK (with_par >= 0),
+        PRIMARY KEY (guild_id, game)
+    );
+    INSERT INTO leaderboard_sizes (guild_id, game, ranked, with_par)
+        SELECT guild_id, game, COUNT(*), COUNT(best_vs_par) FROM ratings GROUP BY guild_id, game;
+    CREATE TRIGGER ratings_sized_insert AFTER INSERT ON ratings BEGIN
+        INSERT INTO leaderboard_sizes (guild_id, game, ranked, with_par)
+            VALUES (new.guild_id, new.game, 1, new.best_vs_par IS NOT NULL)
+            ON CONFLICT (guild_id, game) DO UPDATE SET ranked = ranked + 1, with_par = with_par + excluded.with_par;
+    END;
+    CREATE TRIGGER ratings_sized_delete AFTER DELETE ON ratings BEGIN
+        UPDATE leaderboard_sizes SET ranked = ranked - 1, with_par = with_par - (old.best_vs_par IS NOT NULL)
+            WHERE guild_id = old.guild_id AND game = old.game;
+    END;
+    CREATE TRIGGER ratings_sized_update AFTER UPDATE OF guild_id, game, best_vs_par ON ratings
+        WHEN old.guild_id != new.guild_id OR old.game != new.game
+             OR (old.best_vs_par IS NULL) != (new.best_vs_par IS NULL) BEGIN
+        UPDATE leaderboard_sizes SET ranked = ranked - 1, with_par = with_par - (old.best_vs_par IS NOT NULL)
+            WHERE guild_id = old.guild_id AND game = old.game;
+        INSERT INTO leaderboard_sizes (guild_id, game, ranked, with_par)
+            VALUES (new.guild_id, new.game, 1, new.best_vs_par IS NOT NULL)
+            ON CONFLICT (guild_id, game) DO UPDATE SET ranked = ranked + 1, with_par = with_par + excluded.with_par;
+    END;
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -439,9 +481,55 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         CHECK ((then_if IS NULL) = (then_reply IS NULL))
     );
     """,
+    # 9: as in SQLite; the triggers are one function, run at commit (deferred constraint triggers), so a transaction
+    # takes a board's row last of all its locks and two never wait for each other in a ring.
+    """
+    ALTER TABLE matches ADD COLUMN computer_seats INTEGER NOT NULL DEFAULT 0;
+    UPDATE matches SET computer_seats = (SELECT SUM(1 << seat) FROM seats
+                                         WHERE seats.match_id = matches.id AND seats.level IS NOT NULL)
+        WHERE id IN (SELECT match_id FROM seats WHERE level IS NOT NULL);
+    CREATE INDEX matches_computer_turn ON matches (id)
+        WHERE status = 'active' AND (computer_seats >> current_seat) & 1 = 1;
+
+    CREATE TABLE leaderboard_sizes (
+        guild_id BIGINT  NOT NULL,
+        game     TEXT    NOT NULL,
+        ranked   INTEGER NOT NULL CHECK (ranked >= 0),
+        with_par INTEGER NOT NULL CHECK (with_par >= 0),
+        PRIMARY KEY (guild_id, game)
+    );
+    INSERT INTO leaderboard_sizes (guild_id, game, ranked, with_par)
+        SELECT guild_id, game, COUNT(*), COUNT(best_vs_par) FROM ratings GROUP BY guild_id, game;
+    CREATE FUNCTION ratings_sized() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP IN ('DELETE', 'UPDATE') THEN
+            UPDATE leaderboard_sizes SET ranked = ranked - 1, with_par = with_par - (OLD.best_vs_par IS NOT NULL)::int
+                WHERE guild_id = OLD.guild_id AND game = OLD.game;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            INSERT INTO leaderboard_sizes AS sizes (guild_id, game, ranked, with_par)
+                VALUES (NEW.guild_id, NEW.game, 1, (NEW.best_vs_par IS NOT NULL)::int)
+                ON CONFLICT (guild_id, game) DO UPDATE SET ranked = sizes.ranked + 1,
+                                                           with_par = sizes.with_par + excluded.with_par;
+        END IF;
+        RETURN NULL;
+    END
+    $$;
+    CREATE CONSTRAINT TRIGGER ratings_sized_insert AFTER INSERT OR DELETE ON ratings
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ratings_sized();
+    CREATE CONSTRAINT TRIGGER ratings_sized_update AFTER UPDATE OF guild_id, game, best_vs_par ON ratings
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN (OLD.guild_id <> NEW.guild_id OR OLD.game <> NEW.game
+              OR (OLD.best_vs_par IS NULL) <> (NEW.best_vs_par IS NULL))
+        EXECUTE FUNCTION ratings_sized();
+    """,
 )
 
 if len(POSTGRES_MIGRATIONS) != len(MIGRATIONS):  # pragma: no cover - a module that fails to import says so at once
     raise RuntimeError("every migration needs its SQLite and its PostgreSQL text")
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+DERIVED_TABLES = frozenset({"leaderboard_sizes"})
+"""Tables whose rows the database derives from others by triggers (so a copy of the data leaves them out: they
+follow the rows copied)."""

@@ -78,6 +78,10 @@ class MatchRecord:
     time_given: list[int] | None = None
     """How many times each seat gave its opponent extra time (``/match give-time``), by seat; ``None`` while
     nobody has."""
+    stored_state: str | None = field(default=None, init=False, repr=False, compare=False)
+    """:attr:`state` as the JSON text read from the database (:func:`compact_json` of it, as written), for a cache of
+    decoded states to be keyed by without encoding it again; ``None`` in a record built otherwise (a
+    ``dataclasses.replace`` copy leaves it out, so it can never describe another state)."""
 
     def times_given(self, seat: int) -> int:
         """How many times ``seat`` gave its opponent extra time in this match."""
@@ -257,6 +261,11 @@ class Shards:
         return f"(({column} >> 22) % {int(self.count)}) IN ({ids})"
 
 
+def compact_json(value: object) -> str:
+    """``value`` as the JSON text the queries store (no spaces; keys in their order)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
 # ---------------------------------------------------------------- decoders: one per record, from either backend's row
 
 
@@ -299,6 +308,7 @@ def _decode_match(row: Row) -> MatchRecord:
     match.seats = [SeatRecord(int(seat), int(user_id), str(name), level, pings is None or bool(pings), bool(dm),
                               None if away is None else float(away))
                    for seat, user_id, name, level, pings, dm, away in json.loads(row["seats_json"])]
+    match.stored_state = row["state"]
     return match
 
 

@@ -23,6 +23,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import ClassVar, Concatenate, Literal, ParamSpec, TypeVar
@@ -43,6 +44,9 @@ T = TypeVar("T")
 P = ParamSpec("P")
 
 Synchronous = Literal["NORMAL", "FULL"]
+
+OPEN_PATIENCE = 30.0
+"""Seconds :meth:`SqliteDatabase.open` keeps trying while the file is busy (as long as a write waits for the lock)."""
 
 SQLITE_URL = "sqlite:///"
 """A database setting that starts so names the SQLite file after it (``sqlite:////srv/napkin.db`` is absolute)."""
@@ -83,6 +87,11 @@ class SqliteDatabase:
                    synchronous: Synchronous = "NORMAL") -> SqliteDatabase:
         """Open (creating if needed) and migrate the database at ``path``.
 
+        While the file is busy ("database is locked": another process is opening, migrating or writing it at that
+        moment, which SQLite may report at once, without waiting, when two connections switch a new file to WAL
+        together), the open is tried again, with pauses from 1 ms growing to 100 ms, for up to
+        :data:`OPEN_PATIENCE` seconds.
+
         Args:
             path: file path of the SQLite database, or ``sqlite:///`` and that path.
             synchronous: ``"NORMAL"`` (default, safe under WAL against application crashes) or ``"FULL"``.
@@ -99,17 +108,20 @@ class SqliteDatabase:
             path = target[len(SQLITE_URL):]
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            writer = await _connect(path, synchronous)
+        deadline = time.monotonic() + OPEN_PATIENCE
+        pause = 0.001
+        while True:
             try:
-                await _in_thread(writer, _migrate)
-                await _in_thread(writer, _check_writable)
-            except BaseException:
-                await writer.close()
-                raise
-            reader = writer if str(path) == ":memory:" else await _connect(path, synchronous)
-        except sqlite3.DatabaseError as error:  # OperationalError too: read-only, locked for 30 s, unreadable
-            raise StorageError(_refusal(path, error)) from error
+                writer, reader = await _open_connections(path, synchronous)
+                break
+            except sqlite3.OperationalError as error:
+                if not _busy(error) or time.monotonic() + pause > deadline:
+                    raise StorageError(_refusal(path, error)) from error
+                log.info("the database %s is busy while opening (%s); trying again", path, error)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.1)
+            except sqlite3.DatabaseError as error:  # read-only, unreadable, not a database
+                raise StorageError(_refusal(path, error)) from error
         return cls(path, writer, reader, synchronous)
 
     async def close(self) -> None:
@@ -187,6 +199,27 @@ class SqliteDatabase:
 
         async with self._write_lock:
             await _in_thread(self._reader, copy)
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    """``True`` for "database is locked" (``SQLITE_BUSY`` or ``SQLITE_LOCKED``)."""
+    return getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or \
+        "database is locked" in str(error)
+
+
+async def _open_connections(path: str | os.PathLike[str],
+                            synchronous: Synchronous) -> tuple[aiosqlite.Connection, aiosqlite.Connection]:
+    """The writer (the database migrated and found writable) and the reader connections of ``path``; nothing left
+    open when it raises."""
+    writer = await _connect(path, synchronous)
+    try:
+        await _in_thread(writer, _migrate)
+        await _in_thread(writer, _check_writable)
+        reader = writer if str(path) == ":memory:" else await _connect(path, synchronous)
+    except BaseException:
+        await writer.close()
+        raise
+    return writer, reader
 
 
 async def _connect(path: str | os.PathLike[str], synchronous: Synchronous) -> aiosqlite.Connection:

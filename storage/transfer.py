@@ -4,8 +4,10 @@ every table (for the copy's checks and for tests).
 A location is a SQLite file (a path or ``sqlite:///path``) or a ``postgresql://`` URL. :func:`transfer` copies every
 table of the schema, found in the database's own catalogue (so tables added by later migrations are copied without
 edits here), parents before children by their foreign keys, in one transaction on the target, keeping every id; on
-PostgreSQL the identity columns then continue after the largest copied id. Before committing it compares the row
-count of every table in the target with the source's (read in one snapshot); any failure rolls the whole copy back.
+PostgreSQL the identity columns then continue after the largest copied id. A table the database derives by triggers
+(:data:`storage.migrations.DERIVED_TABLES`) is left out: its triggers fill it from the rows copied. Before committing
+it compares the row count of every table in the target with the source's (read in one snapshot); any failure rolls
+the whole copy back.
 After committing it hands every copied match with its move log to a check (the CLI's replays the log with the
 service's rules) and reports the matches that fail it: such a match was damaged in the source too, so it is copied
 as it is and reported, not fatal.
@@ -34,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from storage.database import POSTGRES_URLS, Database
 from storage.dialect import POSTGRESQL, SQLITE
 from storage.errors import StorageError
-from storage.migrations import SCHEMA_VERSION
+from storage.migrations import DERIVED_TABLES, SCHEMA_VERSION
 from storage.queries.base import Connection
 from storage.records import MatchRecord, MoveRecord
 from storage.sqlite import SQLITE_URL
@@ -375,8 +377,10 @@ def _copy(source: Location, target: Location, report: TransferReport) -> None:
     """Copy every table in one target transaction (see the module docstring)."""
     with _open(source, read_only=True) as src, _open(target, read_only=False) as dst:
         _begin_snapshot(source.backend, src)
-        tables = _catalogue(source.backend, src)
-        target_tables = {table.name: table for table in _catalogue(target.backend, dst)}
+        # a derived table follows the rows copied into the others (its triggers), so it is not copied itself
+        tables = [table for table in _catalogue(source.backend, src) if table.name not in DERIVED_TABLES]
+        target_tables = {table.name: table for table in _catalogue(target.backend, dst)
+                         if table.name not in DERIVED_TABLES}
         differ = sorted({t.name for t in tables} ^ set(target_tables)) or sorted(
             t.name for t in tables if set(t.columns) != set(target_tables[t.name].columns))
         if differ:

@@ -41,7 +41,7 @@ class Tx(ReadTx, MatchWrites, ChallengeWrites, RatingWrites, OutboxWrites, Membe
         waiting until it is free or the server finds a deadlock. On SQLite nothing: one writer at a time, so no row
         is ever held by another transaction."""
         if self._dialect.lock_timeout_sql:
-            self._conn.execute(self._dialect.lock_timeout_sql.format(milliseconds=int(milliseconds)))
+            self._defer(self._dialect.lock_timeout_sql.format(milliseconds=int(milliseconds)))
 
     @contextlib.contextmanager
     def savepoint(self, name: str = "item") -> Iterator[None]:
@@ -50,11 +50,11 @@ class Tx(ReadTx, MatchWrites, ChallengeWrites, RatingWrites, OutboxWrites, Membe
         if not name.isidentifier():
             raise ValueError(f"not a savepoint name: {name!r}")
         quoted = f'"{name}"'  # a quoted identifier: also a word either dialect reserves
-        self._conn.execute(f"SAVEPOINT {quoted}")
+        self._defer(f"SAVEPOINT {quoted}")  # sent with the block's first statement
         try:
             yield
+            self._conn.execute(f"RELEASE SAVEPOINT {quoted}")  # answers what the block queued: its errors are its own
         except BaseException:
             self._conn.execute(f"ROLLBACK TO SAVEPOINT {quoted}")
             self._conn.execute(f"RELEASE SAVEPOINT {quoted}")
             raise
-        self._conn.execute(f"RELEASE SAVEPOINT {quoted}")

@@ -11,19 +11,20 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench._pgcluster import NOT_INSTALLED, Cluster, bindir, running_cluster
+from bench._pgcluster import NOT_INSTALLED, THROWAWAY_OPTIONS, Cluster, bindir, running_cluster
 from bench._pgcluster import fresh_database as _fresh_database
 
 __all__ = ["Cluster", "fresh_database", "start_cluster"]
 
 
-def start_cluster() -> Iterator[Cluster]:
-    """Start a cluster, yield it, stop it and delete its files (skip, or fail, without PostgreSQL)."""
+def start_cluster(server_options: str = THROWAWAY_OPTIONS) -> Iterator[Cluster]:
+    """Start a cluster (with ``server_options``), yield it, stop it and delete its files (skip, or fail, without
+    PostgreSQL)."""
     if bindir() is None:
         if os.environ.get("NAPKIN_REQUIRE_POSTGRES"):
             pytest.fail(NOT_INSTALLED)
         pytest.skip(NOT_INSTALLED)
-    with running_cluster() as cluster:
+    with running_cluster(server_options) as cluster:
         yield cluster
 
 

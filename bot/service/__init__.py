@@ -23,6 +23,7 @@ from bot.service.errors import (
     Outdated,
     ServiceError,
     TimeRanOut,
+    Unavailable,
 )
 from bot.service.facade import MatchService
 from bot.service.states import load_state, replay, replay_states
@@ -49,6 +50,7 @@ __all__ = [
     "ServiceError",
     "Services",
     "TimeRanOut",
+    "Unavailable",
     "load_state",
     "replay",
     "replay_states",

@@ -18,11 +18,11 @@ from typing import Any, TypeVar
 
 from bot.service import ratings
 from bot.service.clock import CorrespondenceClock
-from bot.service.errors import Damaged, MatchOver, NotAllowed, NotFound, Outdated
+from bot.service.errors import Damaged, MatchOver, NotAllowed, NotFound, Outdated, Unavailable
 from bot.service.states import damage_of, remember_state
 from games import GAMES, State
 from games.base import read_stored_outcome
-from storage import ChallengeRecord, Database, MatchRecord, ReadTx, Tx
+from storage import ChallengeRecord, CommitUncertain, ConnectionLost, Database, MatchRecord, ReadTx, Tx, compact_json
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -166,10 +166,12 @@ def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: 
         fields["rating_changes"] = ratings.record_result(tx, dataclasses.replace(match, **fields), now)
     else:
         fields["deadline"] = deadline_for(match, after.current_seat, now)
-    if not tx.update_match(match.id, match.version, **fields):  # (a refusal rolls the ratings back too)
+    stored = compact_json(fields["state"])  # encoded once: for the row, and as the state cache's key
+    if not tx.update_match(match.id, match.version, **{**fields, "state": stored}):  # (a refusal undoes the ratings)
         raise Outdated("Another move landed first; look at the latest board.")
     updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
-    remember_state(match.game, after)
+    updated.stored_state = stored
+    remember_state(match.game, after, stored)
     return MoveResult(updated, before, after, seat, notation)
 
 
@@ -182,11 +184,61 @@ async def quarantine(db: Database, match: MatchRecord, reason: str) -> None:
     await db.write(Tx.quarantine_match, match.id, reason)
 
 
-async def write(db: Database, body: Callable[[Tx], _T]) -> _T:
-    """``db.write(body)``; a :class:`Damaged` raised by ``body`` quarantines the match, then propagates."""
+NOT_REACHED = ("The database could not be reached just now, so nothing was changed; try again in a moment.")
+UNCERTAIN = ("The connection to the database dropped while this was being saved, so it may or may not have been: "
+             "look at the match (`/match board`) before trying again.")
+
+
+async def write(db: Database, body: Callable[[Tx], _T], *, landed: Callable[[ReadTx, _T], bool] | None = None) -> _T:
+    """``db.write(body)``; a :class:`Damaged` raised by ``body`` quarantines the match, then propagates.
+
+    When the connection drops while the commit is on its way (:class:`storage.CommitUncertain`) and ``landed`` is
+    given, the body runs once more, after ``landed(tx, result)`` is asked in the same transaction whether the first
+    run's ``result`` is stored: if so, that result is returned (the action was applied once), else the body runs as
+    it would have (its own checks — the version, whose turn — refuse what no longer fits).
+
+    Raises:
+        Unavailable: the database could not be reached (nothing stored), or the commit's answer was lost and
+            ``landed`` cannot tell (the message says it may be stored); and whatever ``body`` raises.
+    """
+    results: list[_T] = []
+
+    def once(tx: Tx) -> _T:
+        if results and landed is not None and landed(tx, results[0]):
+            return results[0]
+        result = body(tx)
+        results[:] = [result]
+        return result
+
     try:
-        return await db.write(body)
+        try:
+            return await db.write(once)
+        except CommitUncertain:
+            if landed is None:
+                raise
+            log.warning("the commit's answer was lost; looking whether it was stored")
+            return await db.write(once)
     except Damaged as error:
         await db.write(Tx.quarantine_match, error.match_id, error.reason)
         log.error("match %s is damaged and quarantined: %s", error.match_id, error.reason)
         raise
+    except ConnectionLost as error:
+        log.warning("a write could not reach the database: %s", error)
+        raise Unavailable(NOT_REACHED) from error
+    except CommitUncertain as error:
+        log.warning("a write may or may not be stored: %s", error)
+        raise Unavailable(UNCERTAIN) from error
+
+
+def rerun(tx: ReadTx, result: object) -> bool:
+    """The ``landed`` check of :func:`write` for a body that stores the same when it runs again (a settings or
+    preferences change): ``False``, so it simply runs again."""
+    return False
+
+
+def still_as_written(tx: ReadTx, written: MatchRecord) -> bool:
+    """``True`` when the match ``written`` (what a write body stored) is stored as it says: at its version and with
+    its time of change (the action's own clock reading), so that write, not another, is the last one stored. The
+    ``landed`` check of :func:`write` for actions that change a match row (resign, a draw offer, extra time)."""
+    stored = tx.get_match(written.id)
+    return stored is not None and (stored.version, stored.updated_at) == (written.version, written.updated_at)

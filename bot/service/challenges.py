@@ -126,7 +126,8 @@ class ChallengeService:
                             SeatRecord(1 - seat, accepter.user_id, accepter.name)], key=lambda s: s.seat)
             match_id = _insert_match(tx, guild_id, challenge.channel_id, challenge.game, challenge.variant, seats,
                                      challenge.days_per_move, rated=True, now=now, seed=challenge_id)
-            tx.close_challenge(challenge_id, "accepted", match_id)
+            if not tx.close_challenge(challenge_id, "accepted", match_id):  # another process answered it meanwhile
+                raise ChallengeClosed("This challenge is no longer open (it was answered a moment ago).")
             closed = tx.get_challenge(challenge_id)
             assert closed is not None
             return ChallengeResult(closed, reread(tx, match_id))
@@ -149,7 +150,8 @@ class ChallengeService:
                 status = "declined"
             else:
                 raise NotAllowed("Only the invited member can decline this challenge (or its author cancel it).")
-            tx.close_challenge(challenge_id, status)
+            if not tx.close_challenge(challenge_id, status):  # another process answered it meanwhile
+                raise ChallengeClosed("This challenge is no longer open (it was answered a moment ago).")
             closed = tx.get_challenge(challenge_id)
             assert closed is not None
             return closed
@@ -235,6 +237,8 @@ def _insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant
     seat = state.current_seat
     deadline = None
     if seat is not None and not seats[seat].is_computer:
+        if days:  # a vacation starting now in another process comes before this read, or after this match
+            tx.lock_member(guild_id, seats[seat].user_id)
         away = away_until(tx, guild_id, seats[seat].user_id, now) if days else None
         deadline = CorrespondenceClock(days).turn(now, away).deadline
     return tx.insert_match(

@@ -7,6 +7,7 @@ results are queued in the outbox (:mod:`bot.service.outbox`) in the transaction 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -82,30 +83,36 @@ class DeadlineService:
 
         later: tuple[type[Exception], ...] = (Outdated, *self.db.TransientError)
 
-        def settle_batch(tx: Tx, match_ids: Sequence[int]) -> None:
+        def settle_batch(tx: Tx, match_ids: Sequence[int]) -> DueWork:
             # passes of several processes settling matches of the same players in one batch each could wait for
             # each other's rating rows in a ring: give such a match up at once and leave it for the next pass,
             # rather than wait for the server to find the deadlock
             tx.wait_briefly_for_locks(PASS_LOCK_WAIT_MS)
+            done = DueWork()  # what this transaction did (a body may run twice: see storage.Database.write)
             for match_id in match_ids:
+                settled = DueWork()
                 try:
                     with tx.savepoint("due_match"):
-                        _settle_due(tx, match_id, now, work)
+                        _settle_due(tx, match_id, now, settled)
                 except later as error:
                     log.info("match %s could not be settled now (%s); the next pass looks again", match_id,
                              type(error).__name__)
+                    continue
+                _merge(done, settled)
+            return done
 
-        def expire_batch(tx: Tx, batch: Sequence[ChallengeRecord]) -> None:
+        def expire_batch(tx: Tx, batch: Sequence[ChallengeRecord]) -> list[ChallengeRecord]:
+            expired = []
             for challenge in batch:
                 if tx.close_challenge(challenge.id, "expired"):
-                    challenge.status = "expired"
-                    work.expired.append(challenge)
+                    expired.append(dataclasses.replace(challenge, status="expired"))
+            return expired
 
         match_ids, challenges = await self.db.read(due)
         for start in range(0, len(match_ids), DUE_BATCH):
-            await self.db.write(settle_batch, match_ids[start:start + DUE_BATCH])
+            _merge(work, await self.db.write(settle_batch, match_ids[start:start + DUE_BATCH]))
         for start in range(0, len(challenges), DUE_BATCH):
-            await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
+            work.expired += await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
         return work
 
     async def next_wakeup(self) -> float | None:
@@ -117,6 +124,12 @@ class DeadlineService:
             return min(times) if times else None
 
         return await self.db.read(earliest)
+
+
+def _merge(work: DueWork, done: DueWork) -> None:
+    """Add what ``done`` did to ``work``."""
+    for name in ("reminded", "forfeited", "aborted", "expired", "quarantined"):
+        getattr(work, name).extend(getattr(done, name))
 
 
 def _settle_due(tx: Tx, match_id: int, now: float, work: DueWork) -> None:

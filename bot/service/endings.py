@@ -1,8 +1,11 @@
 """What a player does to end a match early or to change its terms: resign, abort before both sides moved, offer,
 accept or decline a draw (lichess's ``Drawer``), and give the opponent more time (lichess's ``Moretimer``).
 
-No ``discord`` import. Each action is one transaction body on the locked match with a version check; a match that
-ends is ended by :mod:`bot.service.finisher` (the result and the ratings in the same transaction).
+No ``discord`` import. Each action is one transaction body on the locked match with a version check (the lock is the
+one a move takes, so an action and a move of the same match in two processes take turns); a match that ends is ended
+by :mod:`bot.service.finisher` (the result and the ratings in the same transaction). An action whose commit's answer
+is lost looks whether the match is stored as it wrote it (:func:`bot.service.base.still_as_written`), so it is
+applied once or refused with the truth.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from bot.service import finisher
-from bot.service.base import load_for_action, reread, seat_of, update, write
+from bot.service.base import load_for_action, reread, seat_of, still_as_written, update, write
 from bot.service.clock import EXTRA_TIME, EXTRA_TIME_LIMIT, CorrespondenceClock
 from bot.service.errors import LimitReached, NotAllowed
 from bot.service.states import sound_state
@@ -44,7 +47,7 @@ class EndingService:
                                    loser=seat, now=now)
 
         now = self.clock()
-        return await write(self.db, body)
+        return await write(self.db, body, landed=still_as_written)
 
     async def abort(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Abort a match before each human side has moved (no result, unrated).
@@ -69,7 +72,7 @@ class EndingService:
             return reread(tx, match_id)
 
         now = self.clock()
-        return await write(self.db, body)
+        return await write(self.db, body, landed=still_as_written)
 
     async def offer_draw(self, match_id: int, guild_id: int, user_id: int) -> tuple[MatchRecord, bool]:
         """Offer a draw, or accept the opponent's standing offer.
@@ -96,7 +99,7 @@ class EndingService:
             return reread(tx, match_id), False
 
         now = self.clock()
-        return await write(self.db, body)
+        return await write(self.db, body, landed=lambda tx, result: still_as_written(tx, result[0]))
 
     async def decline_draw(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Decline the opponent's draw offer.
@@ -113,7 +116,7 @@ class EndingService:
             return reread(tx, match_id)
 
         now = self.clock()
-        return await write(self.db, body)
+        return await write(self.db, body, landed=still_as_written)
 
     async def give_time(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Give the opponent, who is to move, :data:`bot.service.clock.EXTRA_TIME` (one day) more before their
@@ -152,4 +155,4 @@ class EndingService:
             return reread(tx, match_id)
 
         now = self.clock()
-        return await write(self.db, body)
+        return await write(self.db, body, landed=still_as_written)

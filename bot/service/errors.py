@@ -39,6 +39,11 @@ class BadOption(ServiceError):
     """An option value is malformed or out of range (days per move, a match reference...)."""
 
 
+class Unavailable(ServiceError):
+    """The database could not be reached for this action (its connection dropped, twice, or while the commit was on
+    its way); the message says whether anything may have been stored."""
+
+
 class Damaged(ServiceError):
     """A stored match cannot be loaded (its row is damaged): it is quarantined and shown as such.
 

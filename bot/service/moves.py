@@ -15,14 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.service import finisher
-from bot.service.base import MoveResult, apply_move, load_for_action, quarantine, seat_of, write
+from bot.service.base import MoveResult, apply_move, check_active, quarantine, seat_of, write
 from bot.service.clock import CorrespondenceClock
 from bot.service.computer import ComputerPool
 from bot.service.errors import Damaged, NotYourTurn, Outdated, TimeRanOut
 from bot.service.premoves import PremoveService
 from bot.service.states import sound_state
 from games import RulesError, State
-from storage import Database, MatchRecord, ReadTx, Tx
+from storage import Database, MatchRecord, PremoveRecord, ReadTx, Tx
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,8 @@ class MoveService:
             games.InvalidMove / games.IllegalMove (the rules core's reason).
         """
         def body(tx: Tx) -> MoveResult | MatchRecord:
-            match = load_for_action(tx, match_id, guild_id)
+            locked, lines = tx.lock_match_for_move(match_id)  # one round trip on PostgreSQL, with the BEGIN
+            match = check_active(locked, match_id, guild_id)
             seat_of(match, user_id)
             if expected_version is not None and expected_version != match.version:
                 raise Outdated("That board is out of date: the match has moved on. Use the buttons on the latest "
@@ -73,10 +74,10 @@ class MoveService:
             if CorrespondenceClock.of(match).out_of_time(now):  # the pass has not run yet: it is over anyway
                 return finisher.time_is_up(tx, match, now, queue=False)  # the caller posts the result
             moved = apply_move(tx, match, before, before.current_seat or 0, text, now)
-            return self._conditional_reply(tx, moved, now)
+            return self._conditional_reply(tx, moved, lines, now)
 
         now = self.clock()
-        result = await write(self.db, body)
+        result = await write(self.db, body, landed=lambda tx, result: _landed(tx, result, now))
         if isinstance(result, MatchRecord) and result.status == "aborted":
             raise TimeRanOut(f"Your time for a first move in match #{match_id} ran out before this move: the match "
                              "is aborted (it counts for nobody), and your move was not played.", result)
@@ -85,10 +86,11 @@ class MoveService:
                              "on time, and your move was not played.", result)
         return result
 
-    def _conditional_reply(self, tx: Tx, moved: MoveResult, now: float) -> MoveResult:
+    def _conditional_reply(self, tx: Tx, moved: MoveResult, lines: list[PremoveRecord], now: float) -> MoveResult:
         """Inside the transaction that stored ``moved``: ask the conditional moves service for the waiting seat's
-        answer and apply it (marked ``conditional``, added to ``moved.chained``); returns ``moved``."""
-        line = self.premoves.next_move(tx, moved)
+        answer among ``lines`` (the match's lines, read with the match) and apply it (marked ``conditional``, added
+        to ``moved.chained``); returns ``moved``."""
+        line = self.premoves.next_move(tx, moved, lines)
         if line is None:
             return moved
         waiting = 1 - moved.seat
@@ -133,10 +135,30 @@ class MoveService:
                     return None
                 return apply_move(tx, fresh, before, seat, text, now)
 
-            result = await self.db.write(body)
+            result = await write(self.db, body, landed=_computer_landed)
             if result is None:
                 return results
             results.append(result)
+
+
+def _logged(tx: ReadTx, moved: MoveResult, now: float) -> bool:
+    """``True`` when the move log holds ``moved`` as its body appended it at ``now``: its ply, seat and notation."""
+    logged = tx.logged_move(moved.match.id, moved.after.ply)
+    return logged is not None and (logged.seat, logged.notation, logged.created_at) == (moved.seat, moved.notation, now)
+
+
+def _landed(tx: ReadTx, result: MoveResult | MatchRecord, now: float) -> bool:
+    """Whether a member's move whose commit's answer was lost is stored: its move in the log (whatever came after
+    it), or the match ended on time by it (the ``landed`` check of :func:`bot.service.base.write`)."""
+    if isinstance(result, MoveResult):
+        return _logged(tx, result, now)
+    stored = tx.get_match(result.id)
+    return stored is not None and (stored.status, stored.finished_at) == (result.status, result.finished_at)
+
+
+def _computer_landed(tx: ReadTx, result: MoveResult | None) -> bool:
+    """Whether the computer's move whose commit's answer was lost is stored (``None``, nothing to store, is not)."""
+    return result is not None and _logged(tx, result, result.match.updated_at)
 
 
 def _seat_to_move(match: MatchRecord, state: State[Any], user_id: int) -> bool:

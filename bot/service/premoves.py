@@ -217,16 +217,19 @@ class PremoveService:
 
         return await self.db.write(body)
 
-    def next_move(self, tx: Tx, moved: MoveResult) -> PremoveRecord | None:
+    def next_move(self, tx: Tx, moved: MoveResult, stored: list[PremoveRecord] | None = None) -> PremoveRecord | None:
         """The waiting seat's answer to ``moved``, asked by the mover inside the transaction that just stored it:
         every line of the other seat is consumed; the one that expected this move is returned (the mover plays its
         ``reply`` for that seat, then calls :meth:`replied`), else ``None``, with ``moved.discarded`` naming the seat
-        whose lines were dropped (not when the move ended the match: the lines just go)."""
+        whose lines were dropped (not when the move ended the match: the lines just go). ``stored``: the match's
+        lines as the mover read them with the locked match (:meth:`storage.Tx.lock_match_for_move`), else they are
+        read here."""
         match = moved.match
         if len(match.seats) != 2:
             return None
         waiting = 1 - moved.seat
-        lines = tx.premoves_of(match.id, waiting)
+        lines = (tx.premoves_of(match.id, waiting) if stored is None
+                 else [line for line in stored if line.seat == waiting])
         if not lines:
             return None
         tx.delete_premoves(match.id, waiting)

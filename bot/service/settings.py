@@ -1,7 +1,10 @@
 """A server's settings for Napkin Games (``/settings``): default days per move, threads, allowed channels, the limit
 of active matches, whether matches against the computer count, and the vacation allowance.
 
-No ``discord`` import; who may change them (Manage Server) is the extension's check.
+No ``discord`` import; who may change them (Manage Server) is the extension's check. A change holds the server's
+settings row while it reads and writes it (:meth:`storage.Tx.lock_settings`), so two admins changing different
+settings in two processes at once both get their change. Settings change no match row: a new default applies to the
+matches started afterwards.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.service.base import rerun, write
 from bot.service.clock import DAYS_PER_MOVE_CHOICES
 from bot.service.errors import BadOption
 from storage import Database, ReadTx, SettingsRecord, Tx
@@ -68,8 +72,9 @@ class SettingsService:
         now = self.clock()
 
         def body(tx: Tx) -> SettingsRecord:
-            current = dataclasses.replace(tx.get_settings(guild_id), **changes)
+            current = dataclasses.replace(tx.lock_settings(guild_id, now), **changes)
             tx.put_settings(current, now)
             return current
 
-        return await self.db.write(body)
+        return await write(self.db, body, landed=rerun)
+

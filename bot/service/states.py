@@ -9,14 +9,13 @@ replayed once per process, not on every action.
 from __future__ import annotations
 
 import collections
-import json
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bot.service.errors import Damaged
 from games import GAMES, RulesError, State
-from storage import MatchRecord, MoveRecord
+from storage import MatchRecord, MoveRecord, compact_json
 
 STATE_CACHE_SIZE = 1024
 """How many decoded states the process keeps (the most recently used), so that an action on a running match does
@@ -25,14 +24,11 @@ _states: collections.OrderedDict[tuple[str, str], State[Any]] = collections.Orde
 _states_lock = threading.Lock()  # moves are applied in the database thread, lookups happen on the event loop
 
 
-def _state_key(game: str, data: dict[str, Any]) -> tuple[str, str]:
-    return game, json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def remember_state(game: str, state: State[Any]) -> None:
+def remember_state(game: str, state: State[Any], stored: str | None = None) -> None:
     """Keep ``state`` (just validated, e.g. the position after a move) for the next :func:`load_state` of the same
-    stored data."""
-    key = _state_key(game, state.to_dict())
+    stored data; ``stored`` is its JSON text as written (:func:`storage.compact_json` of ``state.to_dict()``), when
+    the caller has it already."""
+    key = game, stored if stored is not None else compact_json(state.to_dict())
     with _states_lock:
         _states[key] = state
         _states.move_to_end(key)
@@ -42,8 +38,10 @@ def remember_state(game: str, state: State[Any]) -> None:
 
 def load_state(match: MatchRecord) -> State[Any]:
     """The rules-core state of a stored match (raises ``InvalidState`` for corrupt data), from the cache when this
-    process decoded or produced the same stored data before."""
-    key = _state_key(match.game, match.state)
+    process decoded or produced the same stored data before (keyed by the state's JSON text as stored, which a record
+    read from the database carries: no encoding on the way)."""
+    stored = getattr(match, "stored_state", None)  # (a record built by hand may not have it)
+    key = match.game, stored if stored is not None else compact_json(match.state)
     with _states_lock:
         state = _states.get(key)
         if state is not None:

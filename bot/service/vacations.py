@@ -15,6 +15,13 @@ deadlines back by ``ends_by - E``: each deadline then lies exactly the paused ti
 and the time it was set) after where it would have been, reminders included (they are due a third of the time
 before the deadline). Everything is in the database, so a restart changes nothing.
 
+Several processes: a vacation that starts or ends first takes the member's lock (:meth:`storage.Tx.lock_member`,
+which a match starting with the member to move takes too) and then the row of every active match of theirs in the
+server (:meth:`storage.Tx.lock_active_matches_of`, the lock a move takes), and only then reads whose turn it is and
+moves the deadlines. A move in another process that hands her the turn therefore either commits first (and the
+vacation then pauses the deadline it set) or waits for the vacation (and reads it, setting a paused deadline): the
+deadline each match ends with is the one its history implies, whichever process did what.
+
 Decisions (documented in README):
 
 - A started day counts as a whole day, as on Online-Go.com: a vacation costs ``ceil((E - S) / 1 day)`` days, at least
@@ -33,6 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.service.base import rerun, write
 from bot.service.clock import DAY
 from bot.service.errors import LimitReached, NotAllowed
 from bot.texts import plural
@@ -108,6 +116,7 @@ class VacationService:
         now = self.clock()
 
         def body(tx: Tx) -> tuple[VacationRecord, int]:
+            tx.lock_member(guild_id, user_id)  # a match starting meanwhile with the member to move waits for this
             self._end_due(tx, now, user_id=user_id, guild_id=guild_id)
             status = self._status(tx, guild_id, user_id, now)
             if status.vacation is not None:
@@ -120,11 +129,16 @@ class VacationService:
                 raise LimitReached(f"You have no vacation days left in {status.year}: the allowance of "
                                    f"{plural(status.allowance, 'day')} is spent.")
             ends_by = now + status.left * DAY
+            tx.lock_active_matches_of(guild_id, user_id)  # a move that gives her the turn comes before or after
             vacation_id = tx.insert_vacation(guild_id, user_id, now, ends_by)
             paused = tx.shift_deadlines(guild_id, user_id, ends_by - now, now)
             return VacationRecord(vacation_id, guild_id, user_id, now, ends_by, None, None), paused
 
-        return await self.db.write(body)
+        def landed(tx: ReadTx, result: tuple[VacationRecord, int]) -> bool:
+            vacation = tx.open_vacation(guild_id, user_id)
+            return vacation is not None and vacation.id == result[0].id and vacation.started_at == now
+
+        return await write(self.db, body, landed=landed)
 
     async def end(self, guild_id: int, user_id: int) -> tuple[VacationRecord, int, int]:
         """End the member's vacation in ``guild_id`` now: their deadlines run again from where they stopped. Returns
@@ -136,17 +150,19 @@ class VacationService:
         now = self.clock()
 
         def body(tx: Tx) -> tuple[VacationRecord, int, int]:
+            tx.lock_member(guild_id, user_id)
             self._end_due(tx, now, user_id=user_id, guild_id=guild_id)
             vacation = tx.open_vacation(guild_id, user_id)
             if vacation is None:
                 raise NotAllowed("You are not on vacation in this server; `/vacation start` starts one.")
+            tx.lock_active_matches_of(guild_id, user_id)
             ended = self._close(tx, vacation, min(now, vacation.ends_by))
             if ended is None:  # another process's deadline pass closed it a moment ago
                 raise NotAllowed("Your vacation in this server has just ended by itself: the allowance is spent.")
             resumed = tx.shift_deadlines(guild_id, user_id, -(vacation.ends_by - now), 0.0)
             return ended, resumed, self._status(tx, guild_id, user_id, ended.started_at).left
 
-        return await self.db.write(body)
+        return await write(self.db, body)
 
     @staticmethod
     def _close(tx: Tx, vacation: VacationRecord, ended_at: float) -> VacationRecord | None:
@@ -189,7 +205,7 @@ class VacationService:
         now = self.clock()
 
         def body(tx: Tx) -> MemberPrefs:
-            prefs = tx.member_prefs(user_id)
+            prefs = tx.lock_member_prefs(user_id, now)  # two changes in two processes: the second reads the first
             if dm_turns is not None:
                 prefs.dm_turns = dm_turns
             if pings is not None:
@@ -197,5 +213,5 @@ class VacationService:
             tx.put_member_prefs(prefs, now)
             return prefs
 
-        return await self.db.write(body)
+        return await write(self.db, body, landed=rerun)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from storage.dialect import SQLITE, Dialect
@@ -40,6 +40,10 @@ class Queries:
     def __init__(self, conn: Connection, dialect: Dialect = SQLITE) -> None:
         self._conn = conn
         self._dialect = dialect
+        self._defer: Callable[..., Cursor] = getattr(conn, "defer", conn.execute)
+        """Send a statement whose answer is read later: PostgreSQL queues it in the connection's pipeline, to go
+        with the next statement that is answered at once (one round trip for both; an error it meets is raised
+        there); SQLite, with no round trips to save, runs it at once."""
 
     def _all(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         rows: list[Row] = self._conn.execute(sql, tuple(params)).fetchall()

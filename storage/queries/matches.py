@@ -14,13 +14,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from storage.dialect import POSTGRESQL, SQLITE, Dialect
-from storage.queries.base import Queries, shard_where
+from storage.queries.base import Cursor, Queries, shard_where
 from storage.records import (
     MatchRecord,
     MoveRecord,
     PremoveRecord,
+    Row,
     SeatRecord,
     Shards,
+    compact_json,
     match_from_row,
     move_from_row,
     premove_from_row,
@@ -58,15 +60,19 @@ def _match_select_in(dialect: Dialect) -> str:
 _MATCH_SELECTS = {dialect: _match_select_in(dialect) for dialect in (SQLITE, POSTGRESQL)}
 """Per dialect: a match row with its seats in one query."""
 
+_PREMOVE_COLUMNS = "match_id, seat, ply, if_move, reply, then_if, then_reply, created_at"
+
 _DUE_AT = "CASE WHEN reminded = 0 THEN deadline - days_per_move * 86400.0 / 3.0 ELSE deadline END"
 """When something next falls due for an active match with a deadline (epoch seconds): its reminder while it was not
 sent, else its forfeit. The expression of the ``matches_due`` index (migration 4): queries must use it verbatim,
 with :data:`_DUE_WHERE`, for SQLite to use the index."""
 _DUE_WHERE = "status = 'active' AND deadline IS NOT NULL"
+_COMPUTER_TURN = "status = 'active' AND (computer_seats >> current_seat) & 1 = 1"
+"""An active match whose seat to move is the computer's: the condition of the ``matches_computer_turn`` partial index
+(migration 9), to be used verbatim for SQLite to read along it."""
 
 
-def _json(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_json = compact_json
 
 
 class MatchReads(Queries):
@@ -177,10 +183,9 @@ class MatchReads(Queries):
 
     def computer_to_move(self, shards: Shards | None = None) -> list[int]:
         """Active matches whose seat to move is the computer's (after a restart nobody else would move them); with
-        ``shards``, only matches of their servers."""
-        rows = self._all("SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id AND s.seat = m.current_seat "  # noqa: S608 - module constants
-                         f"WHERE m.status = 'active' AND s.level IS NOT NULL{shard_where(shards, 'm.guild_id')} "
-                         "ORDER BY m.id")
+        ``shards``, only matches of their servers. Reads only those entries of an index (``matches_computer_turn``),
+        however many matches there are."""
+        rows = self._all(f"SELECT id FROM matches WHERE {_COMPUTER_TURN}{shard_where(shards)} ORDER BY id")  # noqa: S608 - module constants
         return [int(r[0]) for r in rows]
 
     def raw_match(self, match_id: int) -> dict[str, Any] | None:
@@ -206,10 +211,16 @@ class MatchReads(Queries):
                          "ORDER BY ply", (match_id,))
         return [move_from_row(row) for row in rows]
 
+    def logged_move(self, match_id: int, ply: int) -> MoveRecord | None:
+        """The move logged at ``ply`` of ``match_id``, or ``None``."""
+        row = self._one("SELECT match_id, ply, seat, notation, created_at FROM moves WHERE match_id = ? AND ply = ?",
+                        (match_id, ply))
+        return move_from_row(row) if row is not None else None
+
     def premoves_of(self, match_id: int, seat: int) -> list[PremoveRecord]:
         """``seat``'s conditional-move lines in ``match_id``, in the order they were stored."""
-        rows = self._all("SELECT match_id, seat, ply, if_move, reply, then_if, then_reply, created_at FROM premoves "
-                         "WHERE match_id = ? AND seat = ? ORDER BY created_at, if_move", (match_id, seat))
+        rows = self._all(f"SELECT {_PREMOVE_COLUMNS} FROM premoves WHERE match_id = ? AND seat = ? "  # noqa: S608 - module constants
+                         "ORDER BY created_at, if_move", (match_id, seat))
         return [premove_from_row(row) for row in rows]
 
 
@@ -225,10 +236,10 @@ class MatchWrites(MatchReads):
         text = _json(state)
         cursor = self._conn.execute(
             "INSERT INTO matches (guild_id, channel_id, game, variant, initial_state, state, status, current_seat, "
-            "days_per_move, deadline, rated, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?) RETURNING id",
+            "days_per_move, deadline, rated, created_at, updated_at, computer_seats) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (guild_id, channel_id, game, json.dumps(variant), text, text, current_seat, days_per_move, deadline,
-             int(rated), now, now),
+             int(rated), now, now, sum(1 << s.seat for s in seats if s.level is not None)),
         )
         match_id = int(cursor.fetchone()[0])
         self._conn.executemany(
@@ -240,8 +251,9 @@ class MatchWrites(MatchReads):
     def update_match(self, match_id: int, expected_version: int, **fields: Any) -> bool:
         """Set ``fields`` of a match if its version is still ``expected_version``, and bump the version.
 
-        Keys are column names from :data:`MATCH_FIELDS`; ``state`` and ``outcome`` are JSON-encoded here,
-        booleans stored as 0/1. Returns ``False`` (and changes nothing) when the version moved on. Setting a status
+        Keys are column names from :data:`MATCH_FIELDS`; ``state`` and ``outcome`` are JSON-encoded here (a JSON
+        column given as text is taken as encoded already: :func:`storage.records.compact_json`), booleans stored as
+        0/1. Returns ``False`` (and changes nothing) when the version moved on. Setting a status
         other than ``"active"`` (the match ended) also deletes the match's conditional moves.
 
         Raises:
@@ -251,7 +263,7 @@ class MatchWrites(MatchReads):
         if unknown:
             raise ValueError(f"not updatable match columns: {', '.join(unknown)}")
         encoded = {
-            key: (_json(value) if key in _JSON_FIELDS and value is not None
+            key: (_json(value) if key in _JSON_FIELDS and value is not None and not isinstance(value, str)
                   else int(value) if isinstance(value, bool) else value)
             for key, value in fields.items()
         }
@@ -263,25 +275,62 @@ class MatchWrites(MatchReads):
         if cursor.rowcount != 1:
             return False
         if fields.get("status", "active") != "active":  # an ended match forgets every conditional move stored in it
-            self.delete_premoves(match_id)
+            self._defer("DELETE FROM premoves WHERE match_id = ?", (match_id,))
         return True
+
+    def _hold(self, match_id: int, clause: str) -> Cursor | None:
+        """Queue the lock of ``match_id``'s row (``clause``: the dialect's ``FOR UPDATE`` or ``… SKIP LOCKED``); its
+        cursor has the id once held, no row when there is no such match (or it was skipped). ``None`` on SQLite,
+        where ``BEGIN IMMEDIATE`` already holds every other writer off.
+
+        The row is then read by a statement of its own: in PostgreSQL's ``READ COMMITTED`` each statement sees what
+        committed before it started, so the read that follows the lock sees everything a writer that held the lock
+        before committed (its vacations and conditional moves too), where one ``SELECT … FOR UPDATE`` would give
+        the locked row with the rest as it was before waiting."""
+        if not clause:
+            return None
+        return self._defer(f"SELECT id FROM matches WHERE id = ?{clause}", (match_id,))  # noqa: S608 - dialect constants
+
+    def _held(self, lock: Cursor | None, row: Row | None) -> MatchRecord | None:
+        if row is None or (lock is not None and lock.fetchone() is None):
+            return None
+        return match_from_row(row)
 
     def lock_match(self, match_id: int) -> MatchRecord | None:
         """Load a match (or ``None``) and hold its row until the transaction ends: a concurrent writer of the same
         match in another process waits for this transaction, then reads what it wrote (PostgreSQL's ``FOR
-        UPDATE``; on SQLite the plain read, as ``BEGIN IMMEDIATE`` already holds every other writer off)."""
-        row = self._one(f"{self._match_select} WHERE id = ?{self._dialect.for_update('matches')}",
-                        (match_id,))
-        return match_from_row(row) if row is not None else None
+        UPDATE``, in the same round trip as the read; on SQLite the plain read, as ``BEGIN IMMEDIATE`` already holds
+        every other writer off)."""
+        lock = self._hold(match_id, self._dialect.for_update("matches"))
+        return self._held(lock, self._one(f"{self._match_select} WHERE id = ?", (match_id,)))
+
+    def lock_match_for_move(self, match_id: int) -> tuple[MatchRecord | None, list[PremoveRecord]]:
+        """:meth:`lock_match`, with every conditional-move line stored in the match (by seat, then as
+        :meth:`premoves_of` orders them) read in the same round trip: what a move needs before it writes."""
+        lock = self._hold(match_id, self._dialect.for_update("matches"))
+        lines = self._defer(f"SELECT {_PREMOVE_COLUMNS} FROM premoves WHERE match_id = ? "  # noqa: S608 - module constants
+                            "ORDER BY seat, created_at, if_move", (match_id,))
+        match = self._held(lock, self._one(f"{self._match_select} WHERE id = ?", (match_id,)))
+        return match, [premove_from_row(row) for row in lines.fetchall()]
 
     def claim_match(self, match_id: int) -> MatchRecord | None:
         """Load a match and hold its row until the transaction ends, unless another transaction holds it: then
         ``None`` at once, as for a match that does not exist (PostgreSQL's ``FOR UPDATE SKIP LOCKED``; on SQLite the
         plain read). The deadline pass claims each due match so, so that of several processes exactly one acts on
         it and none waits for another."""
-        row = self._one(f"{self._match_select} WHERE id = ?{self._dialect.skip_locked('matches')}",
-                        (match_id,))
-        return match_from_row(row) if row is not None else None
+        lock = self._hold(match_id, self._dialect.skip_locked("matches"))
+        return self._held(lock, self._one(f"{self._match_select} WHERE id = ?", (match_id,)))
+
+    def lock_active_matches_of(self, guild_id: int, user_id: int) -> list[int]:
+        """Hold the row of every active match of ``guild_id`` in which ``user_id`` has a seat, in id order (so two
+        such bodies never wait for each other in a ring), until the transaction ends; return their ids. A change to
+        the member's deadlines (a vacation that starts or ends) takes them first, so that a move of the same matches
+        in another process either comes before it (and the change sees the turn it gave) or after it (and the move
+        sees the vacation). On SQLite the plain read."""
+        rows = self._all("SELECT id FROM matches WHERE guild_id = ? AND status = 'active' AND id IN "  # noqa: S608 - dialect constants
+                         "(SELECT match_id FROM seats WHERE user_id = ? AND level IS NULL) ORDER BY id"
+                         f"{self._dialect.for_update('matches')}", (guild_id, user_id))
+        return [int(row[0]) for row in rows]
 
     def quarantine_match(self, match_id: int, reason: str) -> None:
         """Mark a match damaged with ``reason`` and take it out of the deadline pass (its deadline is cleared);
@@ -294,13 +343,13 @@ class MatchWrites(MatchReads):
         self._conn.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
 
     def append_move(self, match_id: int, ply: int, seat: int, notation: str, now: float) -> None:
-        """Append a move to the log.
+        """Append a move to the log (on PostgreSQL sent with the next statement, :meth:`update_match` in a move).
 
         Raises:
             IntegrityError: the backend's (``Database.IntegrityError``): the ply is already logged, or there is no
-                such match.
+                such match (on PostgreSQL raised by the next statement, in the same body).
         """
-        self._conn.execute(
+        self._defer(  # answered with the match's update that follows it (one round trip on PostgreSQL)
             "INSERT INTO moves (match_id, ply, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
             (match_id, ply, seat, notation, now),
         )

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from storage.queries.base import Queries, shard_where
 from storage.records import MemberPrefs, Shards, VacationRecord, vacation_from_row
 
@@ -44,8 +46,32 @@ class MemberReads(Queries):
         return float(row[0]) if row and row[0] is not None else None
 
 
+_MEMBER_LOCKS = 0x6E61
+"""The first key of the advisory locks of :meth:`MemberWrites.lock_member` (the second is a hash of the member)."""
+
+
 class MemberWrites(MemberReads):
     """Writing members' preferences and vacations."""
+
+    def lock_member(self, guild_id: int, user_id: int) -> None:
+        """Hold ``user_id``'s deadlines in ``guild_id`` until the transaction ends: a vacation that starts or ends,
+        and a match that starts with the member to move, take this lock before they read whether the member is
+        away, so that of two such transactions in two processes the second sees what the first wrote (a match
+        started meanwhile has no row to lock yet). PostgreSQL's advisory lock; nothing on SQLite, whose writers take
+        turns."""
+        if self._dialect.advisory_lock_sql:
+            digest = hashlib.blake2b(f"{guild_id}:{user_id}".encode(), digest_size=4).digest()
+            self._defer(self._dialect.advisory_lock_sql, (_MEMBER_LOCKS, int.from_bytes(digest, "big", signed=True)))
+
+    def lock_member_prefs(self, user_id: int, now: float) -> MemberPrefs:
+        """A member's preferences, held until the transaction ends (stored first as the defaults, at ``now``, when
+        they never set any), so that two changes in two processes both count. Write them back with
+        :meth:`put_member_prefs`."""
+        self._defer("INSERT INTO member_prefs (user_id, updated_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
+                    (user_id, now))
+        row = self._one(f"SELECT dm_turns, pings FROM member_prefs WHERE user_id = ?"  # noqa: S608 - dialect constants
+                        f"{self._dialect.for_update('member_prefs')}", (user_id,))
+        return MemberPrefs(user_id, bool(row["dm_turns"]), bool(row["pings"])) if row else MemberPrefs(user_id)
 
     def put_member_prefs(self, prefs: MemberPrefs, now: float) -> None:
         """Insert or replace a member's preferences."""

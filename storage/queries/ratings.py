@@ -45,7 +45,9 @@ class RatingReads(Queries):
 
     def leaderboard_page(self, guild_id: int, game: str, *, solitaire: bool, offset: int,
                          limit: int) -> tuple[int, int, list[RatingRecord]]:
-        """One page of a leaderboard, ranked in SQL along an index (``ratings_rank``, ``ratings_par``).
+        """One page of a leaderboard, ranked in SQL along an index (``ratings_rank``, ``ratings_par``); how many rows
+        the board ranks is kept by the database as ratings change (``leaderboard_sizes``), so a page costs its rows
+        (and, for a page in the middle, its distance from the nearer end of the index), not the whole board.
 
         Returns ``(ranked, offset, rows)``: how many rows the board ranks, the offset used (``offset``, or that of
         the last page of ``limit`` rows when ``offset`` is past the end), and the rows ranked ``offset + 1`` to
@@ -56,8 +58,9 @@ class RatingReads(Queries):
         """
         where = "guild_id = ? AND game = ?" + (" AND best_vs_par IS NOT NULL" if solitaire else "")
         order = _PAR_ORDER if solitaire else _RANK_ORDER
-        count = self._one(f"SELECT COUNT(*) FROM ratings WHERE {where}", (guild_id, game))  # noqa: S608 - module constants
-        ranked = int(count[0]) if count else 0
+        size = self._one(f"SELECT {'with_par' if solitaire else 'ranked'} FROM leaderboard_sizes "  # noqa: S608 - module constants
+                         "WHERE guild_id = ? AND game = ?", (guild_id, game))
+        ranked = int(size[0]) if size else 0
         if offset >= ranked > 0:  # past the end: the last page
             offset = (ranked - 1) // limit * limit
         first = offset

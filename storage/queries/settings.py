@@ -6,7 +6,17 @@ from __future__ import annotations
 import json
 
 from storage.queries.base import Queries
-from storage.records import SettingsRecord
+from storage.records import Row, SettingsRecord
+
+_SETTINGS_COLUMNS = "days_per_move, use_threads, allowed_channels, max_active, rate_computer, vacation_days"
+
+
+def _settings_from_row(guild_id: int, row: Row | None) -> SettingsRecord:
+    if row is None:
+        return SettingsRecord(guild_id)
+    return SettingsRecord(guild_id, row["days_per_move"], bool(row["use_threads"]),
+                          list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]),
+                          row["vacation_days"])
 
 
 class SettingsReads(Queries):
@@ -14,13 +24,8 @@ class SettingsReads(Queries):
 
     def get_settings(self, guild_id: int) -> SettingsRecord:
         """Return a server's settings (defaults if never set)."""
-        row = self._one("SELECT days_per_move, use_threads, allowed_channels, max_active, rate_computer, "
-                        "vacation_days FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        if row is None:
-            return SettingsRecord(guild_id)
-        return SettingsRecord(guild_id, row["days_per_move"], bool(row["use_threads"]),
-                              list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]),
-                              row["vacation_days"])
+        return _settings_from_row(guild_id, self._one(f"SELECT {_SETTINGS_COLUMNS} FROM guild_settings "  # noqa: S608 - module constants
+                                                      "WHERE guild_id = ?", (guild_id,)))
 
     def get_meta(self, key: str) -> str | None:
         """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""
@@ -30,6 +35,16 @@ class SettingsReads(Queries):
 
 class SettingsWrites(SettingsReads):
     """Writing settings."""
+
+    def lock_settings(self, guild_id: int, now: float) -> SettingsRecord:
+        """A server's settings, held until the transaction ends (stored first as the defaults, at ``now``, when the
+        server has none), so that two changes of different settings in two processes both count: the second reads
+        what the first wrote. Write them back with :meth:`put_settings`."""
+        self._defer("INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?) ON CONFLICT (guild_id) DO NOTHING",
+                    (guild_id, now))
+        return _settings_from_row(guild_id, self._one(f"SELECT {_SETTINGS_COLUMNS} FROM guild_settings "  # noqa: S608 - module constants
+                                                      f"WHERE guild_id = ?{self._dialect.for_update('guild_settings')}",
+                                                      (guild_id,)))
 
     def put_settings(self, settings: SettingsRecord, now: float) -> None:
         """Insert or replace a server's settings."""

@@ -17,11 +17,21 @@ per request:
   it ended the first due match (answers ``{"holding": match}`` first), for the test to kill.
 * ``{"op": "hold-news", "now": T}``: claims the due news and stops without delivering them (answers ``{"claimed":
   [[kind, match, ply], ...]}`` first), for the test to kill.
+* ``{"op": "vacation", "now": T, "guild": G, "user": U, "action": "start" | "end"}`` → ``{"vacation": [id, ends_by],
+  "deadlines": n}`` (or ``{"refused": name}``): the member's vacation started or ended.
+* ``{"op": "accept", "now": T, "challenge": C, "guild": G, "user": U}`` → ``{"match": id}``: the challenge accepted
+  by member ``U`` (or ``{"refused": name}``).
+* ``{"op": "settings", "now": T, "guild": G, "changes": {...}}`` → ``{"settings": {...}}``: a server's settings
+  changed.
+* ``{"op": "hold", "now": T}`` → ``{"armed": true}``: the next request's write transaction stops right before its
+  commit, answers ``{"holding": true}`` and waits there (the driver goes on reading) until ``{"op": "release"}``;
+  then the held request answers as usual.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -30,7 +40,7 @@ import threading
 from typing import Any
 
 from bot.config import parse_shard_ids
-from bot.service import MatchService, ServiceError, finisher
+from bot.service import MatchService, Player, ServiceError, finisher
 from games import RulesError
 from storage import Database, MatchRecord, Shards, Tx
 from tests.reliability._support import Clock
@@ -102,6 +112,50 @@ async def _hold_due(service: MatchService) -> None:
     await service.process_due()
 
 
+async def _vacation(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
+    vacations = service.services.vacations
+    try:
+        if request["action"] == "start":
+            vacation, changed = await vacations.start(request["guild"], request["user"])
+        else:
+            vacation, changed, _ = await vacations.end(request["guild"], request["user"])
+    except ServiceError as error:
+        return {"refused": type(error).__name__}
+    return {"vacation": [vacation.id, vacation.ends_by], "deadlines": changed}
+
+
+async def _accept(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
+    accepter = Player(request["user"], f"member {request['user']}")
+    try:
+        result = await service.accept_challenge(request["challenge"], request["guild"], accepter)
+    except ServiceError as error:
+        return {"refused": type(error).__name__}
+    return {"match": result.match.id}
+
+
+async def _settings(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
+    changed = await service.services.settings.update(request["guild"], **request["changes"])
+    return {"settings": dataclasses.asdict(changed)}
+
+
+def _hold_next_write(db: Database, gate: threading.Event) -> None:
+    """Make the next write of ``db`` stop right before its commit until ``gate`` is set."""
+    real = db.write
+
+    async def write(body: Any, *args: Any, **kwargs: Any) -> Any:
+        db.write = real  # type: ignore[method-assign]  # only this once
+
+        def held(tx: Tx, *inner: Any, **named: Any) -> Any:
+            result = body(tx, *inner, **named)
+            _say({"holding": True})
+            gate.wait()
+            return result
+
+        return await real(held, *args, **kwargs)
+
+    db.write = write  # type: ignore[method-assign]
+
+
 async def main(argv: list[str]) -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     logging.getLogger("bot.service").setLevel(logging.INFO)  # a match left for the next pass says why
@@ -111,25 +165,50 @@ async def main(argv: list[str]) -> None:
     service = MatchService(db, computer_id=COMPUTER_ID, clock=clock, shards=shards)
     _say({"ready": os.getpid()})
     loop = asyncio.get_running_loop()
+    gate: threading.Event | None = None
+    held: set[asyncio.Task[None]] = set()
+
+    async def answer(op: str, request: dict[str, Any]) -> None:
+        if op == "play":
+            _say(await _play(service, request["moves"]))
+        elif op == "due":
+            _say(await _due(service))
+        elif op == "resume":
+            _say(await _resume(service))
+        elif op == "vacation":
+            _say(await _vacation(service, request))
+        elif op == "accept":
+            _say(await _accept(service, request))
+        elif op == "settings":
+            _say(await _settings(service, request))
+        elif op == "hold-due":
+            await _hold_due(service)
+        elif op == "hold-news":
+            claimed = await service.claim_news()
+            _say({"claimed": [[news.kind, news.match_id, news.ply] for news in claimed]})
+            await loop.run_in_executor(None, _hold_forever)
+        else:
+            _say({"error": f"unknown op {op}"})
+
     try:
         while line := await loop.run_in_executor(None, sys.stdin.readline):
             request = json.loads(line)
             clock.now = float(request["now"])
             op = request["op"]
-            if op == "play":
-                _say(await _play(service, request["moves"]))
-            elif op == "due":
-                _say(await _due(service))
-            elif op == "resume":
-                _say(await _resume(service))
-            elif op == "hold-due":
-                await _hold_due(service)
-            elif op == "hold-news":
-                claimed = await service.claim_news()
-                _say({"claimed": [[news.kind, news.match_id, news.ply] for news in claimed]})
-                await loop.run_in_executor(None, _hold_forever)
+            if op == "hold":
+                gate = threading.Event()
+                _hold_next_write(db, gate)
+                _say({"armed": True})
+            elif op == "release":
+                assert gate is not None
+                gate.set()
+                gate = None
+                await asyncio.gather(*held)
+                held.clear()
+            elif gate is not None:  # runs while the driver reads on, up to its commit (then waits for the gate)
+                held.add(asyncio.create_task(answer(op, request)))
             else:
-                _say({"error": f"unknown op {op}"})
+                await answer(op, request)
     finally:
         await db.close()
 

@@ -9,11 +9,14 @@ discord.py before it handles any of them (see :func:`_support.burst`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from bot.client import NapkinBot
 from bot.service import MatchOver, MatchService, NotAllowed, NotYourTurn, Outdated, Player, load_state
 from storage import Database, ReadTx
 from tests.bot.helpers import move_button
@@ -244,7 +247,42 @@ async def test_burst_of_twenty_accepts_seats_one_opponent(simcord_env, db: Datab
     assert len(world.channel.threads) == 1
 
 
-async def test_burst_resign_racing_a_move_keeps_log_and_state_in_agreement(simcord_env, db: Database) -> None:
+@contextlib.contextmanager
+def one_after_the_other(bot: NapkinBot, first: str) -> Iterator[None]:
+    """While the block runs, the service call of ``first`` (``"move"`` or ``"resign"``) goes first: the other one's
+    service call starts once it has returned or raised. Both interactions still reach the bot together and are
+    handled concurrently up to the database; this forces which of them the database sees first (on PostgreSQL
+    the scheduling of the threads would decide, and one order could go untried)."""
+    calls = {"move": (bot.services.moves, "play"), "resign": (bot.services.endings, "resign")}
+    done = asyncio.Event()
+
+    def leading(real: Any) -> Any:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await real(*args, **kwargs)
+            finally:
+                done.set()
+        return call
+
+    def following(real: Any) -> Any:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            await done.wait()
+            return await real(*args, **kwargs)
+        return call
+
+    second = "resign" if first == "move" else "move"
+    for name, wrap in ((first, leading), (second, following)):
+        owner, method = calls[name]
+        setattr(owner, method, wrap(getattr(owner, method)))
+    try:
+        yield
+    finally:
+        for owner, method in calls.values():
+            delattr(owner, method)  # the class's method again
+
+
+async def test_burst_resign_racing_a_move_keeps_log_and_state_in_agreement(simcord_env, simcord_bot: NapkinBot,
+                                                                          db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     outcomes = set()
     for trial in range(6):
@@ -253,15 +291,17 @@ async def test_burst_resign_racing_a_move_keeps_log_and_state_in_agreement(simco
         board = thread.last_message
         resigner = world["bob"] if trial % 3 else world["alice"]
         move_first = trial < 3
-        async with burst(simcord_env):
-            results = {}
-            for action in ("move", "resign") if move_first else ("resign", "move"):
-                if action == "resign":
-                    results[action] = await resigner.slash(thread, "match resign")
-                elif trial % 2:
-                    results[action] = await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
-                else:
-                    results[action] = await world["alice"].slash(thread, "chopsticks move", notation="LL")
+        with one_after_the_other(simcord_bot, "move" if move_first else "resign"):
+            async with burst(simcord_env):
+                results = {}
+                for action in ("move", "resign") if move_first else ("resign", "move"):
+                    if action == "resign":
+                        results[action] = await resigner.slash(thread, "match resign")
+                    elif trial % 2:
+                        results[action] = await world["alice"].click(board,
+                                                                     custom_id=move_button(board, "LL").custom_id)
+                    else:
+                        results[action] = await world["alice"].slash(thread, "chopsticks move", notation="LL")
         move_result, resign_result = results["move"], results["resign"]
         assert not resign_result.ephemeral
         match = await match_of(db, match_id)
@@ -273,6 +313,7 @@ async def test_burst_resign_racing_a_move_keeps_log_and_state_in_agreement(simco
         else:
             assert [m.notation for m in moves] == ["LL"]
             outcomes.add("move first")
+        assert move_result.ephemeral != move_first, trial  # the order forced is the order the database saw
         await assert_consistent(db, match_id)
     assert outcomes == {"resign first", "move first"}
     await assert_ratings_match_results(db, world.guild.id)

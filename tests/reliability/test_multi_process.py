@@ -331,3 +331,154 @@ async def test_each_process_takes_only_its_own_shards_work(db: Database, databas
     finally:
         shard_zero.close()
         shard_one.close()
+
+
+# ---------------------------------------------------------------- writes that cross processes
+
+
+@pytest.fixture
+def two_drivers(database: str, db: Database) -> Iterator[list[Driver]]:
+    started = [Driver(database) for _ in range(2)]
+    try:
+        yield started
+    finally:
+        for driver in started:
+            driver.close()
+
+
+async def waiting_for_a_lock(db: Database, driver: Driver) -> None:
+    """Return once ``driver``'s request waits for a row or lock another transaction holds (PostgreSQL shows it), or
+    has answered already (it waited for nothing). SQLite shows no waits: its second writer waits for the first's
+    write lock whatever it does, so a moment's grace is all it needs."""
+    for _ in range(500):
+        if not driver.answers.empty():
+            return
+        if db.backend == "postgresql":
+            waits = await db.fetchone("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                      "AND wait_event_type = 'Lock'")
+            if waits[0]:
+                return
+        elif _ >= 20:
+            return
+        await asyncio.sleep(0.01)
+    pytest.fail("the second process neither waited for a lock nor answered")
+
+
+async def implied_deadline(db: Database, match_id: int) -> float:
+    """The deadline of ``match_id``'s seat to move that its stored history implies: the days per move from the last
+    move (or the match's start), plus the part of each vacation of that member in the match's server that fell in
+    the turn (an open one counts until its latest end)."""
+    match = await match_of(db, match_id)
+    moves = await db.read(ReadTx.get_moves, match_id)
+    assert match.current_seat is not None
+    since = moves[-1].created_at if moves else match.created_at
+    deadline = since + match.days_per_move * DAY
+    for started, ends_by, ended in await db.fetchall(
+            "SELECT started_at, ends_by, ended_at FROM vacations WHERE guild_id = ? AND user_id = ?",
+            (match.guild_id, match.seats[match.current_seat].user_id)):
+        deadline += max(0.0, (ends_by if ended is None else ended) - max(started, since))
+    return deadline
+
+
+@pytest.mark.parametrize("action", ["start", "end"])
+async def test_a_vacation_and_a_move_in_two_processes_leave_the_deadline_history_implies(
+        db: Database, two_drivers: list[Driver], action: str) -> None:
+    clock = Clock(T0)
+    service = MatchService(db, clock=clock)
+    alice, bob = Player(201, "alice"), Player(202, "bob")
+    for held in ("move", "vacation"):  # which process is inside its transaction when the other one acts
+        clock.now += DAY
+        if action == "end":  # on vacation since an hour ago (another match's opponent waits meanwhile)
+            await service.services.vacations.start(GUILD, alice.user_id)
+            clock.now += 3600
+        match = await service_match(service, "chopsticks", GUILD, (bob, alice), days=3)  # bob moves first
+        mover, vacationer = two_drivers if held == "move" else two_drivers[::-1]
+        play = {"moves": [[match.id, GUILD, bob.user_id, "LL"]]}
+        vacation = {"guild": GUILD, "user": alice.user_id, "action": action}
+        first, second = (("play", play), ("vacation", vacation)) if held == "move" else \
+            (("vacation", vacation), ("play", play))
+        holder, other = (mover, vacationer) if held == "move" else (vacationer, mover)
+        holder.send("hold", clock.now)
+        assert holder.answer() == {"armed": True}
+        holder.send(first[0], clock.now, **first[1])
+        assert holder.answer() == {"holding": True}
+        other.send(second[0], clock.now + 1, **second[1])
+        await waiting_for_a_lock(db, other)
+        holder.send("release", clock.now + 2)
+        answers = {"play": mover.answer(), "vacation": vacationer.answer()}
+        assert len(answers["play"]["applied"]) == 1, answers
+        assert "vacation" in answers["vacation"], answers
+        stored = await match_of(db, match.id)
+        assert stored.current_seat == 1 and stored.seats[1].user_id == alice.user_id  # her turn
+        assert stored.deadline == pytest.approx(await implied_deadline(db, match.id)), (action, held)
+        left = stored.deadline - clock.now  # paused for what is left of her allowance, or running again
+        assert left > 15 * DAY if action == "start" else left == pytest.approx(3 * DAY, abs=5.0), (action, held)
+        if action == "start":
+            await service.services.vacations.end(GUILD, alice.user_id)
+        await assert_consistent(db, match.id)
+
+
+async def test_a_match_that_starts_as_its_first_movers_vacation_starts_elsewhere_is_paused(
+        db: Database, two_drivers: list[Driver]) -> None:
+    clock = Clock(T0)
+    service = MatchService(db, clock=clock)
+    alice, bob = Player(301, "alice"), Player(302, "bob")
+    starter, vacationer = two_drivers
+    for held in ("accept", "vacation"):
+        clock.now += DAY
+        challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                                   challenger=alice, opponent=bob, days_per_move=3)  # alice first
+        accept = ("accept", {"challenge": challenge.id, "guild": GUILD, "user": bob.user_id})
+        vacation = ("vacation", {"guild": GUILD, "user": alice.user_id, "action": "start"})
+        (holder, first), (other, second) = ((starter, accept), (vacationer, vacation)) if held == "accept" else \
+            ((vacationer, vacation), (starter, accept))
+        holder.send("hold", clock.now)
+        assert holder.answer() == {"armed": True}
+        holder.send(first[0], clock.now, **first[1])
+        assert holder.answer() == {"holding": True}
+        other.send(second[0], clock.now + 1, **second[1])
+        await waiting_for_a_lock(db, other)
+        holder.send("release", clock.now + 2)
+        match_id = starter.answer()["match"]
+        assert "vacation" in vacationer.answer()
+        stored = await match_of(db, match_id)
+        assert stored.seats[stored.current_seat or 0].user_id == alice.user_id
+        assert stored.deadline == pytest.approx(await implied_deadline(db, match_id)), held
+        assert stored.deadline - clock.now > 15 * DAY, held  # paused: not the bare 3 days
+        await service.services.vacations.end(GUILD, alice.user_id)
+
+
+async def test_an_open_challenge_accepted_in_two_processes_at_once_starts_one_match(
+        db: Database, two_drivers: list[Driver]) -> None:
+    service = MatchService(db, clock=Clock(T0))
+    challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                               challenger=Player(401, "alice"), opponent=None)
+    first, second = two_drivers
+    first.send("hold", T0)
+    assert first.answer() == {"armed": True}
+    first.send("accept", T0, challenge=challenge.id, guild=GUILD, user=402)
+    assert first.answer() == {"holding": True}
+    second.send("accept", T0 + 1, challenge=challenge.id, guild=GUILD, user=403)
+    await waiting_for_a_lock(db, second)
+    first.send("release", T0 + 2)
+    assert "match" in first.answer()
+    assert second.answer() == {"refused": "ChallengeClosed"}
+    assert [row[0] for row in await db.fetchall("SELECT COUNT(*) FROM matches")] == [1]
+
+
+async def test_settings_changed_in_two_processes_at_once_both_count(db: Database,
+                                                                   two_drivers: list[Driver]) -> None:
+    holder, other = two_drivers
+    holder.send("hold", T0)
+    assert holder.answer() == {"armed": True}
+    holder.send("settings", T0, guild=GUILD, changes={"days_per_move": 7})
+    assert holder.answer() == {"holding": True}
+    other.send("settings", T0 + 1, guild=GUILD, changes={"vacation_days": 20})
+    await waiting_for_a_lock(db, other)
+    holder.send("release", T0 + 2)
+    assert holder.answer()["settings"]["days_per_move"] == 7
+    assert other.answer()["settings"] == {"guild_id": GUILD, "days_per_move": 7, "use_threads": True,
+                                          "allowed_channels": [], "max_active": 25, "rate_computer": False,
+                                          "vacation_days": 20}
+    stored = await db.read(ReadTx.get_settings, GUILD)
+    assert (stored.days_per_move, stored.vacation_days) == (7, 20)

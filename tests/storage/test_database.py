@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import sqlite3
 from pathlib import Path
@@ -228,6 +229,34 @@ async def test_concurrent_openers_migrate_exactly_once(db_path: Path) -> None:
     assert reasons[:4] == [(1, "natural"), (2, "resigned"), (3, "resigned"), (4, "out_of_time")]
 
 
+async def test_an_open_that_finds_a_new_file_locked_tries_again(db_path: Path,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    # Another process holds the write lock of a new file (still in rollback-journal mode, as it is before its first
+    # opener switches it to WAL): SQLite then answers this opener's switch with "database is locked" at once,
+    # without waiting (it would wait for a reader), which is how concurrent first opens failed.
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    caplog.set_level("INFO", logger="storage.sqlite")
+    opening = asyncio.ensure_future(Database.open(db_path))
+    try:
+        for _ in range(2000):
+            if any("busy while opening" in record.getMessage() for record in caplog.records):
+                break
+            assert not opening.done(), opening.exception()  # a refusal instead of a second try
+            await asyncio.sleep(0.005)
+        else:
+            pytest.fail("the open neither tried again nor failed")
+    finally:
+        holder.rollback()
+        holder.close()
+    db = await opening
+    try:
+        assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
+        assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
+    finally:
+        await db.close()
+
+
 async def test_upgrade_from_schema_5_keeps_real_matches_and_stores_extra_time(db_path: Path) -> None:
     _schema1_database(db_path)
     with contextlib.closing(sqlite3.connect(db_path)) as conn:  # the fixture's matches as schema 5 holds them
@@ -243,7 +272,7 @@ async def test_upgrade_from_schema_5_keeps_real_matches_and_stores_extra_time(db
         assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
         after = _table_rows(db_path, "SELECT * FROM matches ORDER BY id")
         assert [row[:len(before[0])] for row in after] == before  # every column kept; the new one is empty
-        assert all(row[len(before[0]):] == (None,) for row in after)
+        assert all(row[len(before[0])] is None for row in after)  # (later migrations add more columns after it)
         matches = [await db.read(ReadTx.get_match, i) for i in range(1, 14)]
         assert all(m is not None and m.damage is None and m.time_given is None for m in matches)
         active = matches[12]
@@ -280,7 +309,9 @@ async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_p
     db = await Database.open(db_path)
     try:
         assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
-        assert [_table_rows(db_path, sql) for sql in kept] == before  # no column of theirs changed or was added
+        after = [_table_rows(db_path, sql) for sql in kept]  # no column of theirs changed (migration 9 adds one)
+        assert [[row[:len(rows[0])] for row in found] for found, rows in zip(after, before, strict=True)] == before
+        assert [len(found[0]) - len(rows[0]) for found, rows in zip(after, before, strict=True)] == [1, 0, 0, 0, 0]
         settings = await db.read(ReadTx.get_settings, 1)
         assert (settings.days_per_move, settings.use_threads, settings.allowed_channels, settings.max_active,
                 settings.rate_computer, settings.vacation_days) == (7, False, [5], 10, True, 14)
@@ -345,5 +376,58 @@ async def test_upgrade_from_schema_6_keeps_real_matches_and_stores_conditional_m
         assert await db.read(ReadTx.premoves_of, 13, waiting) == []  # an ended match forgets its lines
         unchanged = await db.read(ReadTx.get_match, 12)
         assert unchanged is not None and unchanged.damage is None
+    finally:
+        await db.close()
+
+
+def _schema8_database(path: Path, *statements: str) -> None:
+    """The fixture's real matches as schema 8 holds them (migrations 2 to 8 applied by hand), plus ``statements``."""
+    _schema1_database(path)
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        for number in range(1, 8):
+            conn.executescript(MIGRATIONS[number])
+        for statement in statements:
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version=8")
+        conn.commit()
+
+
+async def test_upgrade_from_schema_8_keeps_real_matches_and_finds_computer_turns_and_board_sizes(
+        db_path: Path) -> None:
+    # the fixture's running match becomes one whose seat to move is the computer's, and a finished one gets a
+    # computer seat too: only the first is a computer turn to resume
+    _schema8_database(db_path, "UPDATE seats SET level = 'easy' WHERE match_id = 13 AND seat = "
+                      "(SELECT current_seat FROM matches WHERE id = 13)",
+                      "UPDATE seats SET level = 'hard' WHERE match_id = 1 AND seat = 1")
+    assert SCHEMA_VERSION >= 9
+    tables = ("matches", "moves", "seats", "challenges", "ratings", "premoves")
+    before = {table: _table_rows(db_path, f"SELECT * FROM {table} ORDER BY rowid") for table in tables}  # noqa: S608 - fixed names
+    sizes = _table_rows(db_path, "SELECT guild_id, game, COUNT(*), COUNT(best_vs_par) FROM ratings "
+                        "GROUP BY guild_id, game ORDER BY guild_id, game")
+    assert len(before["matches"]) == 13 and len(sizes) >= 2 and any(row[3] for row in sizes)
+    db = await Database.open(db_path)
+    try:
+        assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
+        for table in tables:  # every row and column kept (a later migration may only add columns)
+            after = _table_rows(db_path, f"SELECT * FROM {table} ORDER BY rowid")  # noqa: S608 - fixed names
+            assert [row[:len(before[table][0])] for row in after] == before[table], table
+        seats = {row[0]: row[1] for row in await db.fetchall("SELECT id, computer_seats FROM matches")}
+        current = (await db.fetchone("SELECT current_seat FROM matches WHERE id = 13"))[0]
+        assert seats == {**dict.fromkeys(range(1, 14), 0), 13: 1 << current, 1: 2}
+        assert await db.read(ReadTx.computer_to_move) == [13]
+        assert [tuple(row) for row in await db.fetchall(
+            "SELECT guild_id, game, ranked, with_par FROM leaderboard_sizes ORDER BY guild_id, game")] == sizes
+
+        # the sizes follow every later change of the ratings
+        guild, game = sizes[0][0], sizes[0][1]
+        rated = await db.read(ReadTx.ratings_of_game, guild, game)
+        await db.write(Tx.put_rating, dataclasses.replace(rated[0], user_id=999, best_vs_par=None), 2.0)
+        await db.write(Tx.put_rating, dataclasses.replace(rated[0], best_vs_par=3), 2.0)
+        ranked, first, page = await db.read(lambda tx: tx.leaderboard_page(guild, game, solitaire=False, offset=0,
+                                                                             limit=50))
+        assert ranked == sizes[0][2] + 1 == len(page) and first == 0
+        with_par = (await db.fetchone("SELECT with_par FROM leaderboard_sizes WHERE guild_id = ? AND game = ?",
+                                      (guild, game)))[0]
+        assert with_par == sizes[0][3] + (rated[0].best_vs_par is None)
     finally:
         await db.close()
