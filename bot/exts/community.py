@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import io
 import random
@@ -92,6 +93,14 @@ def rules_embed(game: str) -> discord.Embed:
     return embed
 
 
+@functools.cache  # one entry per registered game
+def example_board(game: str) -> bytes:
+    """The PNG of ``game``'s example board (:func:`example_state`), drawn once per process: reading rules is the
+    first thing a newcomer does, so ``/rules`` costs nothing after a game's first reading and needs no cooldown."""
+    state = example_state(game)
+    return renderers.render(state, [f"Player {seat + 1}" for seat in range(state.seats)])
+
+
 def example_state(game: str, plies: int = 4) -> State[Any]:
     """A deterministic example position: the default start after a few ``easy`` computer moves."""
     rng = random.Random(7)
@@ -175,12 +184,10 @@ class Community(commands.Cog):
     @app_commands.command(name="rules", description="How a game is played, with an example board")
     @app_commands.describe(game="The game")
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.checks.cooldown(3, 60.0, key=lambda i: (i.guild_id, i.user.id))
     async def rules(self, interaction: discord.Interaction[NapkinBot], game: str) -> None:
-        """Post our rules summary and an example board (only you see it)."""
-        state = example_state(game)
-        names = [f"Player {seat + 1}" for seat in range(state.seats)]
-        png = await asyncio.to_thread(renderers.render, state, names)
+        """Post our rules summary and an example board (only you see it); free to read, as often as wanted (the
+        example boards are drawn once per process: :func:`example_board`)."""
+        png = await asyncio.to_thread(example_board, game)
         embed = rules_embed(game)
         embed.set_image(url="attachment://example.png")
         await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(png), "example.png"),
