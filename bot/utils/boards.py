@@ -32,10 +32,6 @@ from storage import MatchRecord
 log = logging.getLogger(__name__)
 
 
-PLAYER_ENDS = {Termination.RESIGNED: "resigned", Termination.OUT_OF_TIME: "ran out of time"}
-"""How an end caused by one player reads after their name."""
-
-
 BoardItems = Callable[[MatchRecord, State[Any]], Sequence[discord.ui.Item[Any]]]
 
 
@@ -81,23 +77,20 @@ def board_items(match: MatchRecord, state: State[Any]) -> Sequence[discord.ui.It
 
 
 def describe_outcome(match: MatchRecord) -> str:
-    """One line about how a finished match ended (``**alice** wins: bob resigned.``)."""
-    if match.status == "aborted" or match.outcome is None:
-        seat = read_stored_outcome(match.outcome).loser if match.outcome else None
-        if seat is not None and 0 <= seat < len(match.seats):  # aborted at the deadline by the deadline pass
-            return (f"Match aborted: {escape(match.seats[seat].display_name)} made no first move before the "
-                    "deadline; it counts for nobody.")
-        return "Match aborted; it counts for nobody."
-    game = GAMES[match.game]
+    """One line about how a finished match ended: the result sentence (:meth:`games.Outcome.result`, the winner in
+    bold: ``bob resigned: **alice** wins.``), and for an aborted match that it counts for nobody (and who made no
+    first move, when the deadline aborted it)."""
+    if match.outcome is None:
+        return "Aborted; it counts for nobody."
     outcome = read_stored_outcome(match.outcome)  # rows stored before outcomes had a termination, too
-    why = game.describe_end(outcome)
-    if outcome.loser is not None and outcome.termination in PLAYER_ENDS:
-        why = f"{escape(match.seats[outcome.loser].display_name)} {PLAYER_ENDS[outcome.termination]}"
-    if outcome.draw:
-        return f"Draw: {why}."
-    if outcome.winner is None:
-        return f"Finished: {why}."
-    return f"**{escape(match.seats[outcome.winner].display_name)}** wins: {why}."
+    names = [escape(seat.display_name) for seat in match.seats]
+    sentence = outcome.result(names, GAMES[match.game].describe_end(outcome), winner_style=lambda name: f"**{name}**")
+    if match.status != "aborted" and outcome.termination is not Termination.ABORTED:
+        return f"{sentence}."
+    seat = outcome.loser
+    if seat is not None and 0 <= seat < len(names):  # aborted at the deadline by the deadline pass
+        return f"{sentence}: {names[seat]} made no first move before the deadline; it counts for nobody."
+    return f"{sentence}; it counts for nobody."
 
 
 def match_outcome(match: MatchRecord) -> Outcome | None:

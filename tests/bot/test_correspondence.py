@@ -54,7 +54,7 @@ async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
     assert match.status == "finished"
     assert match.outcome["winner"] == 0 and match.outcome["termination"] == "out_of_time"
     assert match.seats[match.outcome["loser"]].display_name == "bob"
-    assert "**alice** wins: bob ran out of time." in world.thread().last_message.content
+    assert "bob ran out of time: **alice** wins." in world.thread().last_message.content
     assert sum("a third of your time" in t for t in _thread_texts(world)) == 1
 
 
@@ -237,9 +237,9 @@ async def test_a_match_whose_first_move_never_comes_is_aborted_not_forfeited(sim
     assert (match.outcome["termination"], match.outcome["winner"]) == ("aborted", None)
     assert match.seats[match.outcome["loser"]].display_name == absent
     final = world.thread().last_message
-    assert f"Match aborted: {absent} made no first move before the deadline; it counts for nobody." in final.content
+    assert f"Aborted: {absent} made no first move before the deadline; it counts for nobody." in final.content
     assert "<@" not in final.content  # nobody is told it is their move, or thanked for the match
-    assert pinged(simcord_env, since, "Match aborted") == set()
+    assert pinged(simcord_env, since, "Aborted: ") == set()
     assert not any("ran out of time" in t for t in _thread_texts(world))
     assert await db.read(ReadTx.ratings_of_game, world.guild.id, "chopsticks") == []
 

@@ -192,7 +192,7 @@ async def test_the_final_board_shows_rating_changes_and_offers_a_rematch(simcord
     world = World(simcord_env, "alice", "bob")
     match_id = await _finished_duel(world, db)
     final = world.thread().last_message
-    assert "**alice** wins: bob resigned." in final.content
+    assert "bob resigned: **alice** wins." in final.content
     assert re.search(r"Ratings: alice \d+ → \d+ \(\+\d+\), bob \d+ → \d+ \(−\d+\)", final.content), final.content
     stored_match = await stored(db, match_id)
     assert set(stored_match.rating_changes) == {str(world["alice"].id), str(world["bob"].id)}
@@ -271,7 +271,7 @@ async def test_a_resignation_board_discord_refuses_is_delivered_later(simcord_en
     assert any("is over and recorded" in (m.content or "") for m in [resigned.response, *resigned.followups] if m)
     assert (await db.fetchone("SELECT COUNT(*) FROM outbox WHERE kind = 'result'"))[0] == 1
     await simcord_env.advance_time(120)
-    assert "**alice** wins: bob resigned." in world.thread().last_message.content
+    assert "bob resigned: **alice** wins." in world.thread().last_message.content
     assert (await db.fetchone("SELECT COUNT(*) FROM outbox"))[0] == 0
 
 
