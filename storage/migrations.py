@@ -249,6 +249,16 @@ MIGRATIONS: tuple[str, ...] = (
         CHECK ((then_if IS NULL) = (then_reply IS NULL))
     );
     """,
+    # 9: news Discord refuses for good (no access to the match's channel, or the channel is gone) is given up after
+    # a few tries and kept as given up, with what Discord said; only pending news is claimed (the partial index). And
+    # the challenges one member sent another, by time: at most a few an hour count against the challenger.
+    """
+    ALTER TABLE outbox ADD COLUMN status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'given_up'));
+    ALTER TABLE outbox ADD COLUMN last_error TEXT;
+    DROP INDEX outbox_next;
+    CREATE INDEX outbox_next ON outbox (next_at) WHERE status = 'pending';
+    CREATE INDEX challenges_pair ON challenges (guild_id, challenger_id, opponent_id, created_at);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -438,6 +448,14 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, seat, if_move),
         CHECK ((then_if IS NULL) = (then_reply IS NULL))
     );
+    """,
+    # 9: as in SQLite.
+    """
+    ALTER TABLE outbox ADD COLUMN status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'given_up'));
+    ALTER TABLE outbox ADD COLUMN last_error TEXT;
+    DROP INDEX outbox_next;
+    CREATE INDEX outbox_next ON outbox (next_at) WHERE status = 'pending';
+    CREATE INDEX challenges_pair ON challenges (guild_id, challenger_id, opponent_id, created_at);
     """,
 )
 
