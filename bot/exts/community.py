@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
+from bot.answers import PRIVATE, respond
 from bot.service import ratings
 from bot.texts import plural
 from bot.utils.converters import require_guild
@@ -154,7 +155,7 @@ class Community(commands.Cog):
             else:
                 embed.set_footer(text=f"page {board.page} of {board.pages} · rating 1000 + 40·(μ − 3σ), openskill; "
                                       "? = provisional (< 5 games); W/L/D")
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="A member's record and rating per game in this server")
     @app_commands.describe(user="The member (default: you)")
@@ -179,9 +180,9 @@ class Community(commands.Cog):
             record = f"W/L/D {row.wins}/{row.losses}/{row.draws}"
             value = f"rating {rating}{provisional} · {record} · {plural(row.games, 'game')}"
             embed.add_field(name=GAMES[game].title, value=value, inline=False)
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="rules", description="How a game is played, with an example board")
+    @app_commands.command(name="rules", description="How a game is played, with an example board", extras=PRIVATE)
     @app_commands.describe(game="The game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction[NapkinBot], game: str) -> None:
@@ -190,10 +191,10 @@ class Community(commands.Cog):
         png = await asyncio.to_thread(example_board, game)
         embed = rules_embed(game)
         embed.set_image(url="attachment://example.png")
-        await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(png), "example.png"),
-                                                ephemeral=True)
+        await respond(interaction, embed=embed, file=discord.File(io.BytesIO(png), "example.png"), private=True)
 
-    @app_commands.command(name="settings", description="Server settings for Napkin Games (Manage Server)")
+    @app_commands.command(name="settings", description="Server settings for Napkin Games (Manage Server)",
+                          extras=PRIVATE)
     @app_commands.describe(days="Default days per move for new challenges",
                            threads="Open a thread per match", max_active="Most active matches per member (1–100)",
                            rate_computer="Count matches against the computer in records",
@@ -245,7 +246,7 @@ class Community(commands.Cog):
                 f"• Matches against the computer count in records: {'yes' if current.rate_computer else 'no'}\n"
                 f"• Vacation per member and calendar year: "
                 f"{plural(current.vacation_days, 'day') if current.vacation_days else 'none'}")
-        await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, text, private=True)
 
 
 async def setup(bot: NapkinBot) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.answers import respond
 from bot.utils.boards import Board, board_payload
 from bot.utils.names import escape, server_name
 from games import GAMES, State
@@ -157,11 +158,8 @@ async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
 
 
 async def notify(interaction: discord.Interaction[Any], text: str) -> None:
-    """Tell the member ``text`` ephemerally (as the response, else a follow-up); a Discord failure is only logged."""
+    """Tell the member ``text`` ephemerally (:func:`bot.answers.respond`); a Discord failure is only logged."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, text, private=True)
     except discord.HTTPException as error:
         log.warning("could not notify interaction %s: %s", interaction.id, error)

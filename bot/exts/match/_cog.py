@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
+from bot.answers import PRIVATE, defer, progress, respond
 from bot.exts.match import _moves, _premove, _starts
 from bot.exts.match._review import ReviewCommand
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay
@@ -146,7 +147,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         """Answer a resignation or an agreed draw with the final board; if Discord does not take it, the result is
         stored already, so it goes to the outbox (delivered with back-off) and the member is told."""
         try:
-            await interaction.response.send_message(**await board_payload(finished))
+            await respond(interaction, **await board_payload(finished))
         except discord.HTTPException as error:
             log.warning("could not post the final board of match %s: %s", finished.id, error)
             await queue_result(self.bot, finished)
@@ -156,7 +157,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
 
     # ------------------------------------------------------------ commands
 
-    @app_commands.command(name="list", description="Your active matches and whose turn it is")
+    @app_commands.command(name="list", description="Your active matches and whose turn it is", extras=PRIVATE)
     @app_commands.describe(page=f"Page of {LIST_PAGE} matches (default 1)",
                            scope="This server (default), or every server we share")
     @app_commands.choices(scope=[app_commands.Choice(name="this server", value="server"),
@@ -174,18 +175,18 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         damaged = [Damaged(match_id, "").args[0] for match_id in
                    await self.bot.services.reading.damaged_matches(guild_id, interaction.user.id)]
         if damaged and not matches:
-            await interaction.response.send_message("\n".join(damaged), ephemeral=True)
+            await respond(interaction, "\n".join(damaged), private=True)
             return
         if not matches:
-            await interaction.response.send_message("You have no active matches here. Start one with "
-                                                    "`/chopsticks start` or another game's `start`.", ephemeral=True)
+            await respond(interaction, "You have no active matches here. Start one with `/chopsticks start` or "
+                                       "another game's `start`.", private=True)
             return
         lines = [list_line(match, interaction.user.id) for match in matches]
         if pages > 1:
             more = f" · `/match list page:{page + 1}` for more" if page < pages else ""
             lines.append(f"Page {page} of {pages}{more}.")
         lines.extend(damaged[:3])  # (a few: the answer must stay within one message)
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await respond(interaction, "\n".join(lines), private=True)
 
     async def _list_everywhere(self, interaction: discord.Interaction[NapkinBot], page: int) -> None:
         """``/match list scope:all``: the member's active matches in every server the bot is in (where the bot left
@@ -193,9 +194,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         matches = [match for match in await self.bot.services.reading.active_matches_anywhere(interaction.user.id)
                    if self.bot.get_guild(match.guild_id) is not None]
         if not matches:
-            await interaction.response.send_message("You have no active matches in any server we share. Start one "
-                                                    "with `/chopsticks start` or another game's `start`.",
-                                                    ephemeral=True)
+            await respond(interaction, "You have no active matches in any server we share. Start one with "
+                                       "`/chopsticks start` or another game's `start`.", private=True)
             return
         pages = -(-len(matches) // ALL_PAGE)
         page = min(page, pages)
@@ -209,8 +209,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         if pages > 1:
             more = f" · `/match list scope:all page:{page + 1}` for more" if page < pages else ""
             lines.append(f"Page {page} of {pages}{more}.")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, "\n".join(lines), private=True, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="board", description="Post the current board of a match again")
     @app_commands.describe(match="The match (implied inside its thread)")
@@ -222,11 +221,11 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         if interaction.channel_id != record.post_channel_id or not seated:
             payload.pop("view", None)
         if not seated:  # a bystander's look: only they see it, and it pings nobody
-            await interaction.response.send_message(**payload, ephemeral=True)
+            await respond(interaction, private=True, **payload)
             return
-        await interaction.response.send_message(**payload)
+        message = await respond(interaction, **payload)
         if "view" in payload:
-            await retire_previous_board(record.id, await interaction.original_response())
+            await retire_previous_board(record.id, message)
 
     @app_commands.command(name="resign", description="Resign a match (your opponent wins)")
     @app_commands.describe(match="The match (implied inside its thread)")
@@ -247,7 +246,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         endings = self.bot.services.endings
         if action == "decline":
             await endings.decline_draw(record.id, record.guild_id, interaction.user.id)
-            await interaction.response.send_message(f"{escape(interaction.user.display_name)} declines the draw offer.")
+            await respond(interaction, f"{escape(interaction.user.display_name)} declines the draw offer.")
             return
         updated, agreed = await endings.offer_draw(record.id, record.guild_id, interaction.user.id)
         if agreed:
@@ -255,7 +254,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             return
         opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
         pinged = [discord.Object(opponent.user_id)] if opponent.pings else []  # /notify pings:off is respected
-        await interaction.response.send_message(
+        await respond(
+            interaction,
             f"{escape(interaction.user.display_name)} offers a draw. {member_name(opponent)}, answer with "
             "`/match draw` (offer or accept) or `/match draw action:decline`.",
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=pinged))
@@ -267,8 +267,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         record = await the_match(interaction, match)
         await self.bot.services.endings.abort(record.id, record.guild_id, interaction.user.id)
         who = escape(interaction.user.display_name)
-        await interaction.response.send_message(f"Match #{record.id} aborted by {who}; it counts for nobody.",
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, f"Match #{record.id} aborted by {who}; it counts for nobody.",
+                      allowed_mentions=discord.AllowedMentions.none())
         await retire_previous_board(record.id)
 
     @app_commands.command(name="give-time", description="Give your opponent, who is to move, one more day")
@@ -290,8 +290,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             return built
 
         if interaction.channel_id == updated.post_channel_id:
-            await interaction.response.send_message(**await payload())
-            await retire_previous_board(updated.id, await interaction.original_response())
+            await retire_previous_board(updated.id, await respond(interaction, **await payload()))
             return
         try:
             message = await send_to_match(self.bot, updated, payload)
@@ -301,11 +300,11 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
                                       f"<t:{deadline}:f>); the board could not be posted, `/match board` shows it.")
             return
         await retire_previous_board(updated.id, message)
-        await interaction.response.send_message(f"One more day given in match #{updated.id}; the board is in "
-                                                f"<#{updated.post_channel_id}>.", ephemeral=True)
+        await respond(interaction, f"One more day given in match #{updated.id}; the board is in "
+                                   f"<#{updated.post_channel_id}>.", private=True)
 
     @app_commands.command(name="premove", description="Conditional moves: if your opponent plays X, you answer Y "
-                                                      "(only you see them)")
+                                                      "(only you see them)", extras=PRIVATE)
     @app_commands.describe(**_premove.DESCRIPTIONS)
     @app_commands.choices(action=_premove.ACTIONS)
     async def premove(self, interaction: discord.Interaction[NapkinBot], if_they_play: str | None = None,
@@ -326,8 +325,14 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
     async def history(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
         """Post the move list, a JSON export and a GIF replay (built off the event loop)."""
         record = await the_match(interaction, match)
-        async with queues(self.bot)[1].slot(interaction.user.id):  # refuses a member's second replay at once
-            await interaction.response.defer(thinking=True)
+
+        async def admitted(ahead: int) -> None:  # a replay always takes a while: defer first, then say where it is
+            await defer(interaction, private=False)
+            if ahead:
+                await progress(interaction, f"Your replay of match #{record.id} waits for a free slot: "
+                                            f"{plural(ahead, 'replay')} ahead of yours.")
+
+        async with queues(self.bot)[1].slot(interaction.user.id, admitted):  # refuses a member's second replay
             moves = await self.bot.services.reading.moves(record.id)
             states = await asyncio.to_thread(replay, record, moves)
             gif = await asyncio.to_thread(functools.partial(
@@ -344,5 +349,4 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             listing = listing[:1700] + " …"
         files = [discord.File(io.BytesIO(gif), filename=f"match-{record.id}.gif"),
                  discord.File(io.BytesIO(json.dumps(export, indent=1).encode()), filename=f"match-{record.id}.json")]
-        await interaction.followup.send(f"**{GAMES[record.game].title}** · match #{record.id}\n{listing}",
-                                        files=files)
+        await respond(interaction, f"**{GAMES[record.game].title}** · match #{record.id}\n{listing}", files=files)

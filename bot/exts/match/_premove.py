@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.answers import respond, suggest_in_time
 from bot.service import BadOption, MoveResult, ServiceError, load_state, premoves
 from bot.texts import plural, quote
 from bot.utils.names import escape
@@ -100,7 +101,7 @@ async def premove_command(interaction: discord.Interaction[NapkinBot], record: M
         text = (f"Stored for match #{record.id}: {premoves.describe(line, opponent)}.{again} You hold "
                 f"{plural(count, 'conditional move')} here; only you see {them}. Any other move by {opponent} "
                 f"discards {them}. `/match premove` lists {them}, `/match premove action:cancel` clears {them}.")
-    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    await respond(interaction, text, private=True, allowed_mentions=discord.AllowedMentions.none())
 
 
 # ---------------------------------------------------------------- autocomplete
@@ -143,7 +144,7 @@ def suggester(option: str, find_match: MatchFinder) -> Callable[[discord.Interac
         return choices
 
     suggest.__qualname__ = suggest.__name__ = f"suggest_{option}"
-    return suggest
+    return suggest_in_time(suggest)
 
 
 # ---------------------------------------------------------------- discarded lines

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import discord
 
+from bot.answers import respond, update
 from bot.service import BadOption, NotAllowed, Player
 from bot.texts import plural
 from bot.utils.boards import Board
@@ -137,8 +138,7 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
             guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, player=me,
             level=level or "medium", days_per_move=days, player_seat=1 if seat == "second" else 0)
         try:
-            await interaction.response.send_message(
-                f"Match #{match.id} starts: {variant_words(game, match.variant)}.")
+            await respond(interaction, f"Match #{match.id} starts: {variant_words(game, match.variant)}.")
         except discord.HTTPException as error:  # the match is stored; begin_match tells the member
             log.warning("could not announce match %s: %s", match.id, error)
         await begin_match(bot, match, origin, interaction)
@@ -163,17 +163,15 @@ async def post_challenge(interaction: discord.Interaction[NapkinBot], challenge:
             message = await origin.send(**payload)
             await notify(interaction, f"Your challenge is posted in <#{challenge.channel_id}>.")
         else:
-            await interaction.response.send_message(**payload)
+            message = await respond(interaction, **payload)  # Discord names the message in its answer
     except (discord.HTTPException, discord.ClientException) as error:
         log.warning("could not post challenge %s: %s; cancelling it", challenge.id, error)
         await bot.services.challenges.cancel(challenge.id)
         await notify(interaction, "Discord did not take your challenge's message, so I cancelled the challenge "
                                   "(nobody could have accepted it). Please try again.")
         return
-    try:
-        message = message or await interaction.original_response()
-    except discord.HTTPException as error:  # posted, but its id is unknown: a click on it still answers
-        log.info("could not learn the message of challenge %s: %s", challenge.id, error)
+    if message is None:  # posted, but its id is unknown: a click on it still answers the truth
+        log.warning("could not learn the message of challenge %s; its buttons answer when clicked", challenge.id)
         return
     await bot.services.challenges.set_message(challenge.id, message.id)
 
@@ -254,8 +252,8 @@ async def accept_challenge(interaction: discord.Interaction[NapkinBot], challeng
     content = (interaction.message.content if interaction.message else "") + \
         f"\nAccepted by **{escape(interaction.user.display_name)}**: match #{result.match.id}."
     try:
-        await interaction.response.edit_message(content=content, view=challenge_view(challenge_id, disabled=True),
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True),
+                     allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException as error:  # the challenge message was deleted meanwhile, or Discord failed
         log.info("could not update the message of challenge %s: %s", challenge_id, error)
     await begin_match(bot, result.match, _origin(interaction), interaction)
@@ -269,11 +267,12 @@ async def decline_challenge(interaction: discord.Interaction[NapkinBot], challen
     who = escape(interaction.user.display_name)
     content = (interaction.message.content if interaction.message else "") + \
         f"\n{challenge.status.capitalize()} by **{who}**."
-    await interaction.response.edit_message(content=content, view=challenge_view(challenge_id, disabled=True),
-                                            allowed_mentions=discord.AllowedMentions.none())
+    await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True),
+                 allowed_mentions=discord.AllowedMentions.none())
     if challenge.status == "declined":
         try:
-            await interaction.followup.send(
+            await respond(
+                interaction,
                 f"<@{challenge.challenger_id}>, {who} declined your {GAMES[challenge.game].title} challenge.",
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(challenge.challenger_id)]))
         except discord.HTTPException as error:
