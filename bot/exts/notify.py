@@ -25,8 +25,9 @@ def describe(prefs: MemberPrefs) -> str:
     """The preferences in words."""
     dm = ("on (I write to you when it becomes your move, and at each reminder)" if prefs.dm_turns
           else "off (`/notify dm:on` to get one when it becomes your move)")
-    pings = ("on (boards and reminders mention you when it is your move)" if prefs.pings
-             else "off (boards and reminders show your name in bold instead)")
+    pings = ("on (boards and reminders mention you when it is your move, challenges when they are for you)"
+             if prefs.pings else "off (nothing mentions you: your name is in bold instead, and a challenge to you "
+                                 "comes by direct message)")
     return f"• Direct messages: {dm}\n• Pings: {pings}"
 
 
@@ -39,7 +40,7 @@ class Notify(commands.Cog):
     @app_commands.command(name="notify", description="How I tell you it is your move (no option: show)",
                           extras=PRIVATE)
     @app_commands.describe(dm="A direct message when it becomes your move, and at the reminder",
-                           pings="@-mention you on boards and reminders")
+                           pings="@-mention you on boards, reminders and challenges")
     @app_commands.choices(dm=ON_OFF, pings=ON_OFF)
     async def notify(self, interaction: discord.Interaction[NapkinBot], dm: Literal["on", "off"] | None = None,
                      pings: Literal["on", "off"] | None = None) -> None:

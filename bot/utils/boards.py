@@ -56,6 +56,9 @@ class Board:
     notice: str | None = None
     """A line about the moves for a player (their conditional moves discarded, when a direct message could not tell
     them: the conditional-move notice of ``/match premove``)."""
+    mentions: bool = True
+    """Whether the players the board addresses are pinged; a board posted again (``/match board``) pings nobody:
+    they were pinged when it was first posted."""
 
 
 def game_module(game: str) -> Any | None:
@@ -185,8 +188,8 @@ def rating_change(name: str, before: int, after: int) -> str:
 
 def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.AllowedMentions:
     """Who the board may ping: the human player to move in a running duel, both human players at the end; nobody
-    in solitaire or when the board was not made by a player's action."""
-    if (board is not None and not board.ping) or len(match.seats) == 1:
+    in solitaire, on a board posted again, or when the board was not made by a player's action."""
+    if (board is not None and not (board.ping and board.mentions)) or len(match.seats) == 1:
         return discord.AllowedMentions.none()
     if match.status == "aborted":  # called off: nobody is thanked for a match that never was
         return discord.AllowedMentions.none()

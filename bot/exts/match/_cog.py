@@ -38,6 +38,9 @@ T = TypeVar("T")
 
 REMATCH_RATE = 10
 """Rematches a member may ask for in a minute (the Rematch button has no command cooldown of its own)."""
+BOARD_REPOSTS = 5
+"""Boards a member may post again with ``/match board`` in a minute (a re-post mentions nobody; more is a flood)."""
+BOARD_COOLDOWN = app_commands.checks.cooldown(BOARD_REPOSTS, 60.0, key=member_key)
 HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=member_key)
 """``/match history`` renders a whole replay: at most twice a minute per member."""
 
@@ -120,17 +123,20 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
 
     async def challenge_button(self, interaction: discord.Interaction[NapkinBot], challenge_id: int,
                                action: str) -> None:
-        """Accept or Decline on a challenge. A click on an expired challenge is answered "expired" and disables
-        the clicked message's buttons (its message may never have been learned, or its edit failed at expiry)."""
+        """Accept or Decline on a challenge. A click on a challenge that is no longer open (expired, answered or
+        cancelled) is answered with what became of it, and disables the clicked message's buttons, whatever the state
+        of that message (its id may never have been learned, or its edit at expiry failed)."""
         try:
             if action == "accept":
                 await _starts.accept_challenge(interaction, challenge_id)
             else:
                 await _starts.decline_challenge(interaction, challenge_id)
-        except ChallengeClosed as closed:
-            if "expired" in str(closed) and interaction.message is not None:  # (answered ones are edited at once)
+        except ChallengeClosed:
+            message = interaction.message
+            if message is not None and any(not getattr(item, "disabled", True) for row in message.components
+                                           for item in getattr(row, "children", ())):
                 try:
-                    await interaction.message.edit(view=challenge_view(challenge_id, disabled=True))
+                    await message.edit(view=challenge_view(challenge_id, disabled=True))
                 except discord.HTTPException as error:
                     log.info("could not disable the buttons of challenge %s: %s", challenge_id, error)
             raise
@@ -213,11 +219,13 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
 
     @app_commands.command(name="board", description="Post the current board of a match again")
     @app_commands.describe(match="The match (implied inside its thread)")
+    @BOARD_COOLDOWN
     async def board(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
-        """Re-post a match's board (also how a board lost to a Discord error is recovered)."""
+        """Re-post a match's board (also how a board lost to a Discord error is recovered): it mentions nobody (the
+        players were told when it was first posted), at most :data:`BOARD_REPOSTS` a minute per member."""
         record = await the_match(interaction, match)
         seated = record.seat_of(interaction.user.id) is not None
-        payload = await board_payload(record, board=Board(ping=seated))
+        payload = await board_payload(record, board=Board(ping=seated, mentions=False))
         if interaction.channel_id != record.post_channel_id or not seated:
             payload.pop("view", None)
         if not seated:  # a bystander's look: only they see it, and it pings nobody

@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.answers import respond, suggest_in_time
 from bot.service import BadOption, MoveResult, ServiceError, load_state, premoves
 from bot.texts import plural, quote
+from bot.utils.messages import send_dm
 from bot.utils.names import escape
 from games import GAMES, RulesError, State
 from storage import MatchRecord
@@ -162,11 +163,6 @@ async def tell_discarded(bot: NapkinBot, result: MoveResult) -> str | None:
     turn = " It is your move." if match.current_seat == seat.seat else ""
     text = (f"Match #{match.id} ({GAMES[match.game].title}, <#{match.post_channel_id}>): {mover} played "
             f"`{result.notation}`, which none of your conditional moves expected, so they were all discarded.{turn}")
-    try:
-        user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
-        await user.send(text, allowed_mentions=discord.AllowedMentions.none())
-    except (discord.HTTPException, discord.ClientException) as error:
-        log.info("could not tell member %s of discarded conditional moves in match %s: %s", seat.user_id, match.id,
-                 error)
+    if not await send_dm(bot, seat.user_id, text):
         return f"{escape(seat.display_name)}'s conditional moves did not expect this move and were discarded."
     return None
