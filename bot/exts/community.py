@@ -161,10 +161,12 @@ class Community(commands.Cog):
     @app_commands.describe(user="The member (default: you)")
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction[NapkinBot], user: discord.Member | None = None) -> None:
-        """Post a member's record per game."""
+        """Post a member's record per game; where most of their rated wins in a game were against one member (a rating
+        built on one opponent: :func:`bot.service.ratings.one_opponent`), the field says so."""
         guild_id = require_guild(interaction)
         member = user or interaction.user
         rows = await self.bot.services.ratings.of_member(guild_id, member.id)
+        built_on = {found.game: found for found in await self.bot.services.ratings.one_opponent(guild_id, member.id)}
         embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."
@@ -179,6 +181,10 @@ class Community(commands.Cog):
             provisional = "?" if row.games < ratings.PROVISIONAL_GAMES else ""
             record = f"W/L/D {row.wins}/{row.losses}/{row.draws}"
             value = f"rating {rating}{provisional} · {record} · {plural(row.games, 'game')}"
+            one = built_on.get(game)
+            if one is not None:  # a rating built on one opponent: for the server's admins (and everyone) to see
+                value += (f"\n{one.against} of {plural(one.wins, 'rated win')} "
+                          f"({round(100 * one.against / one.wins)}%) against one member: {escape(one.name)}")
             embed.add_field(name=GAMES[game].title, value=value, inline=False)
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 

@@ -23,6 +23,7 @@ import discord
 
 import renderers
 from bot.service import MoveResult, load_state
+from bot.service.ratings import PAIR_RATED_PER_DAY
 from bot.utils.buttons import RematchButton
 from bot.utils.names import escape, member_name, names_of
 from games import GAMES, Outcome, State, Termination
@@ -156,6 +157,11 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
 def _end_lines(match: MatchRecord, board: Board) -> list[str]:
     """A final board's lines: the outcome, the rating changes and the thanks to both players."""
     lines = [describe_outcome(match)]
+    members = [seat for seat in match.seats if not seat.is_computer]
+    if match.status == "finished" and not match.rated and len(members) == 2 == len(match.seats):
+        lines.append(f"Not rated: {escape(members[0].display_name)} and {escape(members[1].display_name)} already "
+                     f"have {PAIR_RATED_PER_DAY} rated results against each other in the last 24 hours, the most "
+                     "that count in a day.")
     if match.rating_changes:
         changes = match.rating_changes
         lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])

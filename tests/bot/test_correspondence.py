@@ -14,7 +14,7 @@ from bot.client import NapkinBot
 from bot.service import replay
 from games import GAMES
 from storage import Database, ReadTx
-from tests.bot.helpers import World, only_match_id, pinged, snapshot, stored
+from tests.bot.helpers import World, both_sides_move, only_match_id, pinged, snapshot, stored
 
 pytestmark = pytest.mark.both_backends
 
@@ -106,6 +106,7 @@ async def test_directed_challenge_rights(simcord_env, db: Database) -> None:
 async def test_draw_offer_accepted(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _match(simcord_env, world, db)
+    await both_sides_move(world, db, match_id)  # (before that, an agreed draw aborts the match)
     offer = await world["alice"].slash(world.thread(), "match draw")
     assert "offers a draw" in offer.response.content
     again = await world["alice"].slash(world.thread(), "match draw")
@@ -164,6 +165,7 @@ async def test_leaderboard_order_after_a_series(simcord_env, db: Database) -> No
     for challenger, accepter, loser in series:
         result = await world[challenger].slash(world.channel, "chopsticks start", opponent=world[accepter])
         await world[accepter].click(result.response, label="Accept")
+        await both_sides_move(world, db, max(await db.read(ReadTx.all_match_ids)))
         await world[loser].slash(world.thread(), "match resign")
     board = await world["carol"].slash(world.channel, "leaderboard", game="chopsticks")
     embed = board.response.embeds[0]

@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.exts.community import EMBED_FIELD, EMBED_TOTAL, rules_embed, rules_source
 from games import GAMES
 from storage import Database, ReadTx
-from tests.bot.helpers import World, only_match_id, snapshot, stored
+from tests.bot.helpers import World, both_sides_move, only_match_id, snapshot, stored
 from tests.reliability._support import GAME_KEYS, start_command
 
 pytestmark = pytest.mark.both_backends
@@ -184,6 +184,7 @@ async def _finished_duel(world: World, db: Database) -> int:
     await world["bob"].click(start.response, label="Accept")
     match_id = await only_match_id(db)
     await world["alice"].slash(world.thread(), "differences mark", square="a1")
+    await both_sides_move(world, db, match_id, plies=1)  # bob's first move: only then is a resignation a result
     await world["bob"].slash(world.thread(), "match resign")
     return match_id
 
@@ -211,6 +212,7 @@ async def test_a_rematch_against_the_computer_starts_at_once_with_the_seats_swap
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
     match_id = await only_match_id(db)
+    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")  # (the computer answers at once)
     await world["alice"].slash(world.thread(), "match resign")
     final = world.thread().last_message
     await world["alice"].click(final, label="Rematch")
@@ -250,6 +252,7 @@ async def test_rematches_have_a_cooldown(simcord_env, db: Database) -> None:
 
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")  # (the computer answers at once)
     await world["alice"].slash(world.thread(), "match resign")
     final = world.thread().last_message
     for _ in range(REMATCH_RATE):
@@ -265,6 +268,7 @@ async def test_a_resignation_board_discord_refuses_is_delivered_later(simcord_en
     start = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
     await world["bob"].click(start.response, label="Accept")
     match_id = await only_match_id(db)
+    await both_sides_move(world, db, match_id)
     simcord_env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
     resigned = await world["bob"].slash(world.thread(), "match resign")
     assert (await stored(db, match_id)).status == "finished"

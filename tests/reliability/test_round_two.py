@@ -253,6 +253,7 @@ async def test_masked_link_names_are_shown_as_typed_in_every_message(simcord_env
     await world["bob"].click(challenge.response, label="Accept")
     thread = world.thread()
     await mal.slash(thread, "chopsticks move", notation="LL")
+    await world["bob"].slash(thread, "chopsticks move", notation="LL")  # (so that the resignation below is a result)
     await mal.slash(thread, "match list")
     await mal.slash(thread, "match draw")
     await world["bob"].slash(thread, "match draw", action="decline")

@@ -161,6 +161,13 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
                                       "board, which I will post again shortly (`/match board` shows it now).")
         await retire_previous_board(finished.id)
 
+    async def _called_off(self, interaction: discord.Interaction[NapkinBot], aborted: MatchRecord) -> None:
+        """Answer a resignation or an agreed draw that came before every side had moved: the match is aborted."""
+        await respond(interaction, f"Match #{aborted.id} is aborted: it ended before both sides had moved, so it "
+                                   "counts for nobody (as on lichess, a match is only resigned or drawn once both "
+                                   "sides have moved).", allowed_mentions=discord.AllowedMentions.none())
+        await retire_previous_board(aborted.id)
+
     # ------------------------------------------------------------ commands
 
     @app_commands.command(name="list", description="Your active matches and whose turn it is", extras=PRIVATE)
@@ -241,6 +248,9 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         """Resign."""
         record = await the_match(interaction, match)
         finished = await self.bot.services.endings.resign(record.id, record.guild_id, interaction.user.id)
+        if finished.status == "aborted":
+            await self._called_off(interaction, finished)
+            return
         await self._final_board(interaction, finished)
 
     @app_commands.command(name="draw", description="Offer a draw, accept your opponent's offer, or decline it")
@@ -257,6 +267,9 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             await respond(interaction, f"{escape(interaction.user.display_name)} declines the draw offer.")
             return
         updated, agreed = await endings.offer_draw(record.id, record.guild_id, interaction.user.id)
+        if agreed and updated.status == "aborted":
+            await self._called_off(interaction, updated)
+            return
         if agreed:
             await self._final_board(interaction, updated)
             return
