@@ -13,11 +13,10 @@ connection.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -32,7 +31,7 @@ from bot.utils.queues import queues
 from games import GAMES
 from storage import Database, ReadTx, Tx
 from tests.bot.helpers import move_button
-from tests.reliability._support import World, command_for, service_match, start_discord_match
+from tests.reliability._support import World, command_for, delivered_at_once, service_match, start_discord_match
 
 HELD = 30.0
 """Virtual seconds each database call takes while the database is held."""
@@ -72,22 +71,6 @@ class HeldDatabase:
 def simcord_bot(db: Database) -> NapkinBot:
     """The bot on the held database stand-in."""
     return NapkinBot(HeldDatabase(db))  # type: ignore[arg-type]
-
-
-@contextlib.asynccontextmanager
-async def delivered_at_once(env: Any) -> AsyncIterator[None]:
-    """Deliver every interaction started inside the block without waiting for the bot to settle (as
-    :func:`tests.reliability._support.burst`, but without settling afterwards: the caller moves the clock)."""
-    real = env._settle_internal
-
-    async def deferred(*args: Any, **kwargs: Any) -> None:
-        return None
-
-    env._settle_internal = deferred
-    try:
-        yield
-    finally:
-        env._settle_internal = real
 
 
 def leaf_commands(bot: NapkinBot) -> set[str]:

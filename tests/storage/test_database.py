@@ -256,16 +256,22 @@ async def test_upgrade_from_schema_5_keeps_real_matches_and_stores_extra_time(db
         await db.close()
 
 
-def _schema6_database(path: Path, *statements: str) -> None:
-    """The fixture's real matches as schema 6 holds them (migrations 2 to 6 applied by hand), plus ``statements``."""
+def _schema_database(path: Path, version: int, *statements: str) -> None:
+    """The fixture's real matches as schema ``version`` holds them (migrations 2 to ``version`` applied by hand), plus
+    ``statements``."""
     _schema1_database(path)
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        for number in range(1, 6):
+        for number in range(1, version):
             conn.executescript(MIGRATIONS[number])
         for statement in statements:
             conn.execute(statement)
-        conn.execute("PRAGMA user_version=6")
+        conn.execute(f"PRAGMA user_version={int(version)}")
         conn.commit()
+
+
+def _schema6_database(path: Path, *statements: str) -> None:
+    """The fixture's real matches as schema 6 holds them, plus ``statements``."""
+    _schema_database(path, 6, *statements)
 
 
 async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_preferences(db_path: Path) -> None:
@@ -349,20 +355,8 @@ async def test_upgrade_from_schema_6_keeps_real_matches_and_stores_conditional_m
         await db.close()
 
 
-def _schema8_database(path: Path, *statements: str) -> None:
-    """The fixture's real matches as schema 8 holds them (migrations 7 and 8 applied by hand), plus ``statements``."""
-    _schema6_database(path)
-    with contextlib.closing(sqlite3.connect(path)) as conn:
-        for number in (6, 7):
-            conn.executescript(MIGRATIONS[number])
-        for statement in statements:
-            conn.execute(statement)
-        conn.execute("PRAGMA user_version=8")
-        conn.commit()
-
-
 async def test_upgrade_from_schema_8_keeps_pending_news_and_records_news_given_up(db_path: Path) -> None:
-    _schema8_database(db_path,
+    _schema_database(db_path, 8,
                       "INSERT INTO outbox (match_id, kind, ply, attempts, next_at, created_at) "
                       "VALUES (13, 'reminder', 4, 0, 1700000100.0, 1700000000.0)",
                       "INSERT INTO outbox (match_id, kind, ply, attempts, next_at, created_at) "
