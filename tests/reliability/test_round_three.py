@@ -264,10 +264,12 @@ async def test_news_refused_for_good_is_given_up_recorded_and_told_once(simcord_
         env.inject_error("POST", f"/channels/{place}/messages", status=403, code=50001, message="Missing Access",
                          times=None)
     since = len(env.http_requests)
-    for _ in range(30):
-        await env.advance_time(86400)
+    await env.advance_time(3 * 86400)  # the reminder, the forfeit, and their retries
     attempts = _posts_to(env, places, since)
     assert attempts == 2 * NEWS_REFUSED_TRIES  # the reminder's and the result's, each tried 3 times
+    assert await db.read(ReadTx.next_outbox) is None  # nothing left to try, however long the bot runs
+    await env.advance_time(2 * 86400)  # (a month of hourly passes would show the same, 30 times slower)
+    assert _posts_to(env, places, since) == attempts
     kept = await db.fetchall("SELECT kind, status, attempts, last_error FROM outbox WHERE match_id = ? ORDER BY id",
                              (match_id,))
     assert [tuple(row)[:3] for row in kept] == [("reminder", "given_up", 3), ("result", "given_up", 3)]
