@@ -49,14 +49,11 @@ class World:
 
 
 @contextlib.asynccontextmanager
-async def burst(env: Any) -> AsyncIterator[None]:
-    """Deliver every interaction started inside the block to the bot before it runs any of them.
-
-    SimCord refuses overlapping actor operations (each verb waits until the bot is idle), so the block makes
-    each verb return right after Discord emitted its INTERACTION_CREATE; leaving the block lets the bot handle
-    all of them concurrently. This swaps SimCord's private settle step (simcord is pinned in pyproject), the one
-    seam that lets simultaneous clicks and commands reach the real discord.py code paths together.
-    """
+async def delivered_at_once(env: Any) -> AsyncIterator[None]:
+    """Make every SimCord verb inside the block return right after Discord emitted its event, without waiting for
+    the bot (SimCord refuses overlapping actor operations: each verb waits until the bot is idle). This swaps
+    SimCord's private settle step (simcord is pinned in pyproject), the one seam that lets simultaneous clicks and
+    commands reach the real discord.py code paths together; the caller settles (or moves the clock) afterwards."""
     real = env._settle_internal
 
     async def deferred(*args: Any, **kwargs: Any) -> None:
@@ -67,4 +64,12 @@ async def burst(env: Any) -> AsyncIterator[None]:
         yield
     finally:
         env._settle_internal = real
+
+
+@contextlib.asynccontextmanager
+async def burst(env: Any) -> AsyncIterator[None]:
+    """Deliver every interaction started inside the block to the bot before it runs any of them
+    (:func:`delivered_at_once`); leaving the block lets the bot handle all of them concurrently, and settles."""
+    async with delivered_at_once(env):
+        yield
     await env.settle()

@@ -17,9 +17,11 @@ import pkgutil
 from collections.abc import Callable, Sequence
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot import exts
+from bot.answers import watch
 from bot.errors import reply_error
 from bot.ops.interactions import InteractionGate
 from bot.ops.metrics import Metrics
@@ -39,6 +41,19 @@ def discover_extensions() -> list[str]:
         for module in pkgutil.iter_modules(exts.__path__)
         if not module.name.startswith("_")
     )
+
+
+class NapkinTree(app_commands.CommandTree["NapkinBot"]):
+    """The command tree: every slash command is watched from its start, so that it is answered within Discord's 3
+    seconds whatever it waits on (:func:`bot.answers.watch`, with the visibility its ``extras`` declare)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[NapkinBot]) -> bool:
+        """Watch a command's answer (autocomplete needs none); never refuses."""
+        if interaction.type is discord.InteractionType.application_command:
+            command = interaction.command
+            extras = command.extras if command is not None else {}
+            watch(interaction, extras.get("private", False))
+        return True
 
 
 class NapkinBot(commands.AutoShardedBot):
@@ -82,6 +97,7 @@ class NapkinBot(commands.AutoShardedBot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=shard_count,
+            tree_cls=NapkinTree,
         )
         if shards is not None:
             self.shard_ids = list(shards.ids)  # what discord.py's shard_ids= sets (checked above by Shards)

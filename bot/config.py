@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.service.computer import machine_workers
@@ -21,16 +21,24 @@ from storage import DEFAULT_PATH, Shards
 
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 
+MAX_SHARD_COUNT = 65536
+"""The most shards a bot may have in total here (``NAPKIN_SHARD_COUNT``): far beyond what Discord recommends for the
+largest bots, and a bound on what naming the shards of a process may cost."""
 
-def parse_shard_ids(text: str) -> tuple[int, ...]:
+
+def parse_shard_ids(text: str, count: int | None = None) -> tuple[int, ...]:
     """The shard ids named by ``text``: comma-separated ids and inclusive ranges (``"0,1"``, ``"0-3"``,
     ``"0-1,4"``), in the order given.
 
+    Every range is checked against ``count`` (the shard count; without it, :data:`MAX_SHARD_COUNT`) before it is
+    expanded, and repeats are found in one pass, so the cost follows the shards named, never the numbers typed.
+
     Raises:
-        ValueError: a part is neither an id nor a range ``low-high`` with ``low <= high`` (the message quotes it), or
-            an id is named twice.
+        ValueError: a part is neither an id nor a range ``low-high`` with ``low <= high`` (the message quotes it), a
+            shard is outside ``0 .. count - 1``, or an id is named twice.
     """
-    ids: list[int] = []
+    bound = count if count is not None else MAX_SHARD_COUNT
+    spans: list[tuple[int, int]] = []
     for part in text.split(","):
         found = _RANGE.fullmatch(part)
         if found is None:
@@ -39,10 +47,19 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
         high = int(found[2]) if found[2] is not None else low
         if high < low:
             raise ValueError(f"the range {part.strip()!r} runs backwards; write it low-high")
-        ids.extend(range(low, high + 1))
-    repeated = sorted({shard for shard in ids if ids.count(shard) > 1})
-    if repeated:
-        raise ValueError(f"shard {repeated[0]} is named twice")
+        if high >= bound:
+            if count is None:
+                raise ValueError(f"shard {high} is beyond the most shards a bot may have ({MAX_SHARD_COUNT})")
+            raise ValueError(f"shard {high} is outside 0-{count - 1} (the shard count is {count})")
+        spans.append((low, high))
+    ids: list[int] = []
+    seen: set[int] = set()
+    for low, high in spans:
+        for shard in range(low, high + 1):
+            if shard in seen:
+                raise ValueError(f"shard {shard} is named twice")
+            seen.add(shard)
+            ids.append(shard)
     return tuple(ids)
 
 
@@ -90,9 +107,9 @@ class Settings(BaseSettings):
                     "inside an interaction, `shard`, `guild`, `match` (when the interaction names one) and "
                     "`command`")
     shard_count: int | None = Field(
-        default=None, validation_alias="NAPKIN_SHARD_COUNT", ge=1, json_schema_extra=_shown("Discord's "
-                                                                                           "recommendation"),
-        description="the bot's shards in total, over all its processes")
+        default=None, validation_alias="NAPKIN_SHARD_COUNT", ge=1, le=MAX_SHARD_COUNT,
+        json_schema_extra=_shown("Discord's recommendation"),
+        description="the bot's shards in total, over all its processes (at most 65,536)")
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         default=None, validation_alias="NAPKIN_SHARD_IDS", json_schema_extra=_shown("all of them"),
         description="the shards this process runs: `0,1`, `0-3` or `0-1,4` (needs `NAPKIN_SHARD_COUNT`)")
@@ -146,9 +163,9 @@ class Settings(BaseSettings):
 
     @field_validator("shard_ids", mode="before")
     @classmethod
-    def _parse_ids(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return parse_shard_ids(value) if value.strip() else None
+    def _parse_ids(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, str):  # the count (validated first, declared above) bounds the ranges before expansion
+            return parse_shard_ids(value, info.data.get("shard_count")) if value.strip() else None
         return value
 
     @model_validator(mode="after")

@@ -132,10 +132,5 @@ def _verdict(outcome: dict[str, Any] | None, names: list[str], key: str) -> str:
     if outcome is None:
         return "none"
     parsed = Outcome.from_dict(outcome)
-    why = GAMES[key].describe_end(parsed)
     scores = f", scores {'–'.join(map(str, parsed.scores))}" if parsed.scores is not None else ""
-    if parsed.draw:
-        return f"draw ({why}){scores}"
-    if parsed.winner is not None:
-        return f"{names[parsed.winner]} wins ({why}){scores}"
-    return f"finished ({why}){scores}"
+    return parsed.result(names, GAMES[key].describe_end(parsed)) + scores

@@ -11,6 +11,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.answers import respond
 from bot.ops.interactions import note_error
 from bot.service import ServiceError
 from bot.texts import plural, quote
@@ -62,9 +63,6 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     if unexpected:
         log.error("unhandled error in interaction %s", interaction.id, exc_info=original)
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, text, private=True)
     except discord.HTTPException:
         log.warning("could not deliver an error reply for interaction %s", interaction.id)

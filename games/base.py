@@ -103,7 +103,7 @@ class Outcome:
     termination: Termination
     loser: int | None = None
 
-    def result(self, names: Sequence[str], end: str) -> str:
+    def result(self, names: Sequence[str], end: str, *, winner_style: Callable[[str], str] | None = None) -> str:
         """The result sentence, the one way a finished match's result is phrased (as python-chess's
         ``Outcome.result()``): who won or that it was drawn, and why it ended.
 
@@ -111,6 +111,7 @@ class Outcome:
             names: display name per seat (``["Ann", "Bob"]``; one name in solitaire).
             end: how the game's own end reads, :meth:`Game.describe_end` of this outcome (``"both hands are dead"``,
                 ``"third repetition"``, ``"the sticks form a Gröbner basis in 5 turns"``).
+            winner_style: how the winner's name is set (a message's ``**bold**``); unchanged by default.
 
         Returns:
             One line without a final stop: ``"Ann wins: both hands are dead"``, ``"Draw: third repetition"``,
@@ -124,6 +125,8 @@ class Outcome:
         if termination is Termination.DRAW_AGREED:
             return "Draw agreed"
         winner = names[self.winner] if self.winner is not None and 0 <= self.winner < len(names) else None
+        if winner is not None and winner_style is not None:
+            winner = winner_style(winner)
         if termination in (Termination.RESIGNED, Termination.OUT_OF_TIME) and self.loser is not None \
                 and 0 <= self.loser < len(names):
             done = "resigned" if termination is Termination.RESIGNED else "ran out of time"

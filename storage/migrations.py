@@ -291,6 +291,16 @@ MIGRATIONS: tuple[str, ...] = (
             ON CONFLICT (guild_id, game) DO UPDATE SET ranked = ranked + 1, with_par = with_par + excluded.with_par;
     END;
     """,
+    # 10: news Discord refuses for good (no access to the match's channel, or the channel is gone) is given up after
+    # a few tries and kept as given up, with what Discord said; only pending news is claimed (the partial index). And
+    # the challenges one member sent another, by time: at most a few an hour count against the challenger.
+    """
+    ALTER TABLE outbox ADD COLUMN status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'given_up'));
+    ALTER TABLE outbox ADD COLUMN last_error TEXT;
+    DROP INDEX outbox_next;
+    CREATE INDEX outbox_next ON outbox (next_at) WHERE status = 'pending';
+    CREATE INDEX challenges_pair ON challenges (guild_id, challenger_id, opponent_id, created_at);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -522,6 +532,14 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         WHEN (OLD.guild_id <> NEW.guild_id OR OLD.game <> NEW.game
               OR (OLD.best_vs_par IS NULL) <> (NEW.best_vs_par IS NULL))
         EXECUTE FUNCTION ratings_sized();
+    """,
+    # 10: as in SQLite.
+    """
+    ALTER TABLE outbox ADD COLUMN status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'given_up'));
+    ALTER TABLE outbox ADD COLUMN last_error TEXT;
+    DROP INDEX outbox_next;
+    CREATE INDEX outbox_next ON outbox (next_at) WHERE status = 'pending';
+    CREATE INDEX challenges_pair ON challenges (guild_id, challenger_id, opponent_id, created_at);
     """,
 )
 

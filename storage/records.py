@@ -126,7 +126,8 @@ class ChallengeRecord:
 @dataclass
 class OutboxRecord:
     """News the bot still has to deliver: a ``"reminder"`` or a ``"result"`` of ``match_id`` at ``ply``, tried
-    ``attempts`` times so far, next at ``next_at`` (epoch seconds)."""
+    ``attempts`` times so far, next at ``next_at`` (epoch seconds); ``status`` ``"pending"``, or ``"given_up"`` when
+    Discord refused it for good (``last_error``: what Discord said)."""
 
     id: int
     match_id: int
@@ -135,6 +136,8 @@ class OutboxRecord:
     attempts: int
     next_at: float
     created_at: float
+    status: str = "pending"
+    last_error: str | None = None
 
 
 @dataclass
@@ -321,7 +324,7 @@ def vacation_from_row(row: Row) -> VacationRecord:
 def outbox_from_row(row: Row) -> OutboxRecord:
     """Decode a row of ``outbox``."""
     return OutboxRecord(row["id"], row["match_id"], row["kind"], row["ply"], row["attempts"], row["next_at"],
-                        row["created_at"])
+                        row["created_at"], row["status"], row["last_error"])
 
 
 def challenge_from_row(row: Row) -> ChallengeRecord:

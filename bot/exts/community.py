@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import io
 import random
@@ -14,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
+from bot.answers import PRIVATE, respond
 from bot.service import ratings
 from bot.texts import plural
 from bot.utils.converters import require_guild
@@ -92,6 +94,14 @@ def rules_embed(game: str) -> discord.Embed:
     return embed
 
 
+@functools.cache  # one entry per registered game
+def example_board(game: str) -> bytes:
+    """The PNG of ``game``'s example board (:func:`example_state`), drawn once per process: reading rules is the
+    first thing a newcomer does, so ``/rules`` costs nothing after a game's first reading and needs no cooldown."""
+    state = example_state(game)
+    return renderers.render(state, [f"Player {seat + 1}" for seat in range(state.seats)])
+
+
 def example_state(game: str, plies: int = 4) -> State[Any]:
     """A deterministic example position: the default start after a few ``easy`` computer moves."""
     rng = random.Random(7)
@@ -145,16 +155,18 @@ class Community(commands.Cog):
             else:
                 embed.set_footer(text=f"page {board.page} of {board.pages} · rating 1000 + 40·(μ − 3σ), openskill; "
                                       "? = provisional (< 5 games); W/L/D")
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="stats", description="A member's record and rating per game in this server")
     @app_commands.describe(user="The member (default: you)")
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction[NapkinBot], user: discord.Member | None = None) -> None:
-        """Post a member's record per game."""
+        """Post a member's record per game; where most of their rated wins in a game were against one member (a rating
+        built on one opponent: :func:`bot.service.ratings.one_opponent`), the field says so."""
         guild_id = require_guild(interaction)
         member = user or interaction.user
         rows = await self.bot.services.ratings.of_member(guild_id, member.id)
+        built_on = {found.game: found for found in await self.bot.services.ratings.one_opponent(guild_id, member.id)}
         embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."
@@ -169,24 +181,26 @@ class Community(commands.Cog):
             provisional = "?" if row.games < ratings.PROVISIONAL_GAMES else ""
             record = f"W/L/D {row.wins}/{row.losses}/{row.draws}"
             value = f"rating {rating}{provisional} · {record} · {plural(row.games, 'game')}"
+            one = built_on.get(game)
+            if one is not None:  # a rating built on one opponent: for the server's admins (and everyone) to see
+                value += (f"\n{one.against} of {plural(one.wins, 'rated win')} "
+                          f"({round(100 * one.against / one.wins)}%) against one member: {escape(one.name)}")
             embed.add_field(name=GAMES[game].title, value=value, inline=False)
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="rules", description="How a game is played, with an example board")
+    @app_commands.command(name="rules", description="How a game is played, with an example board", extras=PRIVATE)
     @app_commands.describe(game="The game")
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.checks.cooldown(3, 60.0, key=lambda i: (i.guild_id, i.user.id))
     async def rules(self, interaction: discord.Interaction[NapkinBot], game: str) -> None:
-        """Post our rules summary and an example board (only you see it)."""
-        state = example_state(game)
-        names = [f"Player {seat + 1}" for seat in range(state.seats)]
-        png = await asyncio.to_thread(renderers.render, state, names)
+        """Post our rules summary and an example board (only you see it); free to read, as often as wanted (the
+        example boards are drawn once per process: :func:`example_board`)."""
+        png = await asyncio.to_thread(example_board, game)
         embed = rules_embed(game)
         embed.set_image(url="attachment://example.png")
-        await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(png), "example.png"),
-                                                ephemeral=True)
+        await respond(interaction, embed=embed, file=discord.File(io.BytesIO(png), "example.png"), private=True)
 
-    @app_commands.command(name="settings", description="Server settings for Napkin Games (Manage Server)")
+    @app_commands.command(name="settings", description="Server settings for Napkin Games (Manage Server)",
+                          extras=PRIVATE)
     @app_commands.describe(days="Default days per move for new challenges",
                            threads="Open a thread per match", max_active="Most active matches per member (1–100)",
                            rate_computer="Count matches against the computer in records",
@@ -238,7 +252,7 @@ class Community(commands.Cog):
                 f"• Matches against the computer count in records: {'yes' if current.rate_computer else 'no'}\n"
                 f"• Vacation per member and calendar year: "
                 f"{plural(current.vacation_days, 'day') if current.vacation_days else 'none'}")
-        await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, text, private=True)
 
 
 async def setup(bot: NapkinBot) -> None:

@@ -23,13 +23,13 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.service import Damaged, DueWork, NotFound
-from bot.service.outbox import COMPUTER_TURN_LEASE, NEWS_BATCH
+from bot.service.outbox import COMPUTER_TURN_LEASE, NEWS_BATCH, NEWS_REFUSED_TRIES
 from bot.texts import plural
-from bot.utils.boards import board_payload
+from bot.utils.boards import board_payload, describe_outcome
 from bot.utils.buttons import challenge_view
 from bot.utils.computer import run_computer
-from bot.utils.messages import retire_previous_board, send_to_match, tell_turn
-from bot.utils.names import member_name, server_name
+from bot.utils.messages import retire_previous_board, send_dm, send_to_match, tell_turn
+from bot.utils.names import addressed, may_ping, member_name, server_name
 from games import GAMES
 from storage import ChallengeRecord, MatchRecord, OutboxRecord, VacationRecord
 
@@ -181,21 +181,18 @@ class Deadlines(commands.Cog):
         days = plural(vacation.days or 1, "day")
         text = (f"Your vacation in **{server}** ended by itself after {days}: this year's allowance is spent. Your "
                 "deadlines run again; `/match list` there shows whose move it is.")
-        try:
-            user = self.bot.get_user(vacation.user_id) or await self.bot.fetch_user(vacation.user_id)
-            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except (discord.HTTPException, discord.ClientException) as error:
-            log.info("could not tell member %s that their vacation ended: %s", vacation.user_id, error)
+        await send_dm(self.bot, vacation.user_id, text)
 
     async def deliver_news(self) -> int:
         """Claim the due outbox entries (of this process's servers) a batch at a time and try each once; return
         how many were delivered.
 
-        Delivered news, and news that is no longer true (the match moved on) or can never arrive (the match's
-        channel is gone), leaves the outbox; news Discord failed to take is tried again later
-        (:data:`bot.service.outbox.NEWS_RETRY_DELAYS`). A claim keeps other processes off the news for
-        :data:`bot.service.outbox.NEWS_LEASE` seconds, so each is posted by one process; news of a process that
-        died with it is claimed again after that.
+        Delivered news, and news that is no longer true (the match moved on), leaves the outbox; news Discord refuses
+        for good (no access to the match's channel after :data:`bot.service.outbox.NEWS_REFUSED_TRIES` attempts, or
+        the channel is gone) is kept as given up and its players told once; news Discord failed to take for now
+        (429, 5xx) is tried again later (:data:`bot.service.outbox.NEWS_RETRY_DELAYS`). A claim keeps other
+        processes off the news for :data:`bot.service.outbox.NEWS_LEASE` seconds, so each is posted by one process;
+        news of a process that died with it is claimed again after that.
         """
         delivered = 0
         while True:
@@ -214,17 +211,47 @@ class Deadlines(commands.Cog):
             return 0
         try:
             sent = await self._send_news(news, match)
-        except discord.NotFound as error:  # the channel itself is gone: nobody can read it there
-            log.warning("dropping the %s of match %s: its channel is gone (%s)", news.kind, match.id, error)
-            await self.bot.services.outbox.done(news)
+        except (discord.Forbidden, discord.NotFound, discord.ClientException) as error:  # refused for good
+            if isinstance(error, discord.NotFound) or news.attempts + 1 >= NEWS_REFUSED_TRIES:
+                await self._give_up(news, match, error)
+                return 0
+            retry = await self.bot.services.outbox.failed(news)
+            log.warning("Discord refused the %s of match %s (attempt %d of %d): %s; trying again at %s", news.kind,
+                        match.id, news.attempts + 1, NEWS_REFUSED_TRIES, error, retry)
             return 0
-        except (discord.HTTPException, discord.ClientException) as error:
+        except discord.HTTPException as error:  # 429, 5xx: Discord will take it later
             retry = await self.bot.services.outbox.failed(news)
             log.warning("could not post the %s of match %s (attempt %d): %s; retrying at %s", news.kind,
                         match.id, news.attempts + 1, error, retry)
             return 0
         await self.bot.services.outbox.done(news)
         return int(sent)
+
+    async def _give_up(self, news: OutboxRecord, match: MatchRecord,
+                       error: discord.HTTPException | discord.ClientException) -> None:
+        """Keep ``news`` as given up (it never arrives: no access to the match's channel, or no channel), log it,
+        and tell the players it was for, once, by direct message: the result to each member of a finished match,
+        the reminder to the member to move while it still holds."""
+        gone = isinstance(error, discord.NotFound)
+        await self.bot.services.outbox.give_up(news, f"{getattr(error, 'status', '')} {error}".strip())
+        log.warning("gave up the %s of match %s after %s: Discord refuses it for good (%s)", news.kind, match.id,
+                    plural(news.attempts + 1, "attempt"), error)
+        where = (f"**{GAMES[match.game].title}** match #{match.id} in **{server_name(self.bot, match.guild_id)}** "
+                 f"(<#{match.post_channel_id}>)")
+        why = "its channel is gone" if gone else "I can no longer post in its channel (a server admin can give me " \
+                                                "back View Channel and Send Messages there)"
+        if news.kind == "result" and match.status != "active":
+            text = f"I could not post the final board of {where}: {why}. {describe_outcome(match)}"
+            told = [seat for seat in match.seats if not seat.is_computer]
+        elif news.kind == "reminder" and match.status == "active" and match.ply == news.ply \
+                and match.current_seat is not None and match.deadline is not None:
+            text = (f"A third of your time is left in {where}: move before <t:{int(match.deadline)}:f>. I could not "
+                    f"post this reminder there: {why}.")
+            told = [match.seats[match.current_seat]]
+        else:
+            return  # no longer true
+        for user_id in sorted({seat.user_id for seat in told}):
+            await send_dm(self.bot, user_id, text)
 
     async def _send_news(self, news: OutboxRecord, match: MatchRecord) -> bool:
         """Post ``news``; ``False`` when it is no longer true (nothing posted)."""
@@ -250,18 +277,29 @@ class Deadlines(commands.Cog):
         return True
 
     async def _expire(self, challenge: ChallengeRecord) -> None:
-        if challenge.message_id is None:
-            return
+        """Close an expired challenge on Discord: its message says so and its buttons are disabled (a click on a
+        message whose id was never learned answers "expired" and disables them then), and the challenger is told
+        (by name in bold when they turned pings off). Failures are logged."""
         try:
             channel = self.bot.get_channel(challenge.channel_id) or await self.bot.fetch_channel(challenge.channel_id)
-            message = await channel.fetch_message(challenge.message_id)  # type: ignore[union-attr]
+        except discord.HTTPException as error:
+            log.info("could not close expired challenge %s: %s", challenge.id, error)
+            return
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        pings = (await self.bot.services.vacations.prefs(challenge.challenger_id)).pings
+        text = (f"{addressed(challenge.challenger_id, challenge.challenger_name, pings)}, nobody accepted your "
+                f"{GAMES[challenge.game].title} challenge in time; it has expired.")
+        mentions = may_ping(challenge.challenger_id, pings)
+        try:
+            if challenge.message_id is None:  # never learned: the notice stands alone
+                await channel.send(text, allowed_mentions=mentions)
+                return
+            message = await channel.fetch_message(challenge.message_id)
             await message.edit(content=message.content + "\nThis challenge expired unanswered.",
                                view=challenge_view(challenge.id, disabled=True),
                                allowed_mentions=discord.AllowedMentions.none())
-            await message.reply(f"<@{challenge.challenger_id}>, nobody accepted your "
-                                f"{GAMES[challenge.game].title} challenge in time; it has expired.",
-                                mention_author=False,
-                                allowed_mentions=discord.AllowedMentions(users=[discord.Object(challenge.challenger_id)]))
+            await message.reply(text, mention_author=False, allowed_mentions=mentions)
         except discord.HTTPException as error:
             log.info("could not close expired challenge %s: %s", challenge.id, error)
 

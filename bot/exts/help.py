@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import PRIVATE, respond
 from bot.service import load_state
 from bot.utils.boards import how_to_move
 from bot.utils.names import escape
@@ -77,10 +78,10 @@ class Help(commands.Cog):
         self.bot = bot
         self._hinted: set[tuple[int, int]] = set()
 
-    @app_commands.command(name="help", description="How to play: the games and the commands")
+    @app_commands.command(name="help", description="How to play: the games and the commands", extras=PRIVATE)
     async def help(self, interaction: discord.Interaction[NapkinBot]) -> None:
         """Show the help embed (only you see it)."""
-        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+        await respond(interaction, embed=help_embed(), private=True)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

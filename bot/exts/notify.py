@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import PRIVATE, respond
 from storage import MemberPrefs
 
 if TYPE_CHECKING:
@@ -24,8 +25,9 @@ def describe(prefs: MemberPrefs) -> str:
     """The preferences in words."""
     dm = ("on (I write to you when it becomes your move, and at each reminder)" if prefs.dm_turns
           else "off (`/notify dm:on` to get one when it becomes your move)")
-    pings = ("on (boards and reminders mention you when it is your move)" if prefs.pings
-             else "off (boards and reminders show your name in bold instead)")
+    pings = ("on (boards and reminders mention you when it is your move, challenges when they are for you)"
+             if prefs.pings else "off (nothing mentions you: your name is in bold instead, and a challenge to you "
+                                 "comes by direct message)")
     return f"• Direct messages: {dm}\n• Pings: {pings}"
 
 
@@ -35,17 +37,17 @@ class Notify(commands.Cog):
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="notify", description="How I tell you it is your move (no option: show)")
+    @app_commands.command(name="notify", description="How I tell you it is your move (no option: show)",
+                          extras=PRIVATE)
     @app_commands.describe(dm="A direct message when it becomes your move, and at the reminder",
-                           pings="@-mention you on boards and reminders")
+                           pings="@-mention you on boards, reminders and challenges")
     @app_commands.choices(dm=ON_OFF, pings=ON_OFF)
     async def notify(self, interaction: discord.Interaction[NapkinBot], dm: Literal["on", "off"] | None = None,
                      pings: Literal["on", "off"] | None = None) -> None:
         """Show the member's preferences, or change the ones given (for every server)."""
         if dm is None and pings is None:
             prefs = await self.bot.services.vacations.prefs(interaction.user.id)
-            await interaction.response.send_message(f"Your notifications (in every server):\n{describe(prefs)}",
-                                                    ephemeral=True)
+            await respond(interaction, f"Your notifications (in every server):\n{describe(prefs)}", private=True)
             return
         prefs = await self.bot.services.vacations.set_prefs(interaction.user.id,
                                                             dm_turns=None if dm is None else dm == "on",
@@ -53,8 +55,7 @@ class Notify(commands.Cog):
         note = ""
         if dm == "on":
             note = "\nIf your direct messages are closed to members of a server, I cannot reach you there."
-        await interaction.response.send_message(f"Notifications updated (in every server):\n{describe(prefs)}{note}",
-                                                ephemeral=True)
+        await respond(interaction, f"Notifications updated (in every server):\n{describe(prefs)}{note}", private=True)
 
 
 async def setup(bot: NapkinBot) -> None:

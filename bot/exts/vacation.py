@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import PRIVATE, respond
 from bot.texts import plural
 from bot.utils.converters import require_guild
 
@@ -43,7 +44,8 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         self.bot = bot
         self.vacations = bot.services.vacations
 
-    @app_commands.command(name="start", description="Go on vacation: your deadlines in this server stop running")
+    @app_commands.command(name="start", description="Go on vacation: your deadlines in this server stop running",
+                          extras=PRIVATE)
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction[NapkinBot]) -> None:
         """Start a vacation for as long as this year's allowance lasts at most.
@@ -54,12 +56,13 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         guild_id = require_guild(interaction)
         vacation, paused = await self.vacations.start(guild_id, interaction.user.id)
         days = plural(round((vacation.ends_by - vacation.started_at) / 86400), "day")
-        await interaction.response.send_message(
+        await respond(
+            interaction,
             f"You are on vacation in this server until <t:{int(vacation.ends_by)}:f> at the latest (the {days} of "
             f"allowance you have left this year); {_paused(paused)} You may still move. `/vacation end` ends it "
-            "early: each started day counts as a whole day.", ephemeral=True)
+            "early: each started day counts as a whole day.", private=True)
 
-    @app_commands.command(name="end", description="End your vacation: your deadlines run again")
+    @app_commands.command(name="end", description="End your vacation: your deadlines run again", extras=PRIVATE)
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction[NapkinBot]) -> None:
         """End the vacation now; deadlines resume from where they stopped.
@@ -72,10 +75,11 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         wake: Callable[[], None] | None = getattr(self.bot.get_cog("Deadlines"), "wake", None)
         if wake is not None:  # deadlines came earlier: the pass must look again
             wake()
-        await interaction.response.send_message(
+        await respond(
+            interaction,
             f"Welcome back! Your vacation cost {plural(vacation.days or 1, 'day')} (each started day counts "
             f"as a whole day); {_resumed(resumed)} "
-            f"{plural(left, 'vacation day') if left else 'No vacation days'} left this year.", ephemeral=True)
+            f"{plural(left, 'vacation day') if left else 'No vacation days'} left this year.", private=True)
 
 
 async def setup(bot: NapkinBot) -> None:

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import PRIVATE, respond
 from bot.service import load_state
 from bot.utils.converters import match_option, the_match
 from games.groebner_nim import GroebnerNimState, format_stick
@@ -21,7 +22,7 @@ GAME = "groebner_nim"
 class Commands(commands.Cog):
     """Extra ``/groebner`` subcommands."""
 
-    @app_commands.command(name="sticks", description="List the match's sticks as polynomials")
+    @app_commands.command(name="sticks", description="List the match's sticks as polynomials", extras=PRIVATE)
     @app_commands.describe(match="The match (implied inside its thread)")
     async def sticks(self, interaction: discord.Interaction[NapkinBot],
                      match: match_option(GAME) = None) -> None:  # type: ignore[valid-type]
@@ -31,4 +32,4 @@ class Commands(commands.Cog):
         assert isinstance(state, GroebnerNimState)
         lines = [f"`{index}`: {format_stick(stick)}" for index, stick in enumerate(state.sticks, start=1)]
         picked = ", ".join(state.format_move(p) for p in state.picked) or "none"
-        await interaction.response.send_message("\n".join(lines) + f"\nPicked pairs: {picked}", ephemeral=True)
+        await respond(interaction, "\n".join(lines) + f"\nPicked pairs: {picked}", private=True)

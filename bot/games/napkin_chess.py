@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import PRIVATE, defer, respond
 from bot.service import BadOption, load_state
 from bot.utils.converters import match_option, the_match
 from bot.utils.names import names_of
@@ -50,7 +51,8 @@ def _hint(state: NapkinState, coin: int, seed: int) -> str:
 class Commands(commands.Cog):
     """Extra ``/napkin`` subcommands."""
 
-    @app_commands.command(name="free", description="Show where a coin of a size still fits (only you see it)")
+    @app_commands.command(name="free", description="Show where a coin of a size still fits (only you see it)",
+                          extras=PRIVATE)
     @app_commands.describe(size="Coin size", match="The match (implied inside its thread)")
     @FREE_COOLDOWN
     async def free(self, interaction: discord.Interaction[NapkinBot], size: str,
@@ -60,10 +62,11 @@ class Commands(commands.Cog):
         coin = _size(size)
         state = load_state(record)
         assert isinstance(state, NapkinState)
+        await defer(interaction, private=True)  # a map drawn on demand takes a while
         png = await asyncio.to_thread(render_free, state, names_of(record), coin)
-        await interaction.response.send_message(
-            f"Where a size-{coin} coin fits in match #{record.id} (shaded). {_hint(state, coin, record.version)}",
-            file=discord.File(io.BytesIO(png), "free.png"), ephemeral=True)
+        await respond(interaction, f"Where a size-{coin} coin fits in match #{record.id} (shaded). "
+                                   f"{_hint(state, coin, record.version)}",
+                      file=discord.File(io.BytesIO(png), "free.png"), private=True)
 
     @free.autocomplete("size")
     async def _size_choices(self, interaction: discord.Interaction[NapkinBot],

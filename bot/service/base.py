@@ -20,7 +20,7 @@ from bot.service import ratings
 from bot.service.clock import CorrespondenceClock
 from bot.service.errors import Damaged, MatchOver, NotAllowed, NotFound, Outdated, Unavailable
 from bot.service.states import damage_of, remember_state
-from games import GAMES, State
+from games import GAMES, Outcome, State, Termination
 from games.base import read_stored_outcome
 from storage import ChallengeRecord, CommitUncertain, ConnectionLost, Database, MatchRecord, ReadTx, Tx, compact_json
 
@@ -143,10 +143,18 @@ def deadline_for(match: MatchRecord, seat: int | None, now: float) -> float | No
     return CorrespondenceClock(match.days_per_move).turn(now, match.seats[seat].away_until).deadline
 
 
+def every_side_moved(tx: ReadTx, match: MatchRecord) -> bool:
+    """Whether every seat of ``match`` has made a move, by its log as ``tx`` sees it: a match that ends before that
+    is aborted and counts for nobody, as lichess aborts a game before both sides have moved."""
+    if match.ply < len(match.seats):
+        return False
+    return {move.seat for move in tx.get_moves(match.id)} >= {seat.seat for seat in match.seats}
+
+
 def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: str, now: float) -> MoveResult:
     """Validate and apply ``text`` for ``seat`` in ``before`` (the state of ``match``) and store the move at time
     ``now``: the move log, the new state, the next deadline, or the result and the ratings when the move ends the
-    match.
+    match (a duel the rules end before every side has moved is aborted instead: :func:`every_side_moved`).
 
     Raises:
         games.RulesError: the rules core refuses the move. Outdated: another move landed first.
@@ -159,10 +167,14 @@ def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: 
         "state": after.to_dict(), "ply": after.ply, "current_seat": after.current_seat, "updated_at": now,
         "reminded": False, "draw_offer_seat": None,
     }
-    if after.outcome is not None:
+    if after.outcome is not None and len(match.seats) > 1 and not every_side_moved(tx, match):
+        scores = after.outcome.scores  # the rules ended it before every side moved: aborted, as lichess would
+        fields.update(status="aborted", outcome=Outcome(None, False, scores, Termination.ABORTED).to_dict(),
+                      end_reason=Termination.ABORTED.value, deadline=None, finished_at=now, current_seat=None)
+    elif after.outcome is not None:
         fields.update(status="finished", outcome=after.outcome.to_dict(),
                       end_reason=after.outcome.termination.value, deadline=None, finished_at=now,
-                      current_seat=None)
+                      current_seat=None, rated=match.rated and ratings.pair_allows_rating(tx, match, now))
         fields["rating_changes"] = ratings.record_result(tx, dataclasses.replace(match, **fields), now)
     else:
         fields["deadline"] = deadline_for(match, after.current_seat, now)

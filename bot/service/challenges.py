@@ -21,6 +21,14 @@ from storage import ChallengeRecord, Database, MatchRecord, ReadTx, SeatRecord, 
 
 CHALLENGE_TTL = DAY
 """How long an unanswered challenge stays open (seconds)."""
+CHALLENGES_PER_TARGET = 3
+"""Challenges one member may address to the same member in :data:`CHALLENGE_TARGET_WINDOW`: each one pings (or, with
+pings off, messages) the target. A cancelled, declined or expired challenge keeps its place; an accepted one does
+not count (the target wanted it)."""
+CHALLENGE_TARGET_WINDOW = 3600.0
+"""The window of :data:`CHALLENGES_PER_TARGET`, in seconds (an hour)."""
+EXPIRED = "This challenge expired unanswered."
+"""What a click on an expired challenge's buttons answers, whatever became of its message."""
 COMPUTER_NAME = "Napkin Games"
 """The computer's name in seats until the bot knows its own (:attr:`ChallengeService.computer_name`)."""
 
@@ -60,7 +68,8 @@ class ChallengeService:
 
         Raises:
             NotAllowed: challenging yourself, or a channel where the server does not allow matches.
-            LimitReached: the challenger has too many active matches.
+            LimitReached: the challenger has too many active matches, or has challenged ``opponent``
+                :data:`CHALLENGES_PER_TARGET` times in the last hour.
             BadOption: days per move not allowed. games.InvalidVariant: bad variant.
         """
         full_variant = self.validate_variant(game, variant)
@@ -75,6 +84,8 @@ class ChallengeService:
         def body(tx: Tx) -> ChallengeRecord:
             settings = _check_can_start(tx, guild_id, channel_id, challenger.user_id, now)
             days = _days(days_per_move, settings)
+            if opponent is not None:
+                _check_target(tx, guild_id, challenger.user_id, opponent.user_id, now)
             challenge_id = tx.insert_challenge(
                 guild_id=guild_id, channel_id=channel_id, game=game, variant=full_variant,
                 challenger_id=challenger.user_id, challenger_name=challenger.name,
@@ -221,10 +232,12 @@ def _open_challenge(tx: ReadTx, challenge_id: int, guild_id: int, now: float) ->
     challenge = tx.get_challenge(challenge_id)
     if challenge is None or challenge.guild_id != guild_id:
         raise NotFound("That challenge no longer exists.")
+    if challenge.status == "expired" or (challenge.status == "open" and challenge.expires_at <= now):
+        raise ChallengeClosed(EXPIRED)
+    if challenge.status == "accepted":
+        raise ChallengeClosed(f"This challenge is no longer open: it was accepted (match #{challenge.match_id}).")
     if challenge.status != "open":
-        raise ChallengeClosed(f"This challenge is no longer open (it was {challenge.status}).")
-    if challenge.expires_at <= now:
-        raise ChallengeClosed("This challenge has expired.")
+        raise ChallengeClosed(f"This challenge is no longer open: it was {challenge.status}.")
     return challenge
 
 
@@ -273,6 +286,18 @@ def _check_limit(tx: ReadTx, settings: SettingsRecord, user_id: int, now: float,
         raise LimitReached(f"<@{user_id}> already has {held} in this server; the limit is "
                            f"{settings.max_active}. Finish or resign a match (or wait for a challenge to be "
                            "answered) first.")
+
+
+def _check_target(tx: ReadTx, guild_id: int, challenger_id: int, opponent_id: int, now: float) -> None:
+    """Refuse a challenge to ``opponent_id`` when ``challenger_id`` sent them :data:`CHALLENGES_PER_TARGET` in the last
+    :data:`CHALLENGE_TARGET_WINDOW` (every one but the accepted: cancelling a challenge does not give its place back),
+    saying when the next may be sent."""
+    sent = tx.challenges_to(guild_id, challenger_id, opponent_id, now - CHALLENGE_TARGET_WINDOW)
+    if len(sent) >= CHALLENGES_PER_TARGET:
+        again = int(sent[-CHALLENGES_PER_TARGET] + CHALLENGE_TARGET_WINDOW) + 1
+        raise LimitReached(f"You have challenged <@{opponent_id}> {CHALLENGES_PER_TARGET} times in the last hour "
+                           "(cancelled ones count too), the most one member may; you can challenge them again "
+                           f"<t:{again}:R>, or leave `opponent` empty for an open challenge.")
 
 
 def _days(days_per_move: int | None, settings: SettingsRecord) -> int:

@@ -14,11 +14,10 @@ import time
 from collections.abc import Callable
 
 from bot.service import finisher
-from bot.service.base import load_for_action, reread, seat_of, still_as_written, update, write
+from bot.service.base import every_side_moved, load_for_action, reread, seat_of, still_as_written, update, write
 from bot.service.clock import EXTRA_TIME, EXTRA_TIME_LIMIT, CorrespondenceClock
 from bot.service.errors import LimitReached, NotAllowed
-from bot.service.states import sound_state
-from games import GAMES, Outcome, Termination
+from games import GAMES, Termination
 from storage import Database, MatchRecord, Tx
 
 
@@ -34,7 +33,9 @@ class EndingService:
         self.clock = clock
 
     async def resign(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
-        """Resign: the other seat wins (solitaire: the game is abandoned).
+        """Resign: the other seat wins (solitaire: the game is abandoned). Before every side has moved there is
+        nothing to resign: the match is aborted instead (unrated, as on lichess, where a game is aborted, never
+        resigned, before both sides have moved); the returned match says which (its ``status``).
 
         Raises:
             NotFound, NotAllowed, MatchOver.
@@ -42,6 +43,8 @@ class EndingService:
         def body(tx: Tx) -> MatchRecord:
             match = load_for_action(tx, match_id, guild_id)
             seat = seat_of(match, user_id)
+            if not every_side_moved(tx, match):  # nothing was played out: it counts for nobody
+                return finisher.abort(tx, match, now)
             winner = None if len(match.seats) == 1 else 1 - seat
             return finisher.finish(tx, match, winner=winner, draw=False, termination=Termination.RESIGNED,
                                    loser=seat, now=now)
@@ -65,11 +68,7 @@ class EndingService:
             if len(match.seats) > 1 and all(s.seat in moved for s in match.seats):
                 raise NotAllowed("Both sides have moved; the match can no longer be aborted. Resign or offer a "
                                  "draw instead.")
-            scores = sound_state(match).scores
-            outcome = Outcome(None, False, tuple(scores) if scores is not None else None, Termination.ABORTED)
-            update(tx, match, status="aborted", outcome=outcome.to_dict(), end_reason=Termination.ABORTED.value,
-                   deadline=None, finished_at=now, current_seat=None, updated_at=now)
-            return reread(tx, match_id)
+            return finisher.abort(tx, match, now)
 
         now = self.clock()
         return await write(self.db, body, landed=still_as_written)
@@ -77,7 +76,8 @@ class EndingService:
     async def offer_draw(self, match_id: int, guild_id: int, user_id: int) -> tuple[MatchRecord, bool]:
         """Offer a draw, or accept the opponent's standing offer.
 
-        Returns ``(match, agreed)``: ``agreed`` is ``True`` when this accepted an offer and the match is drawn.
+        Returns ``(match, agreed)``: ``agreed`` is ``True`` when this accepted an offer and the match is drawn (or
+        aborted, when a side had not moved yet: its ``status`` says which).
 
         Raises:
             NotFound, NotAllowed (not seated, game cannot be drawn, solitaire, computer opponent), MatchOver.
@@ -90,6 +90,8 @@ class EndingService:
             if any(s.is_computer for s in match.seats):
                 raise NotAllowed("The computer does not accept draw offers; play on or resign.")
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
+                if not every_side_moved(tx, match):  # agreed before anything was played out: it counts for nobody
+                    return finisher.abort(tx, match, now), True
                 drawn = finisher.finish(tx, match, winner=None, draw=True, termination=Termination.DRAW_AGREED,
                                         now=now)
                 return drawn, True

@@ -20,7 +20,9 @@ from storage import MatchRecord, ReadTx, Tx
 def finish(tx: Tx, match: MatchRecord, *, winner: int | None, draw: bool, termination: Termination, now: float,
            loser: int | None = None) -> MatchRecord:
     """End ``match`` at ``now`` (``termination``: resigned, out of time, draw agreed; ``loser`` is the seat that
-    resigned or ran out of time), record the result in the ratings, and return the finished match.
+    resigned or ran out of time), record the result in the ratings — unless its two members already have
+    :data:`bot.service.ratings.PAIR_RATED_PER_DAY` rated results that day: it is then unrated — and return the
+    finished match.
 
     Raises:
         Outdated: the match changed since it was read.
@@ -28,9 +30,22 @@ def finish(tx: Tx, match: MatchRecord, *, winner: int | None, draw: bool, termin
     state = load_state(match)
     scores = state.scores
     outcome = Outcome(winner, draw, tuple(scores) if scores is not None else None, termination, loser).to_dict()
-    changes = ratings.record_result(tx, dataclasses.replace(match, status="finished", outcome=outcome), now)
+    rated = match.rated and ratings.pair_allows_rating(tx, match, now)
+    changes = ratings.record_result(tx, dataclasses.replace(match, status="finished", outcome=outcome, rated=rated),
+                                    now)
     update(tx, match, status="finished", outcome=outcome, end_reason=termination.value, deadline=None,
-           finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None, rating_changes=changes)
+           finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None, rating_changes=changes,
+           rated=rated)
+    return reread(tx, match.id)
+
+
+def abort(tx: Tx, match: MatchRecord, now: float) -> MatchRecord:
+    """Call ``match`` off at ``now``: no result, unrated (a member's ``/match abort``, or a match that ends before
+    every side has moved: :func:`bot.service.base.every_side_moved`)."""
+    scores = sound_state(match).scores
+    outcome = Outcome(None, False, tuple(scores) if scores is not None else None, Termination.ABORTED)
+    update(tx, match, status="aborted", outcome=outcome.to_dict(), end_reason=Termination.ABORTED.value,
+           deadline=None, finished_at=now, current_seat=None, updated_at=now, draw_offer_seat=None)
     return reread(tx, match.id)
 
 

@@ -15,6 +15,11 @@ from storage import Database, MatchRecord, OutboxRecord, ReadTx, Shards, Tx
 
 NEWS_RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 3600.0)
 """Seconds before the 2nd, 3rd, 4th and every later attempt to deliver news (a reminder, a result)."""
+NEWS_REFUSED_TRIES = 3
+"""Attempts after which news Discord refuses for good (no access to the match's channel: 403 Missing Access or
+Missing Permissions) is given up: kept in the outbox as given up, with what Discord said, and never tried again
+(its players are told once). News whose channel is gone (404) is given up at its first refusal. A transient failure
+(429, 5xx, the network) is retried as long as it takes (:data:`NEWS_RETRY_DELAYS`)."""
 NEWS_LEASE = 300.0
 """Seconds a process holds the news it claimed for delivery (:meth:`OutboxService.claim`); news a process claimed
 and never settled (it died) is claimed again after this."""
@@ -61,6 +66,15 @@ class OutboxService:
     async def done(self, news: OutboxRecord) -> None:
         """Forget ``news``: delivered, no longer true (the match moved on), or its channel is gone."""
         await self.db.write(Tx.outbox_delivered, news.id)
+
+    async def give_up(self, news: OutboxRecord, error: str) -> None:
+        """Keep ``news`` as given up (Discord refused it for good; ``error``: what it said, up to 300 characters): it is
+        never claimed again."""
+        await self.db.write(Tx.outbox_given_up, news.id, error[:300])
+
+    async def of_match(self, match_id: int) -> list[OutboxRecord]:
+        """The news of ``match_id`` still kept, pending or given up, oldest first."""
+        return await self.db.read(ReadTx.outbox_of, match_id)
 
     async def failed(self, news: OutboxRecord) -> float:
         """Count a failed delivery of ``news``; return the epoch time of the next attempt

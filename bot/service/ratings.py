@@ -11,6 +11,8 @@ to par (turns − par; lower is better) instead of a rating.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -19,10 +21,22 @@ from games import Termination
 from games.base import read_stored_outcome
 from storage import PROVISIONAL_GAMES, Database, MatchRecord, RatingRecord, ReadTx, Tx
 
-__all__ = ["PROVISIONAL_GAMES", "LeaderboardPage", "RatingService", "Standing", "board_key", "display_rating",
-           "leaderboard", "record_result", "split_key"]
+__all__ = ["PAIR_RATED_PER_DAY", "PROVISIONAL_GAMES", "LeaderboardPage", "OneOpponent", "RatingService", "Standing",
+           "board_key", "display_rating", "leaderboard", "pair_allows_rating", "record_result", "split_key"]
 
 _MODEL = PlackettLuce()
+PAIR_RATED_PER_DAY = 3
+"""Rated results between the same two members of a server that count in 24 hours, every game together: later ones
+are played unrated (their final board says so), so that two accounts cannot farm a rating from each other."""
+PAIR_WINDOW = 86400.0
+"""The window of :data:`PAIR_RATED_PER_DAY`, in seconds."""
+ONE_OPPONENT_SHARE = 0.5
+"""A member's rated wins in a game of which at least this share were against one member are shown as such by
+``/stats`` (a rating built on one opponent, as an account farming another would build it)."""
+ONE_OPPONENT_WINS = 5
+"""Rated wins in a game from which :data:`ONE_OPPONENT_SHARE` is looked at (fewer say nothing)."""
+RECENT_DUELS = 1000
+"""A member's newest rated duels that :meth:`RatingService.one_opponent` reads."""
 SOLITAIRE_SUFFIX = "/solitaire"
 """Solitaire records are kept apart from the duel ratings of the same game, under ``<game>/solitaire``."""
 
@@ -61,6 +75,17 @@ class Standing:
 def _new(match: MatchRecord, user_id: int, name: str, key: str | None = None) -> RatingRecord:
     base = _MODEL.rating()
     return RatingRecord(match.guild_id, key or match.game, user_id, name, base.mu, base.sigma, 0, 0, 0, 0, None)
+
+
+def pair_allows_rating(tx: ReadTx, match: MatchRecord, now: float) -> bool:
+    """Whether ``match``, a duel between two members ending at ``now``, may still be rated: fewer than
+    :data:`PAIR_RATED_PER_DAY` rated results between the same two members in the last :data:`PAIR_WINDOW` (``True``
+    for anything else). Read in the transaction that ends the match; two results of the same pair ending in the same
+    instant in two processes may both count."""
+    humans = [seat.user_id for seat in match.seats if not seat.is_computer]
+    if len(match.seats) != 2 or len(set(humans)) != 2:
+        return True
+    return tx.rated_results_between(match.guild_id, humans[0], humans[1], now - PAIR_WINDOW) < PAIR_RATED_PER_DAY
 
 
 def record_result(tx: Tx, match: MatchRecord, now: float) -> dict[str, list[int]] | None:
@@ -169,6 +194,36 @@ def leaderboard(tx: ReadTx, guild_id: int, key: str, *, solitaire: bool = False,
     return LeaderboardPage(standings, page, pages, ranked)
 
 
+@dataclass(frozen=True)
+class OneOpponent:
+    """A rating built on one opponent: of a member's ``wins`` rated wins in ``game`` (among their newest
+    :data:`RECENT_DUELS` rated duels), ``against`` were against the member ``user_id`` called ``name``."""
+
+    game: str
+    user_id: int
+    name: str
+    against: int
+    wins: int
+
+
+def one_opponent(duels: list[tuple[str, int, str, int, str]]) -> list[OneOpponent]:
+    """From a member's rated duels (:meth:`storage.ReadTx.rated_duels_of`), each game whose rated wins are at least
+    :data:`ONE_OPPONENT_WINS` and of which at least :data:`ONE_OPPONENT_SHARE` were against one member, by game."""
+    wins: dict[str, Counter[int]] = {}
+    names: dict[int, str] = {}
+    for game, seat, outcome, opponent_id, opponent_name in duels:
+        if json.loads(outcome).get("winner") == seat:
+            wins.setdefault(game, Counter())[opponent_id] += 1
+            names.setdefault(opponent_id, opponent_name)  # (the newest name: duels come newest first)
+    found = []
+    for game, by_opponent in sorted(wins.items()):
+        total = sum(by_opponent.values())
+        opponent_id, against = by_opponent.most_common(1)[0]
+        if total >= ONE_OPPONENT_WINS and against >= ONE_OPPONENT_SHARE * total:
+            found.append(OneOpponent(game, opponent_id, names[opponent_id], against, total))
+    return found
+
+
 class RatingService:
     """Leaderboards and members' records over a :class:`storage.Database` (ratings themselves change with the
     result that ends a match: :func:`record_result`).
@@ -194,3 +249,8 @@ class RatingService:
     async def of_member(self, guild_id: int, user_id: int) -> list[RatingRecord]:
         """A member's rating rows in ``guild_id``, one per board played (:func:`split_key` names its game), by key."""
         return await self.db.read(ReadTx.ratings_of_user, guild_id, user_id)
+
+    async def one_opponent(self, guild_id: int, user_id: int) -> list[OneOpponent]:
+        """The games in which a member's rated wins in ``guild_id`` were mostly against one member
+        (:func:`one_opponent`), by game."""
+        return one_opponent(await self.db.read(ReadTx.rated_duels_of, guild_id, user_id, RECENT_DUELS))

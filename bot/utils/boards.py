@@ -23,6 +23,7 @@ import discord
 
 import renderers
 from bot.service import MoveResult, load_state
+from bot.service.ratings import PAIR_RATED_PER_DAY
 from bot.utils.buttons import RematchButton
 from bot.utils.names import escape, member_name, names_of
 from games import GAMES, Outcome, State, Termination
@@ -30,10 +31,6 @@ from games.base import read_stored_outcome
 from storage import MatchRecord
 
 log = logging.getLogger(__name__)
-
-
-PLAYER_ENDS = {Termination.RESIGNED: "resigned", Termination.OUT_OF_TIME: "ran out of time"}
-"""How an end caused by one player reads after their name."""
 
 
 BoardItems = Callable[[MatchRecord, State[Any]], Sequence[discord.ui.Item[Any]]]
@@ -60,6 +57,9 @@ class Board:
     notice: str | None = None
     """A line about the moves for a player (their conditional moves discarded, when a direct message could not tell
     them: the conditional-move notice of ``/match premove``)."""
+    mentions: bool = True
+    """Whether the players the board addresses are pinged; a board posted again (``/match board``) pings nobody:
+    they were pinged when it was first posted."""
 
 
 def game_module(game: str) -> Any | None:
@@ -81,23 +81,20 @@ def board_items(match: MatchRecord, state: State[Any]) -> Sequence[discord.ui.It
 
 
 def describe_outcome(match: MatchRecord) -> str:
-    """One line about how a finished match ended (``**alice** wins: bob resigned.``)."""
-    if match.status == "aborted" or match.outcome is None:
-        seat = read_stored_outcome(match.outcome).loser if match.outcome else None
-        if seat is not None and 0 <= seat < len(match.seats):  # aborted at the deadline by the deadline pass
-            return (f"Match aborted: {escape(match.seats[seat].display_name)} made no first move before the "
-                    "deadline; it counts for nobody.")
-        return "Match aborted; it counts for nobody."
-    game = GAMES[match.game]
+    """One line about how a finished match ended: the result sentence (:meth:`games.Outcome.result`, the winner in
+    bold: ``bob resigned: **alice** wins.``), and for an aborted match that it counts for nobody (and who made no
+    first move, when the deadline aborted it)."""
+    if match.outcome is None:
+        return "Aborted; it counts for nobody."
     outcome = read_stored_outcome(match.outcome)  # rows stored before outcomes had a termination, too
-    why = game.describe_end(outcome)
-    if outcome.loser is not None and outcome.termination in PLAYER_ENDS:
-        why = f"{escape(match.seats[outcome.loser].display_name)} {PLAYER_ENDS[outcome.termination]}"
-    if outcome.draw:
-        return f"Draw: {why}."
-    if outcome.winner is None:
-        return f"Finished: {why}."
-    return f"**{escape(match.seats[outcome.winner].display_name)}** wins: {why}."
+    names = [escape(seat.display_name) for seat in match.seats]
+    sentence = outcome.result(names, GAMES[match.game].describe_end(outcome), winner_style=lambda name: f"**{name}**")
+    if match.status != "aborted" and outcome.termination is not Termination.ABORTED:
+        return f"{sentence}."
+    seat = outcome.loser
+    if seat is not None and 0 <= seat < len(names):  # aborted at the deadline by the deadline pass
+        return f"{sentence}: {names[seat]} made no first move before the deadline; it counts for nobody."
+    return f"{sentence}; it counts for nobody."
 
 
 def match_outcome(match: MatchRecord) -> Outcome | None:
@@ -160,6 +157,11 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
 def _end_lines(match: MatchRecord, board: Board) -> list[str]:
     """A final board's lines: the outcome, the rating changes and the thanks to both players."""
     lines = [describe_outcome(match)]
+    members = [seat for seat in match.seats if not seat.is_computer]
+    if match.status == "finished" and not match.rated and len(members) == 2 == len(match.seats):
+        lines.append(f"Not rated: {escape(members[0].display_name)} and {escape(members[1].display_name)} already "
+                     f"have {PAIR_RATED_PER_DAY} rated results against each other in the last 24 hours, the most "
+                     "that count in a day.")
     if match.rating_changes:
         changes = match.rating_changes
         lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])
@@ -192,8 +194,8 @@ def rating_change(name: str, before: int, after: int) -> str:
 
 def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.AllowedMentions:
     """Who the board may ping: the human player to move in a running duel, both human players at the end; nobody
-    in solitaire or when the board was not made by a player's action."""
-    if (board is not None and not board.ping) or len(match.seats) == 1:
+    in solitaire, on a board posted again, or when the board was not made by a player's action."""
+    if (board is not None and not (board.ping and board.mentions)) or len(match.seats) == 1:
         return discord.AllowedMentions.none()
     if match.status == "aborted":  # called off: nobody is thanked for a match that never was
         return discord.AllowedMentions.none()

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import discord
 from discord import ui
 
+from bot.answers import watch
 from bot.errors import reply_error
 
 CUSTOM_ID_LIMIT = 100
@@ -68,6 +69,7 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:mv:(?P<match>
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Play the move for the member who clicked."""
+        watch(interaction)  # answered within Discord's 3 seconds, whatever the click waits on
         try:
             await _handler(interaction).play_button(interaction, self.match_id, self.version, self.move)
         except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
@@ -97,6 +99,7 @@ class ChallengeButton(ui.DynamicItem[ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Accept or decline for the member who clicked."""
+        watch(interaction)  # answered within Discord's 3 seconds, whatever the click waits on
         try:
             await _handler(interaction).challenge_button(interaction, self.challenge_id, self.action)
         except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
@@ -119,6 +122,7 @@ class RematchButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:rm:(?P<mat
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Offer the rematch for the member who clicked."""
+        watch(interaction)  # answered within Discord's 3 seconds, whatever the click waits on
         try:
             await _handler(interaction).rematch_button(interaction, self.match_id)
         except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import discord
 from discord import app_commands
 
+from bot.answers import suggest_in_time
 from bot.service import BadOption, NotAllowed, Player
 from games import GAMES
 from storage import MatchRecord
@@ -85,6 +86,7 @@ class MatchTransformer(app_commands.Transformer["NapkinBot"]):
         match = await interaction.client.services.reading.get_match(int(text), guild_id)
         return check_game(match, self.game)
 
+    @suggest_in_time
     async def autocomplete(self, interaction: discord.Interaction[NapkinBot],  # type: ignore[override]
                            value: str) -> list[app_commands.Choice[str]]:  # (discord.py types value as int|float|str)
         """The member's active matches (of the game), at most 25, filtered by what is typed: one storage query that

@@ -9,11 +9,14 @@ Discord lets us; a click that still arrives answers "out of date").
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
+from bot.answers import respond
 from bot.utils.boards import Board, board_payload
 from bot.utils.names import escape, server_name
 from games import GAMES, State
@@ -27,6 +30,30 @@ log = logging.getLogger(__name__)
 
 UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel or thread that no longer exists."""
+DMS_PER_HOUR = 10
+"""Direct messages one member gets from the bot in an hour at most (turns, reminders, challenges, notices); more are
+dropped, with a log line: a crowd of opponents or challengers cannot flood a member's direct messages."""
+
+_dm_limits: weakref.WeakKeyDictionary[object, commands.CooldownMapping[int]] = weakref.WeakKeyDictionary()
+
+
+async def send_dm(bot: NapkinBot, user_id: int, text: str) -> bool:
+    """Send member ``user_id`` the direct message ``text`` (nothing parsed as a mention), at most
+    :data:`DMS_PER_HOUR` an hour per member (a further one is dropped with a log line). Returns whether it was sent;
+    a failure (closed direct messages, anything Discord refuses) is only logged, never raised."""
+    limits = _dm_limits.get(bot)
+    if limits is None:
+        limits = _dm_limits[bot] = commands.CooldownMapping(commands.Cooldown(DMS_PER_HOUR, 3600.0), lambda key: key)
+    if limits.update_rate_limit(user_id, bot.now()) is not None:
+        log.info("not sending member %s a direct message: %d sent in the last hour already", user_id, DMS_PER_HOUR)
+        return False
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+    except (discord.HTTPException, discord.ClientException) as error:
+        log.info("could not send member %s a direct message: %s", user_id, error)
+        return False
+    return True
 
 
 PayloadFactory = Callable[[], Awaitable[dict[str, Any]]]
@@ -121,8 +148,8 @@ async def tell_turn(bot: NapkinBot, match: MatchRecord, message: discord.Message
                     skip: int | None = None, reminder: bool = False) -> bool:
     """Send the member to move in ``match`` a direct message that it is their turn (``reminder``: that a third of
     their time is left), with a link to ``message`` (the board or the reminder) or to the match's thread, if they
-    asked for such messages (``/notify dm:on``) and are not ``skip`` (who just acted). Returns whether it was sent;
-    a failure (closed direct messages, anything Discord refuses) is only logged, never raised."""
+    asked for such messages (``/notify dm:on``) and are not ``skip`` (who just acted). Returns whether it was sent
+    (:func:`send_dm`: capped per hour; a failure is only logged, never raised)."""
     if match.status != "active" or match.current_seat is None or len(match.seats) == 1:
         return False
     seat = match.seats[match.current_seat]
@@ -134,13 +161,7 @@ async def tell_turn(bot: NapkinBot, match: MatchRecord, message: discord.Message
     due = f" (deadline <t:{int(match.deadline)}:f>)" if match.deadline else ""
     text = (f"A third of your time is left in {where}{due}" if reminder else f"It is your move in {where}{due}")
     link = message.jump_url if message is not None else match_link(match)
-    try:
-        user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
-        await user.send(f"{text}: {link}", allowed_mentions=discord.AllowedMentions.none())
-    except (discord.HTTPException, discord.ClientException) as error:
-        log.info("could not send member %s a direct message about match %s: %s", seat.user_id, match.id, error)
-        return False
-    return True
+    return await send_dm(bot, seat.user_id, f"{text}: {link}")
 
 
 async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
@@ -157,11 +178,8 @@ async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
 
 
 async def notify(interaction: discord.Interaction[Any], text: str) -> None:
-    """Tell the member ``text`` ephemerally (as the response, else a follow-up); a Discord failure is only logged."""
+    """Tell the member ``text`` ephemerally (:func:`bot.answers.respond`); a Discord failure is only logged."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, text, private=True)
     except discord.HTTPException as error:
         log.warning("could not notify interaction %s: %s", interaction.id, error)

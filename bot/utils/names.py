@@ -43,6 +43,16 @@ def member_name(seat: SeatRecord) -> str:
     return f"<@{seat.user_id}>" if seat.pings else f"**{escape(seat.display_name)}**"
 
 
+def addressed(user_id: int, name: str, pings: bool) -> str:
+    """A member a message is for: a mention, or their name in bold when they turned pings off (``/notify``)."""
+    return f"<@{user_id}>" if pings else f"**{escape(name)}**"
+
+
+def may_ping(user_id: int, pings: bool) -> discord.AllowedMentions:
+    """The allowed mentions of a message for one member: them, unless they turned pings off; nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)] if pings else False)
+
+
 def server_name(bot: NapkinBot, guild_id: int) -> str:
     """The server's name, safe in a message (``"a server"`` when the bot does not see it)."""
     guild = bot.get_guild(guild_id)

@@ -26,6 +26,15 @@ class ChallengeReads(Queries):
                         "status = 'open' AND expires_at > ?", (guild_id, user_id, now))
         return int(row[0]) if row else 0
 
+    def challenges_to(self, guild_id: int, challenger_id: int, opponent_id: int, since: float) -> list[float]:
+        """When ``challenger_id`` challenged ``opponent_id`` in ``guild_id`` after ``since`` (epoch seconds), oldest
+        first: every such challenge but the accepted ones (open, declined, cancelled and expired ones all count),
+        along ``challenges_pair``."""
+        rows = self._all("SELECT created_at FROM challenges WHERE guild_id = ? AND challenger_id = ? AND "
+                         "opponent_id = ? AND created_at > ? AND status <> 'accepted' ORDER BY created_at",
+                         (guild_id, challenger_id, opponent_id, since))
+        return [float(row[0]) for row in rows]
+
     def expired_challenges(self, now: float, shards: Shards | None = None) -> list[ChallengeRecord]:
         """Open challenges whose time ran out at ``now`` (epoch seconds); with ``shards``, of their servers only."""
         rows = self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?"  # noqa: S608 - column lists are module constants; values are bound parameters

@@ -30,7 +30,7 @@ from storage.records import (
 
 MATCH_FIELDS: frozenset[str] = frozenset({
     "state", "status", "ply", "current_seat", "deadline", "reminded", "draw_offer_seat", "outcome", "end_reason",
-    "updated_at", "finished_at", "rating_changes", "time_given",
+    "updated_at", "finished_at", "rating_changes", "time_given", "rated",
 })
 """The columns :meth:`MatchWrites.update_match` may set (the version is bumped by the update itself)."""
 
@@ -158,6 +158,29 @@ class MatchReads(Queries):
             (guild_id, user_id, int(sound_only)),
         )
         return int(row[0]) if row else 0
+
+    def rated_results_between(self, guild_id: int, user_id: int, other_id: int, since: float) -> int:
+        """Number of rated matches between members ``user_id`` and ``other_id`` in ``guild_id`` finished after
+        ``since`` (epoch seconds), every game together (along ``seats_user``)."""
+        row = self._one(
+            "SELECT COUNT(*) FROM seats a JOIN seats b ON b.match_id = a.match_id AND b.user_id = ? "
+            "JOIN matches m ON m.id = a.match_id WHERE a.user_id = ? AND m.guild_id = ? AND m.status = 'finished' "
+            "AND m.rated = 1 AND m.finished_at > ? AND a.level IS NULL AND b.level IS NULL",
+            (other_id, user_id, guild_id, since),
+        )
+        return int(row[0]) if row else 0
+
+    def rated_duels_of(self, guild_id: int, user_id: int, limit: int) -> list[tuple[str, int, str, int, str]]:
+        """``user_id``'s newest ``limit`` rated duels against members in ``guild_id``, finished: ``(game, their seat,
+        outcome JSON, the opponent's id, the opponent's name)``, newest first (along ``seats_user``)."""
+        rows = self._all(
+            "SELECT m.game, a.seat, m.outcome, b.user_id, b.display_name FROM seats a "
+            "JOIN seats b ON b.match_id = a.match_id AND b.seat <> a.seat JOIN matches m ON m.id = a.match_id "
+            "WHERE a.user_id = ? AND m.guild_id = ? AND m.status = 'finished' AND m.rated = 1 AND a.level IS NULL "
+            "AND b.level IS NULL AND b.user_id <> a.user_id ORDER BY m.finished_at DESC, m.id DESC LIMIT ?",
+            (user_id, guild_id, self._dialect.limit(limit)),
+        )
+        return [(str(r[0]), int(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
 
     def damaged_matches_of(self, guild_id: int, user_id: int) -> list[int]:
         """Ids of ``user_id``'s quarantined matches in ``guild_id`` that were active when found damaged."""

@@ -7,9 +7,11 @@ from typing import Any
 import discord
 
 from bench._harness import World, command_for
+from bot.service import load_state
 from storage import Database, MatchRecord, ReadTx
 
-__all__ = ["World", "buttons", "command_for", "move_button", "only_match_id", "pinged", "snapshot", "stored"]
+__all__ = ["World", "both_sides_move", "buttons", "command_for", "move_button", "only_match_id", "pinged", "snapshot",
+           "stored"]
 
 
 def buttons(message: discord.Message) -> dict[str, discord.ui.Button[Any] | Any]:
@@ -35,6 +37,21 @@ async def stored(db: Database, match_id: int) -> MatchRecord:
     match = await db.read(ReadTx.get_match, match_id)
     assert match is not None
     return match
+
+
+async def both_sides_move(world: World, db: Database, match_id: int, plies: int = 2) -> None:
+    """The members to move in a duel make ``plies`` moves (each the first legal one, with the game's command and the
+    ``match`` option), by default one each: a match that ends before both sides have moved is aborted, so a test of a
+    resignation, an agreed draw or a rated result plays these first."""
+    for _ in range(plies):
+        match = await stored(db, match_id)
+        assert match.status == "active" and match.current_seat is not None
+        state = load_state(match)
+        name, options = command_for(match.game, state, state.format_move(next(iter(state.legal_moves()))))
+        user_id = match.seats[match.current_seat].user_id
+        member = next(member for member in world.members.values() if member.id == user_id)
+        moved = await member.slash(world.channel, name, **options, match=str(match_id))
+        assert (await stored(db, match_id)).ply == match.ply + 1, moved
 
 
 async def only_match_id(db: Database) -> int:

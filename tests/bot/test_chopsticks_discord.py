@@ -9,7 +9,7 @@ from bot.client import NapkinBot
 from bot.service import load_state
 from games import GAMES
 from storage import Database
-from tests.bot.helpers import World, move_button, only_match_id, snapshot, stored
+from tests.bot.helpers import World, both_sides_move, move_button, only_match_id, snapshot, stored
 
 CHOPSTICKS = GAMES["chopsticks"]
 
@@ -91,6 +91,7 @@ async def test_computer_match_answers_at_once(simcord_env, db: Database) -> None
 async def test_resign(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _challenge_accepted(simcord_env, world, db)
+    await both_sides_move(world, db, match_id)  # (before that, a resignation aborts the match)
     result = await world["bob"].slash(world.thread(), "match resign")
     assert not result.ephemeral
     match = await stored(db, match_id)

@@ -14,7 +14,7 @@ from bot.client import NapkinBot
 from bot.service import replay
 from games import GAMES
 from storage import Database, ReadTx
-from tests.bot.helpers import World, only_match_id, pinged, snapshot, stored
+from tests.bot.helpers import World, both_sides_move, only_match_id, pinged, snapshot, stored
 
 pytestmark = pytest.mark.both_backends
 
@@ -54,7 +54,7 @@ async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
     assert match.status == "finished"
     assert match.outcome["winner"] == 0 and match.outcome["termination"] == "out_of_time"
     assert match.seats[match.outcome["loser"]].display_name == "bob"
-    assert "**alice** wins: bob ran out of time." in world.thread().last_message.content
+    assert "bob ran out of time: **alice** wins." in world.thread().last_message.content
     assert sum("a third of your time" in t for t in _thread_texts(world)) == 1
 
 
@@ -106,6 +106,7 @@ async def test_directed_challenge_rights(simcord_env, db: Database) -> None:
 async def test_draw_offer_accepted(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _match(simcord_env, world, db)
+    await both_sides_move(world, db, match_id)  # (before that, an agreed draw aborts the match)
     offer = await world["alice"].slash(world.thread(), "match draw")
     assert "offers a draw" in offer.response.content
     again = await world["alice"].slash(world.thread(), "match draw")
@@ -164,6 +165,7 @@ async def test_leaderboard_order_after_a_series(simcord_env, db: Database) -> No
     for challenger, accepter, loser in series:
         result = await world[challenger].slash(world.channel, "chopsticks start", opponent=world[accepter])
         await world[accepter].click(result.response, label="Accept")
+        await both_sides_move(world, db, max(await db.read(ReadTx.all_match_ids)))
         await world[loser].slash(world.thread(), "match resign")
     board = await world["carol"].slash(world.channel, "leaderboard", game="chopsticks")
     embed = board.response.embeds[0]
@@ -237,9 +239,9 @@ async def test_a_match_whose_first_move_never_comes_is_aborted_not_forfeited(sim
     assert (match.outcome["termination"], match.outcome["winner"]) == ("aborted", None)
     assert match.seats[match.outcome["loser"]].display_name == absent
     final = world.thread().last_message
-    assert f"Match aborted: {absent} made no first move before the deadline; it counts for nobody." in final.content
+    assert f"Aborted: {absent} made no first move before the deadline; it counts for nobody." in final.content
     assert "<@" not in final.content  # nobody is told it is their move, or thanked for the match
-    assert pinged(simcord_env, since, "Match aborted") == set()
+    assert pinged(simcord_env, since, "Aborted: ") == set()
     assert not any("ran out of time" in t for t in _thread_texts(world))
     assert await db.read(ReadTx.ratings_of_game, world.guild.id, "chopsticks") == []
 

@@ -102,6 +102,6 @@ async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_ti
     match = await stored(db, match_id)
     assert match.status == "finished" and match.outcome is not None and match.outcome["winner"] == 0
     assert match.finished_at is not None and deadline <= match.finished_at < deadline + 1
-    assert "**alice** wins: bob ran out of time." in world.thread().last_message.content
+    assert "bob ran out of time: **alice** wins." in world.thread().last_message.content
     assert len(_reminders(world)) == 1
     assert probe.failed == 1 and cog.deadline_loop.is_running()

@@ -8,7 +8,7 @@ from bot.service import load_state
 from bot.utils.boards import board_mentions
 from games import GAMES
 from storage import Database, ReadTx
-from tests.bot.helpers import World, only_match_id, snapshot, stored
+from tests.bot.helpers import World, both_sides_move, only_match_id, snapshot, stored
 
 
 async def test_solitaire_by_commands_and_its_leaderboard(simcord_env, db: Database) -> None:
@@ -82,6 +82,7 @@ async def test_solitaire_records_stay_apart_from_duel_ratings(simcord_env, db: D
     await world["alice"].slash(world.thread(), "groebner pair", first="1", second="2")
     start = await world["alice"].slash(world.channel, "groebner start", opponent=world["bob"])
     await world["bob"].click(start.response, label="Accept")
+    await both_sides_move(world, db, max(await db.read(ReadTx.all_match_ids)))
     await world["bob"].slash(world.thread(), "match resign")
     duel = await world["bob"].slash(world.channel, "leaderboard", game="groebner_nim")
     assert "1/0/0" in duel.response.embeds[0].description.splitlines()[0]  # alice: one duel, won

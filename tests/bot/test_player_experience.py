@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.exts.community import EMBED_FIELD, EMBED_TOTAL, rules_embed, rules_source
 from games import GAMES
 from storage import Database, ReadTx
-from tests.bot.helpers import World, only_match_id, snapshot, stored
+from tests.bot.helpers import World, both_sides_move, only_match_id, snapshot, stored
 from tests.reliability._support import GAME_KEYS, start_command
 
 pytestmark = pytest.mark.both_backends
@@ -184,6 +184,7 @@ async def _finished_duel(world: World, db: Database) -> int:
     await world["bob"].click(start.response, label="Accept")
     match_id = await only_match_id(db)
     await world["alice"].slash(world.thread(), "differences mark", square="a1")
+    await both_sides_move(world, db, match_id, plies=1)  # bob's first move: only then is a resignation a result
     await world["bob"].slash(world.thread(), "match resign")
     return match_id
 
@@ -192,7 +193,7 @@ async def test_the_final_board_shows_rating_changes_and_offers_a_rematch(simcord
     world = World(simcord_env, "alice", "bob")
     match_id = await _finished_duel(world, db)
     final = world.thread().last_message
-    assert "**alice** wins: bob resigned." in final.content
+    assert "bob resigned: **alice** wins." in final.content
     assert re.search(r"Ratings: alice \d+ → \d+ \(\+\d+\), bob \d+ → \d+ \(−\d+\)", final.content), final.content
     stored_match = await stored(db, match_id)
     assert set(stored_match.rating_changes) == {str(world["alice"].id), str(world["bob"].id)}
@@ -211,6 +212,7 @@ async def test_a_rematch_against_the_computer_starts_at_once_with_the_seats_swap
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
     match_id = await only_match_id(db)
+    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")  # (the computer answers at once)
     await world["alice"].slash(world.thread(), "match resign")
     final = world.thread().last_message
     await world["alice"].click(final, label="Rematch")
@@ -250,6 +252,7 @@ async def test_rematches_have_a_cooldown(simcord_env, db: Database) -> None:
 
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")  # (the computer answers at once)
     await world["alice"].slash(world.thread(), "match resign")
     final = world.thread().last_message
     for _ in range(REMATCH_RATE):
@@ -265,13 +268,14 @@ async def test_a_resignation_board_discord_refuses_is_delivered_later(simcord_en
     start = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
     await world["bob"].click(start.response, label="Accept")
     match_id = await only_match_id(db)
+    await both_sides_move(world, db, match_id)
     simcord_env.inject_error("POST", "/interactions/*/callback", status=503, times=1)
     resigned = await world["bob"].slash(world.thread(), "match resign")
     assert (await stored(db, match_id)).status == "finished"
     assert any("is over and recorded" in (m.content or "") for m in [resigned.response, *resigned.followups] if m)
     assert (await db.fetchone("SELECT COUNT(*) FROM outbox WHERE kind = 'result'"))[0] == 1
     await simcord_env.advance_time(120)
-    assert "**alice** wins: bob resigned." in world.thread().last_message.content
+    assert "bob resigned: **alice** wins." in world.thread().last_message.content
     assert (await db.fetchone("SELECT COUNT(*) FROM outbox"))[0] == 0
 
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from bot.service import load_state
 from storage import Database, ReadTx
-from tests.bot.helpers import World, move_button, pinged, snapshot, stored
+from tests.bot.helpers import World, both_sides_move, move_button, pinged, snapshot, stored
 
 pytestmark = pytest.mark.both_backends
 
@@ -247,7 +248,13 @@ async def test_a_reply_may_end_the_match_and_an_ended_match_forgets_its_lines(si
     second = await _duel(world, db)
     thread = world.thread()
     await world["alice"].slash(thread, "differences mark", square="a1")
-    await world["alice"].slash(thread, "match premove", if_they_play="b2", reply="c3")
+    await both_sides_move(world, db, second)  # bob's first move, and alice's: a resignation is then a result
+    state = load_state(await stored(db, second))
+    theirs = state.format_move(next(iter(state.legal_moves())))
+    mine = next(iter(state.play(theirs).legal_moves()))
+    await world["alice"].slash(thread, "match premove", if_they_play=theirs,
+                               reply=state.play(theirs).format_move(mine))
+    assert len(await _lines(db)) == 1
     await world["bob"].slash(thread, "match resign")
     assert (await stored(db, second)).status == "finished" and await _lines(db) == []
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import discord
 import pytest
 from discord.ext import commands
@@ -46,6 +49,35 @@ def test_bad_shard_settings_stop_napkin_run_with_one_line(monkeypatch: pytest.Mo
     assert cli.main(["run"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"napkin run: {said}") and err.count("\n") == 1
+
+
+NAMING_SCRIPT = """
+import os, sys
+from bot.config import Settings, settings_problem
+os.environ.update(NAPKIN_SHARD_COUNT=sys.argv[1], NAPKIN_SHARD_IDS=sys.argv[2])
+try:
+    settings = Settings(_env_file=None)
+except ValueError as error:
+    print(settings_problem(error))
+else:
+    print(len(settings.shard_ids))
+"""
+
+
+@pytest.mark.parametrize(("count", "ids", "said"), [
+    ("4", "0-200000", "NAPKIN_SHARD_IDS='0-200000': shard 200000 is outside 0-3 (the shard count is 4)"),
+    ("4", "0-99999999999999999999", "shard 99999999999999999999 is outside 0-3"),
+    ("65536", "0-65535", "65536"),  # the most shards there may be: every one named, each looked at once
+    ("65536", "0-65535,0", "NAPKIN_SHARD_IDS='0-65535,0': shard 0 is named twice"),
+    ("65537", "0", "NAPKIN_SHARD_COUNT='65537': Input should be less than or equal to 65536"),
+])
+def test_naming_shards_costs_what_is_named_not_what_is_typed(count: str, ids: str, said: str) -> None:
+    # NAPKIN_SHARD_IDS=0-200000 with 4 shards was expanded, then checked for repeats in O(n²): still parsing after
+    # 20 s. Ranges are now checked against the count before they are expanded, and repeats found in one pass. (A
+    # child process, so that the old behaviour fails this test at the time-out instead of hanging the run.)
+    done = subprocess.run([sys.executable, "-c", NAMING_SCRIPT, count, ids], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert said in done.stdout, done.stdout + done.stderr
 
 
 async def test_the_bot_runs_the_shards_it_is_given(db: Database) -> None:

@@ -257,6 +257,14 @@ def test_outcome_line_reads_the_termination(outcome: Outcome, text: str) -> None
     assert outcome_text("chopsticks", ["Ann", "Bob"], outcome) == text
 
 
+def test_outcome_line_may_set_the_winner_apart_and_reads_the_same_otherwise() -> None:
+    bold = lambda name: f"**{name}**"  # noqa: E731 - what the bot's boards do
+    resigned = Outcome(1, False, None, Termination.RESIGNED, loser=0)
+    assert resigned.result(["Ann", "Bob"], "resigned", winner_style=bold) == "Ann resigned: **Bob** wins"
+    drawn = Outcome(None, True, None, Termination.REPETITION)
+    assert drawn.result(["Ann", "Bob"], "third repetition", winner_style=bold) == "Draw: third repetition"
+
+
 def test_solitaire_end_names_the_turns() -> None:
     game = GAMES["groebner_nim"]
     assert game.describe_end(Outcome(None, False, (1,), Termination.NATURAL)) == \

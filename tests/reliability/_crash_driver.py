@@ -7,7 +7,8 @@ imports everything once, single-threaded, and on each request forks a driver. Pr
 * ``run SEED DB OUT`` → forks a driver on database ``DB`` writing its lines to file ``OUT``; answers ``pid N``.
 * ``wait PID`` → reaps that driver; answers ``status S`` (the raw ``waitpid`` status).
 
-Driver lines: ``ready``; ``start MATCH``; ``move MATCH PLY NOTATION``; ``resign MATCH``; ``premove MATCH PLY X Y``
+Driver lines: ``ready``; ``start MATCH``; ``move MATCH PLY NOTATION``; ``resign MATCH`` (``abort MATCH``: a
+resignation before both sides had moved); ``premove MATCH PLY X Y``
 (a conditional move of the seat waiting at PLY: if the opponent plays X, Y answers it; written after the line was
 stored, or after the move whose conditional reply stored it as the next turn's line); ``vacation start ID USER``
 and ``vacation end ID USER`` (a member's vacation begun or ended, with its deadlines moved in the same transaction);
@@ -143,9 +144,9 @@ async def drive(db_path: str, seed: int, fd: int) -> None:
             for reply in await service.computer_replies(match.id):
                 _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
             continue
-        if rng.random() < 0.02:
-            await service.resign(match.id, GUILD, seat.user_id)
-            _say(fd, f"resign {match.id}")
+        if rng.random() < 0.02:  # before both sides have moved, a resignation aborts the match
+            ended = await service.resign(match.id, GUILD, seat.user_id)
+            _say(fd, f"{'resign' if ended.status == 'finished' else 'abort'} {match.id}")
             continue
         text = state.format_move(GAMES[match.game].computer_move(state, "easy", rng))
         waiting = await db.read(ReadTx.premoves_of, match.id, 1 - state.current_seat)

@@ -14,7 +14,7 @@ from typing import Any
 
 from discord import app_commands
 
-from bench._harness import World, burst, command_for
+from bench._harness import World, burst, command_for, delivered_at_once
 from bot.errors import GENERIC
 from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
 from games import GAMES, RulesError, State
@@ -25,10 +25,27 @@ GAME_KEYS: tuple[str, ...] = tuple(GAMES)
 """Every registered game (the tests' extra games included: see tests/conftest.py)."""
 
 __all__ = [  # re-exported for the test modules
-    "GAME_KEYS", "Clock", "World",
-    "assert_consistent", "assert_no_mention_escapes", "assert_ratings_match_results", "burst",
-    "command_for", "edit_rows", "ephemeral_refusal", "full_snapshot", "hands_over_turn", "is_domain_error",
-    "legal_texts", "match_of", "quick_settle", "require_game", "service_match", "shuffled", "solitaire_variant",
+    "GAME_KEYS",
+    "Clock",
+    "World",
+    "assert_consistent",
+    "assert_no_mention_escapes",
+    "assert_ratings_match_results",
+    "burst",
+    "command_for",
+    "delivered_at_once",
+    "edit_rows",
+    "ephemeral_refusal",
+    "full_snapshot",
+    "hands_over_turn",
+    "is_domain_error",
+    "legal_texts",
+    "match_of",
+    "quick_settle",
+    "require_game",
+    "service_match",
+    "shuffled",
+    "solitaire_variant",
     "start_command",
     "start_discord_match",
 ]

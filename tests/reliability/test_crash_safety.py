@@ -67,6 +67,8 @@ class Reported:
     def __init__(self) -> None:
         self.moves: dict[tuple[int, int], str] = {}
         self.resigned: set[int] = set()
+        self.aborted: set[int] = set()
+        """Matches a resignation aborted (it came before both sides had moved)."""
         self.started: set[int] = set()
         self.premoves: dict[tuple[int, int, str], str] = {}
         """(match, ply, expected move) -> the conditional reply."""
@@ -85,6 +87,8 @@ class Reported:
                 self.moves[int(match_id), int(ply)] = notation
             elif kind == "resign":
                 self.resigned.add(int(rest))
+            elif kind == "abort":
+                self.aborted.add(int(rest))
             elif kind == "start":
                 self.started.add(int(rest))
             elif kind == "premove":
@@ -110,9 +114,13 @@ async def _verify(db_path: Path, reported: Reported, checked: dict[int, int], ra
         assert reported.started <= ids
         for match_id, version, ply, status, end_reason in rows:
             resigned = status == "finished" and "resigned" in (end_reason or "")
-            assert version == ply + int(resigned), f"match {match_id}: version {version}, ply {ply}, {end_reason}"
+            aborted = status == "aborted"
+            assert version == ply + int(resigned or aborted), f"match {match_id}: version {version}, ply {ply}, " \
+                                                               f"{end_reason}"
             if match_id in reported.resigned:
                 assert resigned
+            if match_id in reported.aborted:
+                assert aborted
             if checked.get(match_id) != version:
                 await assert_consistent(db, match_id)
                 checked[match_id] = version

@@ -12,7 +12,7 @@ from bot.errors import GENERIC
 from bot.service import MatchService
 from bot.utils import messages as _board
 from storage import Database, ReadTx
-from tests.bot.helpers import move_button
+from tests.bot.helpers import both_sides_move, move_button
 from tests.reliability._support import (
     World,
     assert_consistent,
@@ -123,6 +123,7 @@ async def test_a_moderator_deleting_the_board_is_recovered_by_match_board(simcor
 async def test_buttons_of_a_vanished_or_finished_match_answer_clearly(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     first = await start_discord_match(world, db, "chopsticks")
+    await both_sides_move(world, db, first)  # (so that the resignation below is a result, not an abort)
     old_board = world.thread().last_message
     _board._last_boards.clear()  # as after a restart: the bot no longer knows this board, so its buttons stay
     await world["bob"].slash(world.thread(), "match resign")
@@ -168,6 +169,7 @@ async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_
 async def test_a_failed_reply_after_a_resignation_does_not_claim_nothing_changed(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await start_discord_match(world, db, "chopsticks")
+    await both_sides_move(world, db, match_id)  # (so that the resignation below is a result, not an abort)
     simcord_env.inject_error("POST", "/interactions/*/*/callback", status=502, message="Bad Gateway")
     result = await world["bob"].slash(world.thread(), "match resign")
     assert (await match_of(db, match_id)).status == "finished"  # the resignation is stored

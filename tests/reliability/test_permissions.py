@@ -14,7 +14,7 @@ from simcord import SetupError
 
 from bot.service import load_state
 from storage import Database, ReadTx
-from tests.bot.helpers import move_button
+from tests.bot.helpers import both_sides_move, move_button
 from tests.reliability._support import (
     GAME_KEYS,
     World,
@@ -66,6 +66,7 @@ async def test_only_seated_players_act(simcord_env, db: Database, game: str) -> 
     # the refusals were about rights, not broken commands: the player to move can do all of it
     played = await world["alice"].slash(thread, name, **options)
     assert not played.ephemeral
+    await both_sides_move(world, db, match_id, plies=1)  # bob's first move: the resignation below is then a result
     offered = await world["bob"].slash(thread, "match draw")
     assert "offers a draw" in offered.response.content
     declined = await world["alice"].slash(thread, "match draw", action="decline")

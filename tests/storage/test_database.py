@@ -285,16 +285,22 @@ async def test_upgrade_from_schema_5_keeps_real_matches_and_stores_extra_time(db
         await db.close()
 
 
-def _schema6_database(path: Path, *statements: str) -> None:
-    """The fixture's real matches as schema 6 holds them (migrations 2 to 6 applied by hand), plus ``statements``."""
+def _schema_database(path: Path, version: int, *statements: str) -> None:
+    """The fixture's real matches as schema ``version`` holds them (migrations 2 to ``version`` applied by hand), plus
+    ``statements``."""
     _schema1_database(path)
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        for number in range(1, 6):
+        for number in range(1, version):
             conn.executescript(MIGRATIONS[number])
         for statement in statements:
             conn.execute(statement)
-        conn.execute("PRAGMA user_version=6")
+        conn.execute(f"PRAGMA user_version={int(version)}")
         conn.commit()
+
+
+def _schema6_database(path: Path, *statements: str) -> None:
+    """The fixture's real matches as schema 6 holds them, plus ``statements``."""
+    _schema_database(path, 6, *statements)
 
 
 async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_preferences(db_path: Path) -> None:
@@ -429,5 +435,37 @@ async def test_upgrade_from_schema_8_keeps_real_matches_and_finds_computer_turns
         with_par = (await db.fetchone("SELECT with_par FROM leaderboard_sizes WHERE guild_id = ? AND game = ?",
                                       (guild, game)))[0]
         assert with_par == sizes[0][3] + (rated[0].best_vs_par is None)
+    finally:
+        await db.close()
+
+
+async def test_upgrade_from_schema_8_keeps_pending_news_and_records_news_given_up(db_path: Path) -> None:
+    _schema_database(db_path, 8,
+                      "INSERT INTO outbox (match_id, kind, ply, attempts, next_at, created_at) "
+                      "VALUES (13, 'reminder', 4, 0, 1700000100.0, 1700000000.0)",
+                      "INSERT INTO outbox (match_id, kind, ply, attempts, next_at, created_at) "
+                      "VALUES (1, 'result', 9, 2, 1700000200.0, 1700000000.0)")
+    assert SCHEMA_VERSION >= 9
+    kept = ("SELECT * FROM matches ORDER BY id", "SELECT * FROM challenges ORDER BY id",
+            "SELECT * FROM outbox ORDER BY id")
+    before = [_table_rows(db_path, sql) for sql in kept]
+    db = await Database.open(db_path)
+    try:
+        assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
+        after = [_table_rows(db_path, sql) for sql in kept]
+        assert after[:2] == before[:2]
+        assert [row[:len(before[2][0])] for row in after[2]] == before[2]  # the news kept, with two new columns
+        news = await db.read(ReadTx.due_outbox, 1700000300.0)
+        assert [(n.kind, n.attempts, n.status, n.last_error) for n in news] == [
+            ("reminder", 0, "pending", None), ("result", 2, "pending", None)]
+        await db.write(Tx.outbox_given_up, news[1].id, "403 Forbidden (error code: 50001): Missing Access")
+        assert [n.kind for n in await db.write(Tx.claim_outbox, 1700000300.0, 1700000600.0, 25)] == ["reminder"]
+        assert await db.read(ReadTx.next_outbox) == 1700000600.0  # (the claimed reminder's lease; the result is out)
+        [gave_up] = [n for n in await db.read(ReadTx.outbox_of, 1) if n.kind == "result"]
+        assert (gave_up.status, gave_up.attempts, gave_up.last_error) == (
+            "given_up", 3, "403 Forbidden (error code: 50001): Missing Access")
+        indexes = {row[0] for row in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert {"outbox_next", "challenges_pair"} <= indexes
+        assert await db.read(ReadTx.challenges_to, 1, 1, 2, 0.0) == []
     finally:
         await db.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.exts.match._cog import REMATCH_RATE, REPLAY_FRAMES, Match, replay_frames
+from bot.exts.match._cog import BOARD_REPOSTS, REMATCH_RATE, REPLAY_FRAMES, Match, replay_frames
 from bot.exts.match._games import game_cog
 from bot.exts.match._review import review_embed, review_queue, review_slots
 from bot.utils.buttons import DYNAMIC_ITEMS
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from bot.client import NapkinBot
 
 
-__all__ = ["REMATCH_RATE", "REPLAY_FRAMES", "replay_frames", "review_embed", "review_queue", "review_slots", "setup"]
+__all__ = ["BOARD_REPOSTS", "REMATCH_RATE", "REPLAY_FRAMES", "replay_frames", "review_embed", "review_queue",
+           "review_slots", "setup"]
 
 
 async def setup(bot: NapkinBot) -> None:

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
+from bot.answers import PRIVATE, defer, progress, respond
 from bot.exts.match import _moves, _premove, _starts
 from bot.exts.match._review import ReviewCommand
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay_states
@@ -36,6 +37,9 @@ T = TypeVar("T")
 
 REMATCH_RATE = 10
 """Rematches a member may ask for in a minute (the Rematch button has no command cooldown of its own)."""
+BOARD_REPOSTS = 5
+"""Boards a member may post again with ``/match board`` in a minute (a re-post mentions nobody; more is a flood)."""
+BOARD_COOLDOWN = app_commands.checks.cooldown(BOARD_REPOSTS, 60.0, key=member_key)
 HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=member_key)
 """``/match history`` renders a whole replay: at most twice a minute per member."""
 
@@ -135,17 +139,20 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
 
     async def challenge_button(self, interaction: discord.Interaction[NapkinBot], challenge_id: int,
                                action: str) -> None:
-        """Accept or Decline on a challenge. A click on an expired challenge is answered "expired" and disables
-        the clicked message's buttons (its message may never have been learned, or its edit failed at expiry)."""
+        """Accept or Decline on a challenge. A click on a challenge that is no longer open (expired, answered or
+        cancelled) is answered with what became of it, and disables the clicked message's buttons, whatever the state
+        of that message (its id may never have been learned, or its edit at expiry failed)."""
         try:
             if action == "accept":
                 await _starts.accept_challenge(interaction, challenge_id)
             else:
                 await _starts.decline_challenge(interaction, challenge_id)
-        except ChallengeClosed as closed:
-            if "expired" in str(closed) and interaction.message is not None:  # (answered ones are edited at once)
+        except ChallengeClosed:
+            message = interaction.message
+            if message is not None and any(not getattr(item, "disabled", True) for row in message.components
+                                           for item in getattr(row, "children", ())):
                 try:
-                    await interaction.message.edit(view=challenge_view(challenge_id, disabled=True))
+                    await message.edit(view=challenge_view(challenge_id, disabled=True))
                 except discord.HTTPException as error:
                     log.info("could not disable the buttons of challenge %s: %s", challenge_id, error)
             raise
@@ -162,7 +169,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         """Answer a resignation or an agreed draw with the final board; if Discord does not take it, the result is
         stored already, so it goes to the outbox (delivered with back-off) and the member is told."""
         try:
-            await interaction.response.send_message(**await board_payload(finished))
+            await respond(interaction, **await board_payload(finished))
         except discord.HTTPException as error:
             log.warning("could not post the final board of match %s: %s", finished.id, error)
             await queue_result(self.bot, finished)
@@ -170,9 +177,16 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
                                       "board, which I will post again shortly (`/match board` shows it now).")
         await retire_previous_board(finished.id)
 
+    async def _called_off(self, interaction: discord.Interaction[NapkinBot], aborted: MatchRecord) -> None:
+        """Answer a resignation or an agreed draw that came before every side had moved: the match is aborted."""
+        await respond(interaction, f"Match #{aborted.id} is aborted: it ended before both sides had moved, so it "
+                                   "counts for nobody (as on lichess, a match is only resigned or drawn once both "
+                                   "sides have moved).", allowed_mentions=discord.AllowedMentions.none())
+        await retire_previous_board(aborted.id)
+
     # ------------------------------------------------------------ commands
 
-    @app_commands.command(name="list", description="Your active matches and whose turn it is")
+    @app_commands.command(name="list", description="Your active matches and whose turn it is", extras=PRIVATE)
     @app_commands.describe(page=f"Page of {LIST_PAGE} matches (default 1)",
                            scope="This server (default), or every server we share")
     @app_commands.choices(scope=[app_commands.Choice(name="this server", value="server"),
@@ -190,18 +204,18 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         damaged = [Damaged(match_id, "").args[0] for match_id in
                    await self.bot.services.reading.damaged_matches(guild_id, interaction.user.id)]
         if damaged and not matches:
-            await interaction.response.send_message("\n".join(damaged), ephemeral=True)
+            await respond(interaction, "\n".join(damaged), private=True)
             return
         if not matches:
-            await interaction.response.send_message("You have no active matches here. Start one with "
-                                                    "`/chopsticks start` or another game's `start`.", ephemeral=True)
+            await respond(interaction, "You have no active matches here. Start one with `/chopsticks start` or "
+                                       "another game's `start`.", private=True)
             return
         lines = [list_line(match, interaction.user.id) for match in matches]
         if pages > 1:
             more = f" · `/match list page:{page + 1}` for more" if page < pages else ""
             lines.append(f"Page {page} of {pages}{more}.")
         lines.extend(damaged[:3])  # (a few: the answer must stay within one message)
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await respond(interaction, "\n".join(lines), private=True)
 
     async def _list_everywhere(self, interaction: discord.Interaction[NapkinBot], page: int) -> None:
         """``/match list scope:all``: the member's active matches in every server the bot is in (where the bot left
@@ -209,9 +223,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         matches = [match for match in await self.bot.services.reading.active_matches_anywhere(interaction.user.id)
                    if self.bot.get_guild(match.guild_id) is not None]
         if not matches:
-            await interaction.response.send_message("You have no active matches in any server we share. Start one "
-                                                    "with `/chopsticks start` or another game's `start`.",
-                                                    ephemeral=True)
+            await respond(interaction, "You have no active matches in any server we share. Start one with "
+                                       "`/chopsticks start` or another game's `start`.", private=True)
             return
         pages = -(-len(matches) // ALL_PAGE)
         page = min(page, pages)
@@ -225,24 +238,25 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         if pages > 1:
             more = f" · `/match list scope:all page:{page + 1}` for more" if page < pages else ""
             lines.append(f"Page {page} of {pages}{more}.")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, "\n".join(lines), private=True, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="board", description="Post the current board of a match again")
     @app_commands.describe(match="The match (implied inside its thread)")
+    @BOARD_COOLDOWN
     async def board(self, interaction: discord.Interaction[NapkinBot], match: MatchOption | None = None) -> None:
-        """Re-post a match's board (also how a board lost to a Discord error is recovered)."""
+        """Re-post a match's board (also how a board lost to a Discord error is recovered): it mentions nobody (the
+        players were told when it was first posted), at most :data:`BOARD_REPOSTS` a minute per member."""
         record = await the_match(interaction, match)
         seated = record.seat_of(interaction.user.id) is not None
-        payload = await board_payload(record, board=Board(ping=seated))
+        payload = await board_payload(record, board=Board(ping=seated, mentions=False))
         if interaction.channel_id != record.post_channel_id or not seated:
             payload.pop("view", None)
         if not seated:  # a bystander's look: only they see it, and it pings nobody
-            await interaction.response.send_message(**payload, ephemeral=True)
+            await respond(interaction, private=True, **payload)
             return
-        await interaction.response.send_message(**payload)
+        message = await respond(interaction, **payload)
         if "view" in payload:
-            await retire_previous_board(record.id, await interaction.original_response())
+            await retire_previous_board(record.id, message)
 
     @app_commands.command(name="resign", description="Resign a match (your opponent wins)")
     @app_commands.describe(match="The match (implied inside its thread)")
@@ -250,6 +264,9 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         """Resign."""
         record = await the_match(interaction, match)
         finished = await self.bot.services.endings.resign(record.id, record.guild_id, interaction.user.id)
+        if finished.status == "aborted":
+            await self._called_off(interaction, finished)
+            return
         await self._final_board(interaction, finished)
 
     @app_commands.command(name="draw", description="Offer a draw, accept your opponent's offer, or decline it")
@@ -263,15 +280,19 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         endings = self.bot.services.endings
         if action == "decline":
             await endings.decline_draw(record.id, record.guild_id, interaction.user.id)
-            await interaction.response.send_message(f"{escape(interaction.user.display_name)} declines the draw offer.")
+            await respond(interaction, f"{escape(interaction.user.display_name)} declines the draw offer.")
             return
         updated, agreed = await endings.offer_draw(record.id, record.guild_id, interaction.user.id)
+        if agreed and updated.status == "aborted":
+            await self._called_off(interaction, updated)
+            return
         if agreed:
             await self._final_board(interaction, updated)
             return
         opponent = next(s for s in updated.seats if s.user_id != interaction.user.id)
         pinged = [discord.Object(opponent.user_id)] if opponent.pings else []  # /notify pings:off is respected
-        await interaction.response.send_message(
+        await respond(
+            interaction,
             f"{escape(interaction.user.display_name)} offers a draw. {member_name(opponent)}, answer with "
             "`/match draw` (offer or accept) or `/match draw action:decline`.",
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=pinged))
@@ -283,8 +304,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         record = await the_match(interaction, match)
         await self.bot.services.endings.abort(record.id, record.guild_id, interaction.user.id)
         who = escape(interaction.user.display_name)
-        await interaction.response.send_message(f"Match #{record.id} aborted by {who}; it counts for nobody.",
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, f"Match #{record.id} aborted by {who}; it counts for nobody.",
+                      allowed_mentions=discord.AllowedMentions.none())
         await retire_previous_board(record.id)
 
     @app_commands.command(name="give-time", description="Give your opponent, who is to move, one more day")
@@ -306,8 +327,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             return built
 
         if interaction.channel_id == updated.post_channel_id:
-            await interaction.response.send_message(**await payload())
-            await retire_previous_board(updated.id, await interaction.original_response())
+            await retire_previous_board(updated.id, await respond(interaction, **await payload()))
             return
         try:
             message = await send_to_match(self.bot, updated, payload)
@@ -317,11 +337,11 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
                                       f"<t:{deadline}:f>); the board could not be posted, `/match board` shows it.")
             return
         await retire_previous_board(updated.id, message)
-        await interaction.response.send_message(f"One more day given in match #{updated.id}; the board is in "
-                                                f"<#{updated.post_channel_id}>.", ephemeral=True)
+        await respond(interaction, f"One more day given in match #{updated.id}; the board is in "
+                                   f"<#{updated.post_channel_id}>.", private=True)
 
     @app_commands.command(name="premove", description="Conditional moves: if your opponent plays X, you answer Y "
-                                                      "(only you see them)")
+                                                      "(only you see them)", extras=PRIVATE)
     @app_commands.describe(**_premove.DESCRIPTIONS)
     @app_commands.choices(action=_premove.ACTIONS)
     async def premove(self, interaction: discord.Interaction[NapkinBot], if_they_play: str | None = None,
@@ -346,10 +366,10 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         record = await the_match(interaction, match)
         # Joining refuses a member's second replay at once, or a full line, before anything is sent; it never waits.
         with queues(self.bot)[1].join(interaction.user.id) as place:
-            await interaction.response.defer(thinking=True)
+            await defer(interaction, private=False)  # a replay always takes a while: defer first, then say where
             async for ahead in place.turns():
                 try:
-                    await interaction.edit_original_response(content=waiting_note(record.id, ahead))
+                    await progress(interaction, waiting_note(record.id, ahead))
                 except discord.HTTPException as error:  # the note is a courtesy: the replay still comes
                     log.info("no waiting note for the replay of match %s: %s", record.id, error)
             moves = await self.bot.services.reading.moves(record.id)
@@ -366,6 +386,4 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             listing = listing[:1700] + " …"
         files = [discord.File(io.BytesIO(gif), filename=f"match-{record.id}.gif"),
                  discord.File(io.BytesIO(json.dumps(export, indent=1).encode()), filename=f"match-{record.id}.json")]
-        # In place of the deferred answer (and of the waiting note, when there was one).
-        await interaction.edit_original_response(content=f"**{GAMES[record.game].title}** · match #{record.id}\n"
-                                                         f"{listing}", attachments=files)
+        await respond(interaction, f"**{GAMES[record.game].title}** · match #{record.id}\n{listing}", files=files)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
+from bot.answers import defer, respond, update
 from bot.exts.match._premove import tell_discarded
 from bot.service import BadOption, MoveResult, TimeRanOut
 from bot.texts import quote
@@ -75,13 +76,12 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
     answered = True
     try:
         if via_button:
-            await interaction.response.edit_message(view=None)
+            await update(interaction, view=None)
         elif here and thinking:
-            await interaction.response.defer(thinking=True)
+            await defer(interaction, private=False)
         elif not here:
-            await interaction.response.send_message(
-                f"Played `{result.notation}` in match #{match.id}; the board is in <#{match.post_channel_id}>.",
-                ephemeral=True)
+            await respond(interaction, f"Played `{result.notation}` in match #{match.id}; the board is in "
+                                       f"<#{match.post_channel_id}>.", private=True)
     except discord.HTTPException as error:  # the clicked board was deleted meanwhile, or Discord failed
         log.info("could not answer the move in match %s at once: %s", match.id, error)
         answered = False
@@ -89,23 +89,19 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
     results = [*stored, *await computer_answers(bot, stored[-1].match)]
     final = results[-1]
     board = Board(results=results, actor=interaction.user.id, notice=await tell_discarded(bot, result))
-    message: discord.Message | None = None
+    posted = False
     try:
         if here and not via_button and answered:
-            payload = await board_payload(final.match, final.after, board)
-            if interaction.response.is_done():
-                message = await interaction.followup.send(**payload, wait=True)
-            else:
-                await interaction.response.send_message(**payload)
-                message = await interaction.original_response()
+            message = await respond(interaction, **await board_payload(final.match, final.after, board))
+            posted = True
             await retire_previous_board(match.id, message)
             await tell_turn(bot, final.match, message, skip=board.actor)
         else:
-            message = await post_board(bot, final.match, final.after, board)
+            posted = await post_board(bot, final.match, final.after, board) is not None
     except discord.HTTPException as error:
         log.warning("could not post the board of match %s: %s", match.id, error)
         await queue_result(bot, final.match)
-    if message is None:
+    if not posted:
         await notify(interaction, f"Played `{result.notation}` in match #{match.id}, but Discord did not take the "
                                   "new board; `/match board` posts it again.")
     elif not interaction.response.is_done():

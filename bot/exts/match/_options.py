@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 import discord
 from discord import app_commands
 
+from bot.answers import suggest_in_time
 from bot.exts.match import _moves, _starts
 from bot.service import ServiceError, load_state
 from bot.texts import plural
@@ -160,4 +161,4 @@ def _suggester(game: Game[Any, Any], spec: MoveCommand, param: MoveParam) -> Cal
                     break
         return choices
 
-    return suggest
+    return suggest_in_time(suggest)

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.answers import respond, suggest_in_time
 from bot.service import BadOption, MoveResult, ServiceError, load_state, premoves
 from bot.texts import plural, quote
+from bot.utils.messages import send_dm
 from bot.utils.names import escape
 from games import GAMES, RulesError, State
 from storage import MatchRecord
@@ -100,7 +102,7 @@ async def premove_command(interaction: discord.Interaction[NapkinBot], record: M
         text = (f"Stored for match #{record.id}: {premoves.describe(line, opponent)}.{again} You hold "
                 f"{plural(count, 'conditional move')} here; only you see {them}. Any other move by {opponent} "
                 f"discards {them}. `/match premove` lists {them}, `/match premove action:cancel` clears {them}.")
-    await interaction.response.send_message(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    await respond(interaction, text, private=True, allowed_mentions=discord.AllowedMentions.none())
 
 
 # ---------------------------------------------------------------- autocomplete
@@ -143,7 +145,7 @@ def suggester(option: str, find_match: MatchFinder) -> Callable[[discord.Interac
         return choices
 
     suggest.__qualname__ = suggest.__name__ = f"suggest_{option}"
-    return suggest
+    return suggest_in_time(suggest)
 
 
 # ---------------------------------------------------------------- discarded lines
@@ -161,11 +163,6 @@ async def tell_discarded(bot: NapkinBot, result: MoveResult) -> str | None:
     turn = " It is your move." if match.current_seat == seat.seat else ""
     text = (f"Match #{match.id} ({GAMES[match.game].title}, <#{match.post_channel_id}>): {mover} played "
             f"`{result.notation}`, which none of your conditional moves expected, so they were all discarded.{turn}")
-    try:
-        user = bot.get_user(seat.user_id) or await bot.fetch_user(seat.user_id)
-        await user.send(text, allowed_mentions=discord.AllowedMentions.none())
-    except (discord.HTTPException, discord.ClientException) as error:
-        log.info("could not tell member %s of discarded conditional moves in match %s: %s", seat.user_id, match.id,
-                 error)
+    if not await send_dm(bot, seat.user_id, text):
         return f"{escape(seat.display_name)}'s conditional moves did not expect this move and were discarded."
     return None

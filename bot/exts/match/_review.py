@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
+from bot.answers import defer, respond
 from bot.service import BadOption, NotAllowed, replay
 from bot.texts import plural, quote
 from bot.utils.boards import match_outcome
@@ -173,7 +174,8 @@ class ReviewCommand(commands.Cog):
 
     bot: NapkinBot
 
-    @app_commands.command(name="review", description="A finished match with every move marked, exact where solved")
+    @app_commands.command(name="review", description="A finished match with every move marked, exact where solved",
+                          extras={"private": lambda interaction: not getattr(interaction.namespace, "public", False)})
     @app_commands.describe(match="Match number (a finished match of this server)",
                            public="Post the review for everyone here (default: only you see it)")
     @REVIEW_COOLDOWN
@@ -188,7 +190,7 @@ class ReviewCommand(commands.Cog):
         if record.ply == 0:
             raise BadOption(f"Match {shown} ended before any move was played, so there is nothing to review.")
         async with review_queue(self.bot).slot(interaction.user.id):
-            await interaction.response.defer(ephemeral=not public, thinking=True)
+            await defer(interaction, private=not public)
             moves = await self.bot.services.reading.moves(record.id)
             work = functools.partial(review_notations, record.game, record.initial_state,
                                      [move.notation for move in moves], seconds=REVIEW_SECONDS,
@@ -197,13 +199,13 @@ class ReviewCommand(commands.Cog):
                 result = await self.bot.services.computer.run(work, budget=REVIEW_WAIT)
             except TimeoutError:
                 log.warning("the review of match %s took over %.0f s", record.id, REVIEW_WAIT)
-                await interaction.followup.send("The review is taking too long right now; please try again later.",
-                                                ephemeral=True)
+                await respond(interaction, "The review is taking too long right now; please try again later.",
+                              private=True)
                 return
             png = await asyncio.to_thread(_turning_point_board, record, moves, result)
         name = f"review-{record.id}.png"
-        await interaction.followup.send(embed=review_embed(record, result, name),
-                                        file=discord.File(io.BytesIO(png), filename=name), ephemeral=not public)
+        await respond(interaction, embed=review_embed(record, result, name),
+                      file=discord.File(io.BytesIO(png), filename=name), private=not public)
 
 
 def _turning_point_board(record: MatchRecord, moves: Sequence[Any], result: Review) -> bytes:

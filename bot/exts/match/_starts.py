@@ -10,16 +10,17 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import discord
 
+from bot.answers import respond, update
 from bot.service import BadOption, NotAllowed, Player
 from bot.texts import plural
 from bot.utils.boards import Board
 from bot.utils.buttons import challenge_view
 from bot.utils.computer import computer_answers
 from bot.utils.converters import player_of, require_guild
-from bot.utils.messages import notify, post_board
-from bot.utils.names import escape, plain_name
+from bot.utils.messages import notify, post_board, send_dm
+from bot.utils.names import addressed, escape, may_ping, plain_name, server_name
 from games import GAMES, Level, Option
-from storage import ChallengeRecord, MatchRecord
+from storage import ChallengeRecord, MatchRecord, MemberPrefs
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -137,8 +138,7 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
             guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, player=me,
             level=level or "medium", days_per_move=days, player_seat=1 if seat == "second" else 0)
         try:
-            await interaction.response.send_message(
-                f"Match #{match.id} starts: {variant_words(game, match.variant)}.")
+            await respond(interaction, f"Match #{match.id} starts: {variant_words(game, match.variant)}.")
         except discord.HTTPException as error:  # the match is stored; begin_match tells the member
             log.warning("could not announce match %s: %s", match.id, error)
         await begin_match(bot, match, origin, interaction)
@@ -147,33 +147,33 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
         guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, challenger=me,
         opponent=player_of(opponent) if opponent else None, days_per_move=days,
         challenger_seat=1 if seat == "second" else 0)
-    await post_challenge(interaction, challenge, opponent.id if opponent else None, origin)
+    await post_challenge(interaction, challenge, opponent, origin)
 
 
 async def post_challenge(interaction: discord.Interaction[NapkinBot], challenge: ChallengeRecord,
-                         opponent_id: int | None, origin: discord.abc.Messageable | None) -> None:
+                         opponent: discord.abc.User | None, origin: discord.abc.Messageable | None) -> None:
     """Post the challenge's message with its buttons (as the answer, or in ``origin`` when the command was used in
     a match's thread) and remember it; if Discord does not take it, cancel the challenge — nobody could accept
-    it — and tell the challenger."""
+    it — and tell the challenger. An invited member who turned pings off is told by direct message."""
     bot = interaction.client
-    payload = challenge_payload(challenge, opponent_id)
+    prefs = await bot.services.vacations.prefs(opponent.id) if opponent is not None else None
+    payload = challenge_payload(challenge, prefs, opponent.display_name if opponent is not None else "")
     message: discord.Message | None = None
     try:
         if origin is not None and interaction.channel_id != challenge.channel_id:
             message = await origin.send(**payload)
             await notify(interaction, f"Your challenge is posted in <#{challenge.channel_id}>.")
         else:
-            await interaction.response.send_message(**payload)
+            message = await respond(interaction, **payload)  # Discord names the message in its answer
     except (discord.HTTPException, discord.ClientException) as error:
         log.warning("could not post challenge %s: %s; cancelling it", challenge.id, error)
         await bot.services.challenges.cancel(challenge.id)
         await notify(interaction, "Discord did not take your challenge's message, so I cancelled the challenge "
                                   "(nobody could have accepted it). Please try again.")
         return
-    try:
-        message = message or await interaction.original_response()
-    except discord.HTTPException as error:  # posted, but its id is unknown: a click on it still answers
-        log.info("could not learn the message of challenge %s: %s", challenge.id, error)
+    await tell_challenged(bot, challenge, prefs, message)
+    if message is None:  # posted, but its id is unknown: a click on it still answers the truth
+        log.warning("could not learn the message of challenge %s; its buttons answer when clicked", challenge.id)
         return
     await bot.services.challenges.set_message(challenge.id, message.id)
 
@@ -191,20 +191,34 @@ async def _home(interaction: discord.Interaction[NapkinBot]) -> tuple[int, disco
     return interaction.channel_id or 0, _origin(interaction)
 
 
-def challenge_payload(challenge: ChallengeRecord, opponent_id: int | None, *, rematch_of: int | None = None
-                      ) -> dict[str, Any]:
+def challenge_payload(challenge: ChallengeRecord, opponent: MemberPrefs | None, opponent_name: str = "", *,
+                      rematch_of: int | None = None) -> dict[str, Any]:
     """The message of an open challenge: who challenges whom to what, the time control, who moves first, when it
-    expires, and the Accept / Decline buttons; it pings only the invited member."""
-    who = f"<@{opponent_id}>" if opponent_id else "anyone"
+    expires, and the Accept / Decline buttons. It pings only the invited member (``opponent``: their preferences;
+    ``None``: an open challenge, anyone may accept), and them only when they allow pings: a member who turned pings
+    off is named in bold (and told by direct message: :func:`tell_challenged`)."""
+    who = addressed(opponent.user_id, opponent_name, opponent.pings) if opponent is not None else "anyone"
     first = "they move first" if challenge.challenger_seat == 1 else "the challenger moves first"
     again = f" (a rematch of match #{rematch_of})" if rematch_of else ""
     text = (f"**{escape(challenge.challenger_name)}** challenges {who} to "
             f"**{variant_words(challenge.game, challenge.variant)}**{again} "
             f"({days_words(challenge.days_per_move)}; {first}).\n"
             f"The challenge expires <t:{int(challenge.expires_at)}:R>.")
-    mentions = discord.AllowedMentions(users=[discord.Object(opponent_id)] if opponent_id else False,
-                                       everyone=False, roles=False)
+    mentions = may_ping(opponent.user_id, opponent.pings) if opponent is not None else discord.AllowedMentions.none()
     return {"content": text, "view": challenge_view(challenge.id), "allowed_mentions": mentions}
+
+
+async def tell_challenged(bot: NapkinBot, challenge: ChallengeRecord, opponent: MemberPrefs | None,
+                          message: discord.Message | None) -> None:
+    """A member who turned pings off learns of a challenge addressed to them by direct message (capped per hour:
+    :func:`bot.utils.messages.send_dm`), with a link to it; nothing for anyone else."""
+    if opponent is None or opponent.pings:
+        return
+    link = message.jump_url if message is not None else \
+        f"https://discord.com/channels/{challenge.guild_id}/{challenge.channel_id}"
+    await send_dm(bot, opponent.user_id, f"**{escape(challenge.challenger_name)}** challenges you to "
+                                         f"**{variant_words(challenge.game, challenge.variant)}** in "
+                                         f"**{server_name(bot, challenge.guild_id)}**: {link}")
 
 
 async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) -> None:
@@ -241,8 +255,11 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
         challenger_seat=1 - seat)
     if messageable is None:
         raise NotAllowed("I cannot post in the match's channel any more.")
-    message = await messageable.send(**challenge_payload(challenge, opponent.user_id, rematch_of=match.id))
+    prefs = await bot.services.vacations.prefs(opponent.user_id)
+    message = await messageable.send(**challenge_payload(challenge, prefs, opponent.display_name,
+                                                         rematch_of=match.id))
     await bot.services.challenges.set_message(challenge.id, message.id)
+    await tell_challenged(bot, challenge, prefs, message)
     await notify(interaction, f"Rematch offered to {escape(opponent.display_name)} in <#{match.channel_id}>.")
 
 
@@ -254,8 +271,8 @@ async def accept_challenge(interaction: discord.Interaction[NapkinBot], challeng
     content = (interaction.message.content if interaction.message else "") + \
         f"\nAccepted by **{escape(interaction.user.display_name)}**: match #{result.match.id}."
     try:
-        await interaction.response.edit_message(content=content, view=challenge_view(challenge_id, disabled=True),
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True),
+                     allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException as error:  # the challenge message was deleted meanwhile, or Discord failed
         log.info("could not update the message of challenge %s: %s", challenge_id, error)
     await begin_match(bot, result.match, _origin(interaction), interaction)
@@ -269,12 +286,14 @@ async def decline_challenge(interaction: discord.Interaction[NapkinBot], challen
     who = escape(interaction.user.display_name)
     content = (interaction.message.content if interaction.message else "") + \
         f"\n{challenge.status.capitalize()} by **{who}**."
-    await interaction.response.edit_message(content=content, view=challenge_view(challenge_id, disabled=True),
-                                            allowed_mentions=discord.AllowedMentions.none())
+    await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True),
+                 allowed_mentions=discord.AllowedMentions.none())
     if challenge.status == "declined":
+        pings = (await bot.services.vacations.prefs(challenge.challenger_id)).pings  # /notify pings:off holds
         try:
-            await interaction.followup.send(
-                f"<@{challenge.challenger_id}>, {who} declined your {GAMES[challenge.game].title} challenge.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(challenge.challenger_id)]))
+            await respond(
+                interaction,
+                f"{addressed(challenge.challenger_id, challenge.challenger_name, pings)}, {who} declined your "
+                f"{GAMES[challenge.game].title} challenge.", allowed_mentions=may_ping(challenge.challenger_id, pings))
         except discord.HTTPException as error:
             log.info("could not tell the challenger of challenge %s: %s", challenge_id, error)
