@@ -10,7 +10,7 @@ import contextlib
 import itertools
 import weakref
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.service import LimitReached
@@ -27,10 +27,6 @@ REPLAY_LINE = 6
 (six members asking at once are all served, one after the other)."""
 REPLAY_PER_MEMBER = 1
 """Replays one member may have waiting or building (a further ``/match history`` is refused until it is done)."""
-
-
-Admitted = Callable[[int], Awaitable[None]]
-"""Told, when a piece of work is taken in, how many pieces are ahead of it."""
 
 
 class WorkQueue:
@@ -51,14 +47,10 @@ class WorkQueue:
         self._held: Counter[int] = Counter()
         self.running = 0
         """Pieces of work running now (for tests and benchmarks)."""
-        self.waiting = 0
-        """Pieces of work waiting for a slot now."""
 
     @contextlib.asynccontextmanager
-    async def slot(self, member_id: int, admitted: Admitted | None = None) -> AsyncIterator[None]:
-        """Hold a slot for ``member_id``'s work (waiting for one). ``admitted`` is awaited once the work is taken
-        in, before any wait, with the number of pieces ahead of it (running or waiting; 0: it runs at once): where
-        the member's answer stands.
+    async def slot(self, member_id: int) -> AsyncIterator[None]:
+        """Hold a slot for ``member_id``'s work (waiting for one).
 
         Raises:
             LimitReached: ``refuse`` is set and the member already has ``per_member`` pieces waiting or running.
@@ -69,23 +61,14 @@ class WorkQueue:
             self._global = asyncio.Semaphore(self.slots)
         member = self._members.setdefault(member_id, asyncio.Semaphore(self.per_member))
         self._held[member_id] += 1
-        self.waiting += 1
-        entered = False
         try:
-            if admitted is not None:
-                must_wait = self._global.locked() or member.locked()
-                await admitted(self.running + self.waiting - 1 if must_wait else 0)
             async with member, self._global:
-                self.waiting -= 1
-                entered = True
                 self.running += 1
                 try:
                     yield
                 finally:
                     self.running -= 1
         finally:
-            if not entered:
-                self.waiting -= 1
             self._held[member_id] -= 1
             if not self._held[member_id]:
                 del self._held[member_id]

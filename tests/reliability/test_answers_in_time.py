@@ -212,15 +212,17 @@ async def test_history_defers_first_and_says_how_many_replays_are_ahead(simcord_
     free = asyncio.Event()
 
     async def hold(member: int) -> None:
-        async with replays.slot(member):
+        with replays.join(member) as place:
+            async for _ in place.turns():
+                pass
             await free.wait()
 
-    holders = [asyncio.create_task(hold(9000 + n)) for n in range(replays.slots)]
+    holders = [asyncio.create_task(hold(9000 + n)) for n in range(replays.slots + 1)]  # every slot and one waiting
     await asyncio.sleep(0)
-    assert replays.running == replays.slots
+    assert (replays.running, replays.waiting) == (replays.slots, 1)
     async with delivered_at_once(env):
         asked = await world["carol"].slash(world.channel, "match history", match=str(match_id))
-    waiting = f"Your replay of match #{match_id} waits for a free slot: 2 replays ahead of yours."
+    waiting = f"Your replay of match #{match_id} is queued: 2 replays ahead of yours."
     for _ in range(1000):  # the bot runs until it waits for a slot (no clock moves: it must not need one)
         await asyncio.sleep(0)
         if asked.response is not None and asked.response.content == waiting:
