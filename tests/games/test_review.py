@@ -282,7 +282,7 @@ def test_a_review_made_piece_by_piece_is_the_whole_review(key: str) -> None:
     from games.review import assemble, review_piece, review_rest
 
     game = GAMES[key]
-    for seed in range(2):
+    for seed in range(1 if key in ("napkin_chess", "polygons") else 2):  # their estimates are the slow ones
         played = play(key, {}, ("medium", "easy"), seed, limit=8)
         start = played[0].to_dict()
         notations = [state.format_move(after.last_move) for state, after in zip(played, played[1:], strict=False)]
