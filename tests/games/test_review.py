@@ -285,7 +285,7 @@ def test_a_review_made_piece_by_piece_is_the_whole_review(key: str) -> None:
     for seed in range(1 if key in ("napkin_chess", "polygons") else 2):  # their estimates are the slow ones
         played = play(key, {}, ("medium", "easy"), seed, limit=8)
         start = played[0].to_dict()
-        notations = [state.format_move(after.last_move) for state, after in zip(played, played[1:], strict=False)]
+        notations = [state.format_move(after.last_move) for state, after in itertools.pairwise(played)]
         states = [game.load(start)]  # as stored: the moves' notation (Napkin Chess rounds its points)
         for notation in notations:
             states.append(states[-1].play(notation))
@@ -294,8 +294,7 @@ def test_a_review_made_piece_by_piece_is_the_whole_review(key: str) -> None:
         assert assemble(key, pieces) == whole == review(game, states, seconds=600, seed=f"s{seed}")
         assert len(whole.moves) == len(notations) and not whole.out_of_time
         # out of time after three moves: the same marks, then the rest not reviewed, as the whole review's
-        ticks = itertools.count()
-        short = review(game, states, seconds=2.5, clock=lambda: float(next(ticks)), seed=f"s{seed}")
+        short = review(game, states, seconds=2.5, clock=functools.partial(next, itertools.count()), seed=f"s{seed}")
         cut = assemble(key, [*pieces[:3], *review_rest(key, start, notations, 4)])
         assert cut == short and (cut.out_of_time or len(notations) <= 3)
     with pytest.raises(IndexError, match="no move 99"):
