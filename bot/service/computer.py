@@ -50,7 +50,7 @@ protect uses (``napkin demo``, the service used alone in tests), and what :class
 :meth:`ComputerPool.start` and after :meth:`ComputerPool.close` (long work still takes its turn).
 
 No worker outlives the bot: each one exits within a second of its parent's end, whatever ended it (a SIGKILL
-included), see :func:`_exit_with_parent`.
+included), see :func:`bot.workers.exit_with_parent`.
 """
 
 from __future__ import annotations
@@ -60,17 +60,13 @@ import bisect
 import collections
 import concurrent.futures
 import contextlib
-import ctypes
 import functools
 import itertools
 import logging
 import multiprocessing
 import os
-import random
 import signal
-import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -79,7 +75,8 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 from bot.service.errors import LimitReached
 from bot.texts import plural
-from games import GAMES, Level, add_game_package, game_packages
+from bot.workers import choose_notation, init_worker, timed
+from games import Level, game_packages
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -93,8 +90,8 @@ MOVE_BUDGET = 30.0
 MAX_DEATHS = 3
 """Deaths of the workers running one piece of work (a search, a move of a review) before it is given up."""
 QUICK_SECONDS = 0.05
-"""A move whose game and level took at most this many seconds of a worker so far (or that was never measured) goes
-before the other moves."""
+"""A move whose game and level took at most this many CPU seconds of a worker so far (a running mean; or that was
+never measured) goes before the other moves."""
 MOVE_QUEUE = 256
 """Moves waiting for a worker beyond which a move is played at the ``easy`` level at once."""
 LONG_PER_MEMBER = 1
@@ -151,72 +148,6 @@ def machine_workers() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
-
-
-def choose_notation(game_key: str, state: dict[str, Any], level: Level, seed: str) -> str:
-    """The computer's move at ``level`` in ``state`` (a ``to_dict()`` of game ``game_key``), in canonical
-    notation; deterministic for ``seed`` (what a worker process runs).
-
-    Raises:
-        games.InvalidState: ``state`` is not a valid state of the game. games.IllegalMove: the game is over.
-    """
-    game = GAMES[game_key]
-    loaded = game.load(state)
-    move = game.computer_move(loaded, level, random.Random(seed))
-    notation: str = loaded.format_move(move)
-    return notation
-
-
-WORKER_NICENESS = 5
-"""How much lower a worker's CPU priority is than the bot's: on a machine whose cores are all searching, the event
-loop still gets the CPU first, so members' commands are not held up by the computer's thinking."""
-
-
-PARENT_POLL_SECONDS = 0.5
-"""How often a worker looks whether the bot that started it is still there."""
-_PR_SET_PDEATHSIG = 1
-"""Linux's ``prctl`` option: the signal the kernel sends this process when its parent thread ends."""
-
-
-def _exit_with_parent(parent: int, parent_is_main_thread: bool) -> None:
-    """Make this worker end when the process ``parent`` (its bot) ends, however it ended.
-
-    On Linux, when the pool was started from the bot's main thread (which lives as long as the bot), the kernel
-    sends SIGTERM at once (``prctl(PR_SET_PDEATHSIG)``; from another thread it would fire when that thread ended).
-    Everywhere, a daemon thread checks every :data:`PARENT_POLL_SECONDS` that the worker's parent is still
-    ``parent`` (an orphan is adopted by another process) and ends the worker when it is not.
-    """
-    if parent_is_main_thread and sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_SECONDS)
-        os._exit(1)
-
-    if os.getppid() != parent:  # the bot ended before the check was in place
-        os._exit(1)
-    threading.Thread(target=watch, name="napkin-parent-watch", daemon=True).start()
-
-
-def _init_worker(packages: tuple[str, ...], parent: int = 0, parent_is_main_thread: bool = False) -> None:
-    """Pool initializer: end with the bot (``parent``, see :func:`_exit_with_parent`), leave Ctrl-C to the bot (a
-    terminal sends SIGINT to every process of the group; the bot's graceful stop lets a search under way finish),
-    lower the worker's priority, register the bot's game packages in the worker."""
-    if parent:
-        _exit_with_parent(parent, parent_is_main_thread)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started by _submit
-    if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)
-    for package in packages:
-        add_game_package(package)
-
-
-def _timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
-    """``function(*args)`` and the seconds it took, measured where it ran (what a worker is sent)."""
-    began = time.perf_counter()
-    value = function(*args)
-    return value, time.perf_counter() - began
 
 
 class _FairLine(Generic[I]):
@@ -324,7 +255,7 @@ class _Worker:
         """
         if self.executor is None:
             self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=_init_worker,
+                                                initializer=init_worker,
                                                 initargs=(game_packages(), os.getpid(), self.pool.main_thread))
         handler = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
         if handler is None:
@@ -345,7 +276,7 @@ class LongWork:
         self.server = server
         self.member = member
         self.seconds = 0.0
-        """Seconds of work its pieces took so far (measured in the workers)."""
+        """CPU seconds its pieces took so far in the workers."""
         self._pool = pool
         self._since = loop.time()
         self._turn: asyncio.Future[None] = loop.create_future()
@@ -435,11 +366,13 @@ class ComputerPool:
         self.observer: PoolObserver = _Unobserved()
         """Told of waits and quick moves as they happen (the bot's metrics)."""
         self.main_thread = False
-        """Whether the workers are started from the main thread (see :func:`_exit_with_parent`)."""
+        """Whether the workers are started from the main thread (see :func:`bot.workers.exit_with_parent`)."""
         self.searches = 0
         """Computer moves asked for and not answered yet (running in a worker or waiting for one)."""
         self.reviews = 0
         """Jobs of long work (reviews) waiting for their turn or running."""
+        self.deaths = 0
+        """Worker processes that died while running work (replaced each time)."""
         self._workers: list[_Worker] = []
         self._closing = False
         self._moves: _FairLine[_Waiter] = _FairLine()
@@ -686,7 +619,7 @@ class ComputerPool:
 
     async def _piece(self, lane: Lane, function: Callable[..., Any], args: tuple[Any, ...], *, server: int,
                      rank: int = 0) -> tuple[Any, float]:
-        """``_timed(function, *args)`` in a worker, once the scheduler gives it one; run again on a fresh worker when
+        """``timed(function, *args)`` in a worker, once the scheduler gives it one; run again on a fresh worker when
         its worker dies, up to :data:`MAX_DEATHS` deaths. In a thread when no worker runs."""
         loop = asyncio.get_running_loop()
         deaths = 0
@@ -695,7 +628,7 @@ class ComputerPool:
             if not self.running:
                 if self._closing:
                     raise ComputerStopped("the computer's workers were stopped")
-                return await asyncio.to_thread(_timed, function, *args)
+                return await asyncio.to_thread(timed, function, *args)
             waiter = _Waiter(lane, loop.create_future(), loop.time())
             if lane == "move":
                 self._moves.push(waiter, server, -1 if again else rank)
@@ -712,7 +645,7 @@ class ComputerPool:
             if lane == "move" and not again:
                 self.observer.waited(lane, loop.time() - waiter.since)
             try:
-                running = worker.submit(_timed, function, *args)
+                running = worker.submit(timed, function, *args)
             except BrokenProcessPool:  # its process died while it waited for work
                 self._replace(worker)
                 again = True
@@ -754,6 +687,7 @@ class ComputerPool:
             worker.lane = None
             return
         if not done.cancelled() and isinstance(done.exception(), BrokenProcessPool):
+            self.deaths += 1
             self._replace(worker)
             return
         worker.lane = None
@@ -771,6 +705,11 @@ class ComputerPool:
             try:
                 if executor is not None:
                     await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+                if not self._closing:  # the new process starts now, not when work is waiting for it
+                    await asyncio.wrap_future(worker.submit(os.getpid))
+            except BrokenProcessPool:
+                log.error("a new computer worker died as it started; the next work starts another")
+                worker.executor = None
             finally:
                 worker.replacing = False
                 self._dispatch()

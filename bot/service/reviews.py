@@ -3,8 +3,8 @@
 A review is one search per move (:mod:`games.review`): each move's marks are one piece of the review's job of long
 work (:class:`bot.service.computer.LongWork`), run in a worker, so that between two pieces the workers serve the
 computer's moves and other servers' reviews. The review is the one :func:`games.review.review` makes in one call:
-the moves are marked in order while the work spent on them (measured in the workers) is at most
-:data:`games.review.REVIEW_SECONDS`, and the moves left are marked not reviewed.
+the moves are marked in order while the work spent on them (CPU seconds in the workers: the same on a busy machine
+as on an idle one) is at most :data:`games.review.REVIEW_SECONDS`, and the moves left are marked not reviewed.
 """
 
 from __future__ import annotations
