@@ -15,14 +15,17 @@ own version-checked transaction, as for a member's move. Each worker is started 
 queued inside an executor, so the order is ours:
 
 - *move*: the computer's moves (:meth:`ComputerPool.move`). A move expected to be quick (its game and level took at
-  most :data:`QUICK_SECONDS` of a worker so far) goes before the others; otherwise the order is fair between
-  servers (below). A move always finds a worker that long work may not take.
+  most :data:`QUICK_SECONDS` of a worker so far, on average) goes first, to any free worker. The others are slow.
 - *long*: work that takes long, cut into pieces (a review is one piece per move, :mod:`games.review`). A piece of
   long work is a *job*'s (:class:`LongWork`): jobs take their turn in fair order between servers, at most
-  :attr:`ComputerPool.review_slots` at once (every worker but one, by default) and at most
-  :attr:`ComputerPool.per_server` of one server at once; a job runs its pieces one after the other. A freed worker
-  goes to a waiting move first, except that the long lane, when it has a piece waiting and none running, gets it:
-  long work always moves on, and a move waits for at most one piece.
+  :attr:`ComputerPool.review_slots` at once (every worker but one, by default: long work never takes the last worker)
+  and at most :attr:`ComputerPool.per_server` of one server at once; a job runs its pieces one after the other.
+
+Slow work (slow moves and pieces of long work) leaves one worker free for quick moves while quick moves are being
+asked for (within :data:`QUICK_KEPT_SECONDS`; with more than one worker), so that a member whose game answers in a
+few milliseconds never waits behind another's long search: size-based assignment, a worker kept for short jobs.
+When a slow move and a piece of long work both wait for the same worker they take turns, so long work always moves
+on, and a move waits for at most one piece.
 
 Fair order between servers is start-time fair queueing with unit costs: each waiting item gets a tag one above its
 server's previous item and never below the tag of the last item served, and items are served by tag (then by
@@ -66,7 +69,9 @@ import logging
 import multiprocessing
 import os
 import signal
+import statistics
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -90,8 +95,11 @@ MOVE_BUDGET = 30.0
 MAX_DEATHS = 3
 """Deaths of the workers running one piece of work (a search, a move of a review) before it is given up."""
 QUICK_SECONDS = 0.05
-"""A move whose game and level took at most this many CPU seconds of a worker so far (a running mean; or that was
-never measured) goes before the other moves."""
+"""A move whose game and level took at most this many CPU seconds of a worker (the median of the latest
+:data:`COST_SAMPLES`; or that was never measured) is quick: it goes before the other moves, which are slow."""
+QUICK_KEPT_SECONDS = 60.0
+"""For this long after a quick move was asked for, slow work (slow moves, long work) leaves one worker to the quick
+moves (with more than one worker)."""
 MOVE_QUEUE = 256
 """Moves waiting for a worker beyond which a move is played at the ``easy`` level at once."""
 LONG_PER_MEMBER = 1
@@ -100,8 +108,9 @@ LONG_QUEUE_PER_SERVER = 10
 """Jobs of long work one server may have waiting for their turn."""
 LONG_QUEUE_PER_SLOT = 20
 """Jobs of long work that may wait for their turn, per review slot (so that the last one's wait stays bounded)."""
-COST_WEIGHT = 0.2
-"""Weight of the newest measurement in a game and level's running mean of worker seconds."""
+COST_SAMPLES = 9
+"""The latest searches of a game and level whose median CPU seconds tells whether its next is expected to be quick
+(a median: the first search in a fresh worker, which fills the game's caches, says little of the next ones)."""
 
 QuickReason = Literal["overloaded", "queue_full", "worker_lost"]
 """Why a move was played at the ``easy`` level: not answered within the budget; too many moves waiting; its workers
@@ -219,6 +228,8 @@ class _Waiter:
     lane: Lane
     future: asyncio.Future[_Worker]
     since: float
+    slow: bool = False
+    """A move expected to be slow (or a piece of long work): it may not take the worker kept for quick moves."""
 
 
 @dataclass(eq=False)
@@ -232,6 +243,8 @@ class _Worker:
     """The lane of the work it runs now, ``None`` when free."""
     replacing: bool = False
     """Its dead process is being joined; a new one starts with the next work."""
+    slow: bool = False
+    """It runs slow work now: a move expected to be slow, or a piece of long work."""
     running: concurrent.futures.Future[Any] | None = None
 
     @property
@@ -278,7 +291,7 @@ class LongWork:
         self.seconds = 0.0
         """CPU seconds its pieces took so far in the workers."""
         self._pool = pool
-        self._since = loop.time()
+        self._since = time.perf_counter()
         self._turn: asyncio.Future[None] = loop.create_future()
         self._moved = asyncio.Event()
         self._one_piece = asyncio.Lock()
@@ -381,7 +394,10 @@ class ComputerPool:
         self._started_jobs: set[LongWork] = set()
         self._per_server: collections.Counter[int] = collections.Counter()
         self._per_member: collections.Counter[int] = collections.Counter()
-        self._costs: dict[tuple[str, str], float] = {}
+        self._costs: dict[tuple[str, str], collections.deque[float]] = {}
+        self._measuring: set[tuple[str, str]] = set()  # kinds of move never measured, one of which is running
+        self._quick_asked = -QUICK_KEPT_SECONDS  # when a quick move was last asked for (time.perf_counter)
+        self._last_slow: Lane = "long"  # the lane whose slow work had a worker last
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------------------------------ life
@@ -488,20 +504,29 @@ class ComputerPool:
         if len(self._moves) >= self.move_queue:
             reason = "queue_full"
         else:
-            cost = self._costs.get((game_key, level))
-            rank = 0 if cost is None or cost <= QUICK_SECONDS else 1
+            key = (game_key, level)
+            costs = self._costs.setdefault(key, collections.deque(maxlen=COST_SAMPLES))
+            # never measured: quick, but only the first one until it is (others of its kind may be slow)
+            slow = statistics.median(costs) > QUICK_SECONDS if costs else key in self._measuring
+            first = not costs and not slow
+            if first:
+                self._measuring.add(key)
+            if not slow:
+                self._quick_asked = time.perf_counter()
             try:
                 async with asyncio.timeout(self.budget):
                     notation, seconds = await self._piece("move", choose_notation, (game_key, state, level, seed),
-                                                          server=server, rank=rank)
+                                                          server=server, slow=slow)
             except TimeoutError:
                 reason = "overloaded"
             except WorkerLost:
                 reason = "worker_lost"
             else:
-                self._costs[(game_key, level)] = seconds if cost is None else \
-                    (1 - COST_WEIGHT) * cost + COST_WEIGHT * seconds
+                costs.append(seconds)
                 return ComputerMove(notation)
+            finally:
+                if first:
+                    self._measuring.discard(key)
         notation = await asyncio.to_thread(choose_notation, game_key, state, "easy", seed)
         if level == "easy":  # the move the worker would have played
             return ComputerMove(notation)
@@ -587,7 +612,7 @@ class ComputerPool:
             self._per_server[job.server] += 1
             job._turn.set_result(None)
             job._moved.set()
-            self.observer.waited("long", asyncio.get_running_loop().time() - job._since)
+            self.observer.waited("long", time.perf_counter() - job._since)
         if moved:
             for job in self._jobs:
                 job._moved.set()
@@ -599,26 +624,33 @@ class ComputerPool:
             waiter = self._next_waiter()
             if waiter is None:
                 break
-            worker.lane = waiter.lane
+            worker.lane, worker.slow = waiter.lane, waiter.slow
             waiter.future.set_result(worker)
 
     def _next_waiter(self) -> _Waiter | None:
-        """The work a free worker takes: long work's piece when none runs (long work always moves on), else a move,
-        else long work's piece within the review slots."""
+        """The work a free worker takes: a quick move first; else slow work, within the workers that slow work may
+        have (all but one while quick moves are being asked for), a slow move and a piece of long work (within the
+        review slots) taking turns when both wait."""
         while self._ready and self._ready[0].future.done():
             self._ready.popleft()  # given up by its caller
-        long_running = self.busy("long")
-        if self._ready and long_running == 0:
+        quick = self._moves.pop(lambda waiter: not waiter.slow and not waiter.future.done())
+        if quick is not None:
+            return quick
+        kept = 1 if self.workers > 1 and time.perf_counter() - self._quick_asked < QUICK_KEPT_SECONDS else 0
+        if sum(1 for worker in self._workers if worker.slow) >= self.workers - kept:
+            return None
+        long_may = bool(self._ready) and self.busy("long") < self.review_slots
+        move_may = any(waiter.slow and not waiter.future.done() for waiter in self._moves)
+        if long_may and (not move_may or self._last_slow == "move"):
+            self._last_slow = "long"
             return self._ready.popleft()
-        move = self._moves.pop(lambda waiter: not waiter.future.done())
-        if move is not None:
-            return move
-        if self._ready and long_running < self.review_slots:
-            return self._ready.popleft()
+        if move_may:
+            self._last_slow = "move"
+            return self._moves.pop(lambda waiter: waiter.slow and not waiter.future.done())
         return None
 
     async def _piece(self, lane: Lane, function: Callable[..., Any], args: tuple[Any, ...], *, server: int,
-                     rank: int = 0) -> tuple[Any, float]:
+                     slow: bool = True) -> tuple[Any, float]:
         """``timed(function, *args)`` in a worker, once the scheduler gives it one; run again on a fresh worker when
         its worker dies, up to :data:`MAX_DEATHS` deaths. In a thread when no worker runs."""
         loop = asyncio.get_running_loop()
@@ -629,9 +661,9 @@ class ComputerPool:
                 if self._closing:
                     raise ComputerStopped("the computer's workers were stopped")
                 return await asyncio.to_thread(timed, function, *args)
-            waiter = _Waiter(lane, loop.create_future(), loop.time())
+            waiter = _Waiter(lane, loop.create_future(), time.perf_counter(), slow=slow or lane == "long")
             if lane == "move":
-                self._moves.push(waiter, server, -1 if again else rank)
+                self._moves.push(waiter, server, -1 if again else int(slow))
             elif again:
                 self._ready.appendleft(waiter)
             else:
@@ -643,7 +675,7 @@ class ComputerPool:
                 self._withdraw(waiter)
                 raise
             if lane == "move" and not again:
-                self.observer.waited(lane, loop.time() - waiter.since)
+                self.observer.waited(lane, time.perf_counter() - waiter.since)
             try:
                 running = worker.submit(timed, function, *args)
             except BrokenProcessPool:  # its process died while it waited for work
@@ -668,7 +700,7 @@ class ComputerPool:
         """The caller of ``waiter`` gave up: out of its line, or, had it just been given a worker, the worker back."""
         if waiter.future.done() and not waiter.future.cancelled() and waiter.future.exception() is None:
             worker = waiter.future.result()
-            worker.lane = None
+            worker.lane, worker.slow = None, False
             self._dispatch()
             return
         if not self._moves.remove(waiter):
@@ -682,7 +714,7 @@ class ComputerPool:
 
     def _finished(self, worker: _Worker, done: concurrent.futures.Future[Any]) -> None:
         """A worker's work ended (answered, raised, cancelled, or its process died): free it, or replace it."""
-        worker.running = None
+        worker.running, worker.slow = None, False
         if self._closing or worker not in self._workers:
             worker.lane = None
             return
@@ -698,7 +730,7 @@ class ComputerPool:
         work again, which starts a new process."""
         if worker.replacing:
             return
-        worker.replacing, worker.lane = True, None
+        worker.replacing, worker.lane, worker.slow = True, None, False
         executor, worker.executor = worker.executor, None
 
         async def replace() -> None:

@@ -197,3 +197,33 @@ async def test_a_move_behind_a_full_queue_or_past_its_budget_is_quick_and_says_s
         assert [lane for lane, _ in seen.waits].count("move") >= 1 and ("long", pytest.approx(0, abs=5)) in seen.waits
     finally:
         await pool.close()
+
+
+async def test_slow_moves_leave_a_worker_to_quick_ones_while_these_are_asked_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.service.computer as computer
+
+    slow_state = GAMES["polygons"].new_state({"size": 30, "dots": 10}).to_dict()
+    quick_state = GAMES["chopsticks"].new_state({}).to_dict()
+    pool = ComputerPool(2)
+    pool.start()
+    try:
+        await pool.move("polygons", slow_state, "hard", "measured")  # its kind is measured: slow
+        await asyncio.gather(*(pool.move("chopsticks", quick_state, "hard", str(n)) for n in range(4)))
+        monkeypatch.setattr(computer, "QUICK_KEPT_SECONDS", 0.0)  # no quick move asked for lately
+        slow = [asyncio.create_task(pool.move("polygons", slow_state, "hard", f"a{n}")) for n in range(3)]
+        await _settled()
+        assert pool.busy("move") == 2  # every worker searches
+        await asyncio.gather(*slow)
+        monkeypatch.setattr(computer, "QUICK_KEPT_SECONDS", 60.0)
+        await pool.move("chopsticks", quick_state, "hard", "asked")
+        slow = [asyncio.create_task(pool.move("polygons", slow_state, "hard", f"b{n}")) for n in range(3)]
+        await _settled()
+        assert pool.busy("move") == 1 and pool.waiting("move") == 2  # one worker kept for quick moves
+        quick = asyncio.create_task(pool.move("chopsticks", quick_state, "hard", "at once"))
+        await _settled()
+        assert pool.busy("move") == 2 and pool.waiting("move") == 2  # it took the kept worker at once
+        assert (await quick).quick is None
+        await asyncio.gather(*slow)
+    finally:
+        await pool.close()
