@@ -12,6 +12,7 @@ import pytest
 from bot.service import LimitReached
 from bot.service.computer import ComputerPool, choose_notation
 from games import GAMES
+from tests.bot.helpers import until
 
 
 def _pause(seconds: float) -> float:
@@ -47,15 +48,6 @@ async def _settled() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
 
-
-
-async def _until(condition, pause: float) -> None:
-    """Wait until ``condition()`` holds (for at most a minute)."""
-    for _ in range(int(60 / pause)):
-        if condition():
-            return
-        await asyncio.sleep(pause)
-    raise AssertionError("never happened")
 
 async def test_one_servers_ten_reviews_do_not_delay_another_servers_beyond_its_turn() -> None:
     pool = ComputerPool(4)  # not started: the pieces run in threads, the turns are the scheduler's all the same
@@ -101,7 +93,7 @@ async def test_a_move_requested_while_reviews_fill_the_long_lane_is_answered_bef
         assert pool.processes == 2  # both workers started
         reviews = [asyncio.create_task(_job(pool, server, order, f"review {server}", pieces=3, seconds=0.3))
                    for server in (1, 2, 3)]
-        await _until(lambda: pool.busy("long") >= 1, 0.01)
+        await until(lambda: pool.busy("long") >= 1, 0.01)
         assert order == ["review 1"] and pool.busy("long") == pool.review_slots == 1  # the lane is full
         move = asyncio.create_task(pool.move("chopsticks", state, "hard", "now", server=4))
         await _settled()
@@ -141,7 +133,7 @@ async def test_one_worker_takes_turns_between_moves_and_pieces() -> None:
     try:
         await pool.choose("chopsticks", state, "easy", "warm")
         review = asyncio.create_task(_job(pool, 1, [], "review", pieces=4, seconds=0.2))
-        await _until(lambda: pool.busy("long") >= 1, 0.01)
+        await until(lambda: pool.busy("long") >= 1, 0.01)
         answers = await asyncio.gather(*(pool.move("chopsticks", state, "easy", str(n), server=2) for n in range(3)))
         assert not review.done()  # each move waited for at most the piece under way, not for the review
         assert [answer.quick for answer in answers] == [None] * 3
@@ -184,7 +176,7 @@ async def test_a_move_behind_a_full_queue_or_past_its_budget_is_quick_and_says_s
         assert late.quick == "overloaded" and late.notation == choose_notation("polygons", state, "easy", "s")
         pool.budget = 60.0
         busy = asyncio.create_task(pool.run(_pause, 1.0, budget=60))  # the one worker is busy
-        await _until(lambda: pool.busy("long") >= 1, 0.01)
+        await until(lambda: pool.busy("long") >= 1, 0.01)
         waiting = asyncio.create_task(pool.move("polygons", state, "hard", "waits"))
         await _settled()
         assert pool.waiting("move") == 1 == pool.move_queue

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import random
 import signal
@@ -18,6 +19,7 @@ from bot.service.computer import ComputerPool, LongWork, choose_notation
 from bot.service.reviews import review_match
 from games import GAMES
 from games.review import review_notations
+from tests.bot.helpers import until
 
 KILLS = 20
 SEARCH = ("polygons", {})
@@ -82,15 +84,6 @@ class _Heartbeat:
         self._task.cancel()
 
 
-
-async def _until(condition, pause: float) -> None:
-    """Wait until ``condition()`` holds (for at most a minute)."""
-    for _ in range(int(60 / pause)):
-        if condition():
-            return
-        await asyncio.sleep(pause)
-    raise AssertionError("never happened")
-
 async def test_killed_workers_take_nothing_with_them() -> None:
     start, notations = _finished_match()
     state = GAMES[SEARCH[0]].new_state(SEARCH[1]).to_dict()
@@ -111,7 +104,7 @@ async def test_killed_workers_take_nothing_with_them() -> None:
         answers = []
         for round_ in range(KILLS):
             search = asyncio.create_task(pool.move(SEARCH[0], state, "hard", f"kill {round_}", server=2))
-            await _until(lambda: pool.worker_pids("move"), 0.002)
+            await until(lambda: pool.worker_pids("move"), 0.002)
             await asyncio.sleep(0.01)  # in the middle of the search
             for pid in pool.worker_pids("move"):
                 os.kill(pid, signal.SIGKILL)
@@ -172,3 +165,29 @@ async def _most_workers(pool: ComputerPool, before: set[int]) -> int:
             await asyncio.sleep(0.05)
     except asyncio.CancelledError:
         return most
+
+
+def _searching_on_both(pool: ComputerPool) -> bool:
+    return len(pool.worker_pids("move")) == 2
+
+
+async def test_pools_replaced_one_after_another_never_exceed_their_workers_nor_leave_any() -> None:
+    state = GAMES[SEARCH[0]].new_state(SEARCH[1]).to_dict()
+    before = _workers()
+    for round_ in range(3):  # pools made, broken by SIGKILL, and closed in the same process
+        pool = ComputerPool(2)
+        pool.start()
+        watching = asyncio.create_task(_most_workers(pool, before))
+        try:
+            for kill in range(2):
+                searches = [asyncio.create_task(pool.move(SEARCH[0], state, "hard", f"{round_}:{kill}:{n}"))
+                            for n in range(2)]
+                await until(functools.partial(_searching_on_both, pool), 0.002)
+                for pid in pool.worker_pids("move"):
+                    os.kill(pid, signal.SIGKILL)
+                assert [answer.quick for answer in await asyncio.gather(*searches)] == [None, None]
+        finally:
+            await pool.close()
+            watching.cancel()
+        (most,) = await asyncio.gather(watching, return_exceptions=True)
+        assert most <= 2 and not _workers() - before, f"pool {round_}: {most} workers at most, then left"
