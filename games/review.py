@@ -14,15 +14,21 @@ Elsewhere the review compares the move with the ``hard`` computer player's choic
 The *turning point* is the position before the decisive mistake: the last move that made the result worse for its
 player (after it the result never changed again), else the worst mistake.
 
-This module is pure Python: no I/O, no ``discord``, no storage. A review is bounded by a wall-clock budget; moves
-it did not reach are reported as not reviewed.
+A review is one search per move, so it can be made piece by piece: :func:`review_piece` marks one move of a stored
+match (what a worker process runs, one piece at a time, so that other work can come between two pieces), and
+:func:`assemble` makes the review of the marks; :func:`review` does the same in one call, with the same result.
+
+This module is pure Python: no I/O, no ``discord``, no storage. A review is bounded by a budget of work seconds
+summed over its moves (:data:`REVIEW_SECONDS`); moves it did not reach are reported as not reviewed.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -30,7 +36,8 @@ from typing import Any, Literal
 from games.base import Estimate, Game, GameValue, MoveValues, State
 
 REVIEW_SECONDS = 20.0
-"""Wall-clock seconds a review may spend before the moves left are reported as not reviewed."""
+"""Seconds of work (summed over the moves marked) a review may spend before the moves left are reported as not
+reviewed."""
 ALTERNATIVES = 3
 """Most moves named as keeping the value when the move played did not."""
 
@@ -250,39 +257,117 @@ def _turning_point(moves: Sequence[MoveReview]) -> int | None:
     return worst
 
 
+def mark_move(game: Game[Any, Any], state: State[Any], after: State[Any], ply: int, seed: str) -> MoveReview:
+    """The marks of move ``ply``, which led from ``state`` to ``after``: exact where :meth:`Game.exact_move` solves
+    it, else from the ``hard`` computer player (deterministic for ``seed``). One piece of a review.
+
+    Raises:
+        ValueError: ``after`` does not follow from a running ``state`` by its ``last_move``.
+    """
+    move = after.last_move
+    if move is None or state.current_seat is None:
+        raise ValueError(f"move {ply} does not follow from a running position")
+    values = game.exact_move(state, move)
+    if values is not None:
+        return _exact_review(state, move, ply, values)
+    return _estimate_review(game, state, move, ply, seed)
+
+
+def not_reviewed(state: State[Any], after: State[Any], ply: int) -> MoveReview:
+    """Move ``ply`` (from ``state`` to ``after``) marked as not reviewed: the review's time ran out before it.
+
+    Raises:
+        ValueError: as :func:`mark_move`.
+    """
+    move, seat = after.last_move, state.current_seat
+    if move is None or seat is None:
+        raise ValueError(f"move {ply} does not follow from a running position")
+    return MoveReview(ply, seat, state.format_move(move), "none", 0, "not reviewed (time ran out)")
+
+
+def assemble(game_key: str, marks: Sequence[MoveReview]) -> Review:
+    """The review made of every move's marks (``marks``, in order, one per move): its turning point, the value of
+    the start (from the first move, when it was solved for seat 0) and whether time ran out."""
+    moves = tuple(marks)
+    first = moves[0] if moves else None
+    start_value = first.before if first is not None and first.exact and first.seat == 0 else None
+    out_of_time = any(move.basis == "none" for move in moves)
+    return Review(game_key, moves, _turning_point(moves), start_value, out_of_time)
+
+
 def review(game: Game[Any, Any], states: Sequence[State[Any]], *, seconds: float = REVIEW_SECONDS,
            seed: str = "review", clock: Callable[[], float] = time.monotonic) -> Review:
     """Review the match whose replay is ``states`` (the start first, then the state after every move).
 
-    Each move is marked exactly where :meth:`Game.exact_move` solves it, else from the ``hard``
-    computer player (:meth:`Game.estimate`, or its choice alone). Deterministic for ``seed`` while within
-    ``seconds``; once they are spent, the moves left are marked not reviewed.
+    Each move is marked by :func:`mark_move`, one after the other, while the work spent so far (``clock`` seconds,
+    summed over the moves) is at most ``seconds``; the moves left then are marked not reviewed. Deterministic for
+    ``seed`` while within ``seconds``. The same review made piece by piece (:func:`review_piece` for each move,
+    then :func:`assemble`) is identical.
 
     Raises:
         ValueError: a state does not follow from the one before by its ``last_move``, or a position is over.
     """
-    deadline = clock() + seconds
-    reviewed: list[MoveReview] = []
-    start_value: GameValue | None = None
-    out_of_time = False
+    marks: list[MoveReview] = []
+    spent = 0.0
     for ply, (state, after) in enumerate(itertools.pairwise(states), start=1):
-        move = after.last_move
-        seat = state.current_seat
-        if move is None or seat is None:
-            raise ValueError(f"move {ply} does not follow from a running position")
-        if out_of_time or clock() > deadline:
-            out_of_time = True
-            reviewed.append(MoveReview(ply, seat, state.format_move(move), "none", 0, "not reviewed (time ran out)"))
+        if spent > seconds:
+            marks.append(not_reviewed(state, after, ply))
             continue
-        values = game.exact_move(state, move)
-        if values is not None:
-            reviewed.append(_exact_review(state, move, ply, values))
-            if ply == 1 and seat == 0:
-                start_value = values.before
-        else:
-            reviewed.append(_estimate_review(game, state, move, ply, seed))
-    moves = tuple(reviewed)
-    return Review(game.key, moves, _turning_point(moves), start_value, out_of_time)
+        began = clock()
+        marks.append(mark_move(game, state, after, ply, seed))
+        spent += clock() - began
+    return assemble(game.key, marks)
+
+
+REPLAYS_KEPT = 4
+"""Replays of stored matches a process keeps for the next pieces of their reviews."""
+_replays: OrderedDict[tuple[str, str, tuple[str, ...]], tuple[State[Any], ...]] = OrderedDict()
+
+
+def _states(game_key: str, initial_state: Mapping[str, Any], notations: Sequence[str]) -> tuple[State[Any], ...]:
+    """The states of a stored match, replayed once for all the pieces of its review that this process runs."""
+    from games import GAMES
+
+    key = (game_key, json.dumps(initial_state, sort_keys=True, default=str), tuple(notations))
+    found = _replays.get(key)
+    if found is None:
+        game = GAMES[game_key]
+        states: list[State[Any]] = [game.load(initial_state)]
+        for notation in notations:
+            states.append(states[-1].play(notation))
+        found = _replays[key] = tuple(states)
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
+    _replays.move_to_end(key)
+    return found
+
+
+def review_piece(game_key: str, initial_state: Mapping[str, Any], notations: Sequence[str], ply: int, *,
+                 seed: str = "review") -> MoveReview:
+    """The marks of move ``ply`` (from 1) of a stored match: its initial state (``to_dict()`` form) and its moves in
+    notation. One piece of a review, what a worker process runs; the match's replay is kept for the next pieces.
+
+    Raises:
+        KeyError: no such game. IndexError: no move ``ply``. games.InvalidState, games.InvalidMove,
+            games.IllegalMove: the match does not replay.
+    """
+    from games import GAMES
+
+    if not 1 <= ply <= len(notations):
+        raise IndexError(f"the match has no move {ply}")
+    states = _states(game_key, initial_state, notations)
+    return mark_move(GAMES[game_key], states[ply - 1], states[ply], ply, seed)
+
+
+def review_rest(game_key: str, initial_state: Mapping[str, Any], notations: Sequence[str],
+                first_ply: int) -> tuple[MoveReview, ...]:
+    """The moves of a stored match from ``first_ply`` on, marked not reviewed (the review's time ran out).
+
+    Raises:
+        as :func:`review_piece`.
+    """
+    states = _states(game_key, initial_state, notations)
+    return tuple(not_reviewed(states[ply - 1], states[ply], ply) for ply in range(first_ply, len(notations) + 1))
 
 
 def review_notations(game_key: str, initial_state: Mapping[str, Any], notations: Sequence[str], *,

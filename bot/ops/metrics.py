@@ -4,7 +4,8 @@ Every bot has its own registry (:class:`Metrics`), so several bots in one proces
 What is measured here is what the client sees without looking into the services: interactions by command and
 outcome with their duration, those under way, unexpected errors by type, each shard's gateway connection and
 latency, and the computer's workers and the work asked of them (read from :class:`bot.service.computer.ComputerPool`
-at each scrape), plus the process's own CPU, memory and open files (prometheus-client's process collector).
+at each scrape; its waits and quick moves as they happen), plus the process's own CPU, memory and open files
+(prometheus-client's process collector).
 
 The endpoint is an aiohttp application in the bot's own event loop (aiohttp comes with discord.py): ``/healthz``
 awaits a read of the bot's database directly and stops with the bot, in order, which prometheus-client's own
@@ -41,6 +42,9 @@ disable_created_metrics()  # type: ignore[no-untyped-call]
 DURATION_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 """Upper bounds (seconds) of the interaction duration histogram: a first answer is due within 3 s, a computer move
 within 30 s, a review within a minute."""
+WAIT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0)
+"""Upper bounds (seconds) of the computer's wait histogram: a move should get a worker within a few hundredths of a
+second, a review its turn within minutes."""
 HEALTH_TIMEOUT = 2.0
 """Seconds the database has to answer ``/healthz``'s read."""
 
@@ -67,11 +71,29 @@ class Metrics:
                                registry=self.registry)
         self.errors = Counter("napkin_errors", "Unexpected errors while handling interactions, by exception type.",
                               ["kind"], registry=self.registry)
+        self.computer_wait = Histogram(
+            "napkin_computer_wait_seconds", "Time the computer's work waited, by lane: move (a search, until a worker "
+            "took it) or long (a review, until its turn came).", ["lane"], buckets=WAIT_BUCKETS,
+            registry=self.registry)
+        self.computer_fallbacks = Counter(
+            "napkin_computer_fallbacks", "Computer moves played at the easy level instead of a search at their own, "
+            "by game and reason: overloaded (no answer within the budget), queue_full (too many moves waiting), "
+            "worker_lost (its workers died).", ["game", "reason"], registry=self.registry)
         ProcessCollector(registry=self.registry)
 
     def watch(self, bot: Any) -> None:
-        """Also report ``bot``'s gateway shards and computer pool, read at every scrape (:class:`BotCollector`)."""
+        """Also report ``bot``'s gateway shards and computer pool, read at every scrape (:class:`BotCollector`), and
+        the pool's waits and quick moves as they happen (this object is the pool's observer)."""
         self.registry.register(BotCollector(bot))
+        bot.computer.observer = self
+
+    def waited(self, lane: str, seconds: float) -> None:
+        """The computer's work of ``lane`` waited ``seconds`` (:class:`bot.service.computer.PoolObserver`)."""
+        self.computer_wait.labels(lane).observe(seconds)
+
+    def fell_back(self, game: str, reason: str) -> None:
+        """A computer move of ``game`` was played at the easy level for ``reason``."""
+        self.computer_fallbacks.labels(game, reason).inc()
 
     def exposition(self) -> bytes:
         """Every metric in Prometheus' text format."""
@@ -105,8 +127,16 @@ class BotCollector(Collector):
         requests.add_metric(["move"], pool.searches)
         requests.add_metric(["review"], pool.reviews)
         yield requests
-        yield GaugeMetricFamily("napkin_computer_queue_depth", "Work waiting for a free worker (asked for, beyond "
-                                "the workers).", value=max(0, pool.searches + pool.reviews - pool.workers))
+        depth = GaugeMetricFamily("napkin_computer_queue_depth", "The computer's work waiting, by lane: move "
+                                  "(searches waiting for a worker) or long (reviews waiting for their turn, and their "
+                                  "pieces for a worker).", labels=["lane"])
+        running = GaugeMetricFamily("napkin_computer_running", "Workers running the computer's work now, by lane: "
+                                    "move (searches) or long (pieces of reviews).", labels=["lane"])
+        for lane in ("move", "long"):
+            depth.add_metric([lane], pool.waiting(lane))
+            running.add_metric([lane], pool.busy(lane))
+        yield depth
+        yield running
 
 
 class Health:

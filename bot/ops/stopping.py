@@ -14,7 +14,7 @@ and on the first signal:
 From the first signal on, SIGTERM and SIGINT have a plain handler instead, run by the interpreter between two steps
 of whatever the bot does (it needs no turn of the event loop, which might be what is stuck): it writes one line to
 standard error and ends the process at once, exit code 128 + the signal's number, as a shell reports it. The
-computer's workers end with it (:func:`bot.service.computer._exit_with_parent`).
+computer's workers end with it (:func:`bot.workers.exit_with_parent`).
 """
 
 from __future__ import annotations

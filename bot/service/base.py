@@ -51,6 +51,9 @@ class MoveResult:
     """Moves applied in the same transaction right after this one: the opponent's conditional reply, if any."""
     discarded: int | None = None
     """The seat whose conditional moves this move discarded (it matched none of them), else ``None``."""
+    quick: str | None = None
+    """For a computer's move played at the ``easy`` level instead of a search at its own, why
+    (:data:`bot.service.computer.QuickReason`: ``overloaded``, ``queue_full``, ``worker_lost``), else ``None``."""
 
     @property
     def finished(self) -> bool:

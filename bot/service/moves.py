@@ -17,7 +17,7 @@ from typing import Any
 from bot.service import finisher
 from bot.service.base import MoveResult, apply_move, check_active, quarantine, seat_of, write
 from bot.service.clock import CorrespondenceClock
-from bot.service.computer import ComputerPool
+from bot.service.computer import ComputerPool, ComputerStopped
 from bot.service.errors import Damaged, NotYourTurn, Outdated, TimeRanOut
 from bot.service.premoves import PremoveService
 from bot.service.states import sound_state
@@ -110,7 +110,10 @@ class MoveService:
         """Let the computer move while a computer seat is to move; return the moves applied.
 
         The search runs in :attr:`computer` (worker processes in the bot); the move is then applied with a version
-        check, so a resign or a forfeit that lands meanwhile wins and the computer's move is dropped.
+        check, so a resign or a forfeit that lands meanwhile wins and the computer's move is dropped. A move played at
+        the ``easy`` level instead of a search (the bot overloaded) says so in its result's ``quick``. When the
+        computer's workers stop meanwhile (the bot is stopping), the moves so far are returned: the computer's turn
+        is resumed at the next start.
         """
         results: list[MoveResult] = []
         while True:
@@ -126,7 +129,13 @@ class MoveService:
             if not seat.is_computer:
                 return results
             seed = f"{match.id}:{match.ply}:{match.initial_state.get('seed', '')}"
-            text = await self.computer.choose(match.game, match.state, seat.level, seed)  # type: ignore[arg-type]
+            try:
+                chosen = await self.computer.move(match.game, match.state, seat.level,  # type: ignore[arg-type]
+                                                  seed, server=match.guild_id)
+            except ComputerStopped:  # the bot is stopping: the computer's turn is resumed at the next start
+                log.info("match %s: the computer's workers stopped before its move", match.id)
+                return results
+            text = chosen.notation
 
             def body(tx: Tx, version: int = match.version, before: State[Any] = state, seat: int = seat.seat,
                      text: str = text, now: float = self.clock()) -> MoveResult | None:
@@ -138,6 +147,7 @@ class MoveService:
             result = await write(self.db, body, landed=_computer_landed)
             if result is None:
                 return results
+            result.quick = chosen.quick
             results.append(result)
 
 

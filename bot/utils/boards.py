@@ -33,6 +33,12 @@ from storage import MatchRecord
 log = logging.getLogger(__name__)
 
 
+QUICK_MOVES = {"overloaded": "because the bot is overloaded", "queue_full": "because the bot is overloaded",
+               "worker_lost": "because its search failed"}
+"""Why the computer played a quick (``easy``) move instead of searching at its level, after its name and "played a
+quick move" (:attr:`bot.service.MoveResult.quick`)."""
+
+
 BoardItems = Callable[[MatchRecord, State[Any]], Sequence[discord.ui.Item[Any]]]
 
 
@@ -132,6 +138,8 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
               for r in board.results]
     if played:
         lines.append("; ".join(played) + ".")
+    lines.extend(f"{escape(match.seats[r.seat].display_name)} played a quick move {QUICK_MOVES.get(r.quick, '')}."
+                 .replace(" .", ".") for r in board.results if r.quick)
     if board.notice:
         lines.append(board.notice)
     scores = state.scores

@@ -1,6 +1,7 @@
-"""The computer's turn on Discord: its search waits for a slot of the computer queue (a flood of computer matches
-waits its turn instead of starving everyone), with the channel's typing indicator meanwhile, and its moves are
-posted on one board."""
+"""The computer's turn on Discord: a member's computer matches search one at a time (a member's flood of computer
+matches waits its turn; the computer pool's scheduler orders everyone's searches), with the channel's typing
+indicator meanwhile, and its moves are posted on one board (which says so when the computer played a quick move
+because the bot is overloaded)."""
 
 from __future__ import annotations
 
@@ -40,8 +41,8 @@ async def computer_answers(bot: NapkinBot, match: MatchRecord) -> list[MoveResul
 
 
 async def queued_computer_replies(bot: NapkinBot, match: MatchRecord) -> list[MoveResult]:
-    """The service's computer replies in ``match``, run when the computer queue gives the match's human player a
-    slot (see :mod:`bot.utils.queues`): a flood of computer matches waits instead of starving everyone."""
+    """The service's computer replies in ``match``, run when the match's human player has no other computer search
+    under way (see :mod:`bot.utils.queues`): a member's flood of computer matches waits its turn."""
     member = next((seat.user_id for seat in match.seats if not seat.is_computer), 0)
     async with queues(bot)[0].slot(member):
         return await bot.services.moves.computer_replies(match.id)

@@ -1,7 +1,8 @@
-"""Bounded heavy work: computer searches wait for one of a few global slots, each member having a small share of
-them, and GIF replays are built one at a time in order of arrival from a line of bounded length, so a flood of
-heavy work never starves the event loop (whose first answer to any interaction must come within Discord's 3
-seconds) nor grows memory without bound."""
+"""Bounded heavy work: GIF replays are built one at a time in order of arrival from a line of bounded length, so
+a flood of heavy work never starves the event loop (whose first answer to any interaction must come within Discord's
+3 seconds) nor grows memory without bound. Computer searches have a per-member share only: the computer pool's
+scheduler orders and bounds the searches themselves (:mod:`bot.service.computer`), and a global gate in front of
+it would keep a quick move waiting behind slow ones before the scheduler could put it first."""
 
 from __future__ import annotations
 
@@ -15,8 +16,6 @@ from typing import Any
 
 from bot.service import LimitReached
 
-COMPUTER_SLOTS = 2
-"""Computer searches running at once (the others wait their turn, oldest first)."""
 COMPUTER_PER_MEMBER = 1
 """Computer searches one member's moves may run at once (their further matches wait)."""
 REPLAY_SLOTS = 1
@@ -33,16 +32,17 @@ class WorkQueue:
     """At most ``slots`` pieces of work at once; per member at most ``per_member`` running or waiting.
 
     Args:
-        slots: global concurrency. per_member: each member's share. refuse: when a member's share is taken,
-            refuse a further piece (:class:`LimitReached`) instead of letting it wait. what: the work, in words.
+        slots: global concurrency (``None``: no global limit, the member's share only). per_member: each member's
+            share. refuse: when a member's share is taken, refuse a further piece (:class:`LimitReached`) instead of
+            letting it wait. what: the work, in words.
     """
 
-    def __init__(self, slots: int, per_member: int, *, refuse: bool, what: str) -> None:
+    def __init__(self, slots: int | None, per_member: int, *, refuse: bool, what: str) -> None:
         self.slots = slots
         self.per_member = per_member
         self.refuse = refuse
         self.what = what
-        self._global: asyncio.Semaphore | None = None
+        self._global: asyncio.Semaphore | contextlib.nullcontext[None] | None = None
         self._members: dict[int, asyncio.Semaphore] = {}
         self._held: Counter[int] = Counter()
         self.running = 0
@@ -58,7 +58,7 @@ class WorkQueue:
         if self.refuse and self._held[member_id] >= self.per_member:
             raise LimitReached(f"Your previous {self.what} is still being made; try again when it is posted.")
         if self._global is None:  # created in the running loop
-            self._global = asyncio.Semaphore(self.slots)
+            self._global = asyncio.Semaphore(self.slots) if self.slots is not None else contextlib.nullcontext()
         member = self._members.setdefault(member_id, asyncio.Semaphore(self.per_member))
         self._held[member_id] += 1
         try:
@@ -167,8 +167,8 @@ class Place:
 
 
 def computer_queue() -> WorkQueue:
-    """A queue for computer searches (members wait their turn)."""
-    return WorkQueue(COMPUTER_SLOTS, COMPUTER_PER_MEMBER, refuse=False, what="computer move")
+    """A queue for computer searches: each member's wait their turn; the pool's scheduler orders them all."""
+    return WorkQueue(None, COMPUTER_PER_MEMBER, refuse=False, what="computer move")
 
 
 def replay_queue() -> Line:

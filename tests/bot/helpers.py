@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -85,3 +87,16 @@ def pinged(env: Any, since: int, text: str) -> set[int]:
             assert not allowed.get("parse"), allowed
     assert sent, f"no message containing {text!r} was sent"
     return users
+
+
+async def until(condition: Callable[[], object], pause: float) -> None:
+    """Wait until ``condition()`` holds, looking every ``pause`` seconds (for at most a minute).
+
+    Raises:
+        AssertionError: it never did.
+    """
+    for _ in range(int(60 / pause)):
+        if condition():
+            return
+        await asyncio.sleep(pause)
+    raise AssertionError("never happened")

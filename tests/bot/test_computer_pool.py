@@ -13,7 +13,7 @@ import psutil
 import pytest
 
 from bot.service import MatchService, Player
-from bot.service.computer import ComputerPool, choose_notation
+from bot.service.computer import ComputerPool, ComputerStopped, WorkerLost, choose_notation
 from games import GAMES
 from storage import Database
 from tests.conftest import EXTRA_GAMES
@@ -98,17 +98,30 @@ def _dies_in_a_worker() -> str:
     return "answered"
 
 
-async def test_a_dead_worker_is_replaced_and_the_work_still_answered() -> None:
+def _dies_once(marker: str) -> int:
+    """Kills the first worker that runs it (leaving ``marker``); answers the process id of the next one."""
+    if not os.path.exists(marker):
+        with open(marker, "w"):
+            pass
+        os._exit(1)
+    return os.getpid()
+
+
+async def test_a_dead_workers_piece_runs_again_on_a_fresh_worker_never_in_the_bots_process(tmp_path) -> None:
     key, state = _positions()[0]
     pool = ComputerPool(1)
     pool.start()
     try:
-        broken = pool._executor
-        assert await pool.run(_dies_in_a_worker, budget=60) == "answered"  # answered in the bot's process instead
-        assert pool.running and pool._executor is not broken  # new workers took the dead one's place
+        answered_by = await pool.run(_dies_once, str(tmp_path / "died"), budget=120)
+        assert answered_by != os.getpid() and (tmp_path / "died").exists()
+        assert pool.worker_pids() == [answered_by] and pool.processes == 1  # the pool is whole again
+        with pytest.raises(WorkerLost):  # a piece that kills every worker is given up, never run in the bot
+            await pool.run(_dies_in_a_worker, budget=120)
         assert await pool.choose(key, state, "easy", "seed") == choose_notation(key, state, "easy", "seed")
+        assert pool.processes == 1
     finally:
         await pool.close()
+    assert pool.processes == 0
 
 
 def test_review_slots_default_to_every_worker_but_one_and_are_bounded() -> None:
@@ -137,7 +150,8 @@ def _busy_a_moment() -> str:
 async def test_reviews_run_at_most_their_slots_at_once(slots: int) -> None:
     _counts.update(now=0, most=0)
     pool = ComputerPool(3, review_slots=slots)  # not started: the work runs in threads, under the same slots
-    answers = await asyncio.gather(*(pool.run(_busy_a_moment, budget=30) for _ in range(4)))
+    # four servers' work: one server's alone would run one at a time (its share, pool.per_server)
+    answers = await asyncio.gather(*(pool.run(_busy_a_moment, budget=30, server=n) for n in range(4)))
     assert answers == ["done"] * 4 and _counts["most"] == slots and pool.reviews == 0
 
 
@@ -191,4 +205,5 @@ async def test_closing_with_a_grace_ends_a_worker_still_busy_after_it() -> None:
     await pool.close(grace=0.5)
     assert time.monotonic() - began < 10
     assert not worker.is_running() or worker.status() == psutil.STATUS_ZOMBIE
-    assert await busy == "answered"  # the work was not lost: it ran again without the worker
+    with pytest.raises(ComputerStopped):  # cut short, and not run again in the bot's process
+        await busy

@@ -4,13 +4,16 @@ being played, another server's match and a match with no move."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
+import time
 
 import pytest
 from PIL import Image
 
 import renderers
-from bot.exts.match import review_queue, review_slots
+from bot.exts.match import waiting_text
 from bot.service import replay
 from games.base import GameValue
 from storage import Database, ReadTx
@@ -167,8 +170,69 @@ async def test_a_review_in_a_worker_process_is_the_one_made_in_the_bot_for_every
         await pool.close()
 
 
-async def test_reviews_leave_a_computer_worker_free_for_moves(simcord_env, db: Database) -> None:
-    assert [review_slots(workers) for workers in (0, 1, 2, 4)] == [1, 1, 1, 3]
-    bot = simcord_env.bot
-    queue = review_queue(bot)
-    assert queue.slots == review_slots(bot.service.computer.workers) and queue.per_member == 1
+def _callbacks(env) -> int:
+    return sum(1 for entry in env.http_requests if entry.method == "POST" and entry.path.endswith("/callback"))
+
+
+async def test_a_review_answers_at_once_while_every_slot_is_held_and_says_where_it_stands(simcord_env,
+                                                                                          db: Database) -> None:
+    world = World(simcord_env, "alice", "bob", "carol")
+    match_id = await _finished(world, db)
+    pool = simcord_env.bot.computer
+    assert pool.review_slots == pool.workers - 1 >= 1
+    notes: list[str] = []
+    first_response: list[float] = []
+
+    async def hold_the_lane() -> None:
+        """Other servers' long work holds every review slot and one more job of this server waits ahead; the line
+        moves once carol's review has answered and said where it stands."""
+        async with contextlib.AsyncExitStack() as holders, contextlib.AsyncExitStack() as waiting:
+            for server in range(pool.review_slots):
+                held = await holders.enter_async_context(pool.long_work(server=10 + server))
+                await held.turn()
+            ahead = await waiting.enter_async_context(pool.long_work(server=world.guild.id))
+            before, began = _callbacks(simcord_env), time.monotonic()
+            ready.set()
+            while _callbacks(simcord_env) == before:  # carol's command answers while every slot is held
+                assert time.monotonic() - began < 3, "the first response took over 3 s"
+                await asyncio.sleep(0.005)
+            first_response.append(time.monotonic() - began)
+            (carols,) = [job for job in pool.line() if job.member == world["carol"].id]
+            assert pool.line() == [ahead, carols] and carols.ahead == 1
+            notes.append(await _shown(simcord_env, waiting_text(match_id, 1)))
+            await holders.aclose()  # the job ahead has its turn: carol's is next
+            assert ahead.started and carols.ahead == 0 and not carols.started
+            notes.append(await _shown(simcord_env, waiting_text(match_id, 0)))
+        # the job ahead is done: carol's review has its turn
+
+    ready = asyncio.Event()
+    holder = asyncio.create_task(hold_the_lane())
+    await ready.wait()
+    result = await world["carol"].slash(world.channel, "match review", match=str(match_id))
+    await holder
+    assert first_response and first_response[0] < 3
+    assert notes == [f"Your review of match #{match_id} is waiting: 1 review ahead of yours.",
+                     f"Your review of match #{match_id} is next."]
+    embed = _review_message(result).embeds[0]
+    assert embed.title == f"Review of match #{match_id} · Chopsticks" and "blunder" in embed.description
+    assert not pool.line() and pool.reviews == 0
+
+
+async def _shown(env, text: str) -> str:
+    """``text`` once the bot has edited a deferred answer to say it."""
+    for _ in range(2000):
+        if any(entry.method == "PATCH" and entry.path.endswith("/messages/@original")
+               and isinstance(entry.json, dict) and entry.json.get("content") == text for entry in env.http_requests):
+            return text
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"never shown: {text}")
+
+
+async def test_a_members_second_review_at_once_is_refused_at_once(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    match_id = await _finished(world, db)
+    pool = simcord_env.bot.computer
+    async with pool.long_work(server=world.guild.id, member=world["alice"].id):  # alice's review under way
+        again = await world["alice"].slash(world.channel, "match review", match=str(match_id))
+    assert again.ephemeral
+    assert again.response.content == "Your previous review is still being made; it is posted when it is ready."

@@ -275,3 +275,27 @@ def test_the_time_budget_is_kept_and_said() -> None:
     assert [mark.basis for mark in result.moves][:2] == ["exact", "exact"]
     assert {mark.basis for mark in result.moves[3:]} == {"none"}
     assert result.moves[-1].verdict == "not reviewed (time ran out)"
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_review_made_piece_by_piece_is_the_whole_review(key: str) -> None:
+    from games.review import assemble, review_piece, review_rest
+
+    game = GAMES[key]
+    for seed in range(1 if key in ("napkin_chess", "polygons") else 2):  # their estimates are the slow ones
+        played = play(key, {}, ("medium", "easy"), seed, limit=8)
+        start = played[0].to_dict()
+        notations = [state.format_move(after.last_move) for state, after in itertools.pairwise(played)]
+        states = [game.load(start)]  # as stored: the moves' notation (Napkin Chess rounds its points)
+        for notation in notations:
+            states.append(states[-1].play(notation))
+        whole = review_notations(key, start, notations, seconds=600, seed=f"s{seed}")
+        pieces = [review_piece(key, start, notations, ply, seed=f"s{seed}") for ply in range(1, len(notations) + 1)]
+        assert assemble(key, pieces) == whole == review(game, states, seconds=600, seed=f"s{seed}")
+        assert len(whole.moves) == len(notations) and not whole.out_of_time
+        # out of time after three moves: the same marks, then the rest not reviewed, as the whole review's
+        short = review(game, states, seconds=2.5, clock=functools.partial(next, itertools.count()), seed=f"s{seed}")
+        cut = assemble(key, [*pieces[:3], *review_rest(key, start, notations, 4)])
+        assert cut == short and (cut.out_of_time or len(notations) <= 3)
+    with pytest.raises(IndexError, match="no move 99"):
+        review_piece(key, start, notations, 99)

@@ -173,3 +173,37 @@ async def test_interactions_arriving_while_the_bot_stops_are_told_to_come_back(
         'command="/chopsticks start",outcome="restarting"': 1}
     status, body = await _get(f"{endpoint}/healthz")
     assert status == 503 and body.splitlines() == ["stopping"]
+
+
+async def test_the_computers_waits_and_quick_moves_are_counted_and_a_quick_move_says_so(
+        simcord_env: Any, db: Database, endpoint: str) -> None:
+    world = World(simcord_env, "alice")
+    alice, pool = world["alice"], simcord_env.bot.computer
+    before = await _scrape(endpoint)
+    pool.budget = 0.0  # the bot overloaded: no search answers in time, the computer plays a quick move
+    started = await alice.slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="hard",
+                                seat="second")
+    assert "starts" in started.response.content
+    match = await stored(db, await only_match_id(db))
+    assert match.ply == 1
+    computer = match.seats[0].display_name
+    boards = [message.content for message in world.thread().history() if "played" in message.content]
+    assert any(f"{computer} played a quick move because the bot is overloaded." in board.splitlines()
+               for board in boards), boards
+    pool.budget = 30.0
+    moved = await alice.slash(world.thread(), "chopsticks move", notation="LL")
+    assert not moved.ephemeral and "quick move" not in moved.response.content  # searched at its level again
+    assert (await stored(db, match.id)).ply == 3
+    for _ in range(600):  # the search given up keeps its worker until it ends (a new worker process starts first)
+        if not pool.busy("move"):
+            break
+        await asyncio.sleep(0.05)
+    after = await _scrape(endpoint)
+    assert _moved(before, after, "napkin_computer_fallbacks_total") == {'game="chopsticks",reason="overloaded"': 1}
+    # both searches got a worker at once (a free one): the first then ran past its budget of no time at all
+    assert _moved(before, after, "napkin_computer_wait_seconds_count") == {'lane="move"': 2}
+    assert _moved(before, after, 'napkin_computer_wait_seconds_bucket') == {'lane="move",le="0.01"': 2, **{
+        f'lane="move",le="{bound}"': 2 for bound in ("0.05", "0.1", "0.25", "0.5", "1.0", "2.5", "5.0", "10.0",
+                                                      "30.0", "60.0", "300.0", "+Inf")}}
+    assert samples(after, "napkin_computer_queue_depth") == {'lane="move"': 0, 'lane="long"': 0}
+    assert samples(after, "napkin_computer_running") == {'lane="move"': 0, 'lane="long"': 0}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.exts.match._cog import BOARD_REPOSTS, REMATCH_RATE, REPLAY_FRAMES, Match, replay_frames
 from bot.exts.match._games import game_cog
-from bot.exts.match._review import review_embed, review_queue, review_slots
+from bot.exts.match._review import review_embed, waiting_text
 from bot.utils.buttons import DYNAMIC_ITEMS
 from games import GAMES
 
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from bot.client import NapkinBot
 
 
-__all__ = ["BOARD_REPOSTS", "REMATCH_RATE", "REPLAY_FRAMES", "replay_frames", "review_embed", "review_queue",
-           "review_slots", "setup"]
+__all__ = ["BOARD_REPOSTS", "REMATCH_RATE", "REPLAY_FRAMES", "replay_frames", "review_embed", "setup",
+           "waiting_text"]
 
 
 async def setup(bot: NapkinBot) -> None:

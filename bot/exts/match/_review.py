@@ -1,20 +1,24 @@
 """``/match review``: a finished match with every move marked (:mod:`games.review`), and the board of its turning
 point.
 
-The review is computed in the computer's worker processes (:meth:`bot.service.ComputerPool.run`), never on the
-event loop, within :data:`games.review.REVIEW_SECONDS` of work. Anyone in the match's server may review it, once it is
-finished (a review of a running match would help its players). It is shown only to the member who asked unless
-they choose ``public:true``: a review posted in a match thread would otherwise answer every curious bystander with a
-long message for all.
+The review is computed in the computer's worker processes, one piece per move in the long lane of the computer's
+scheduler (:func:`bot.service.reviews.review_match`), never on the event loop, within
+:data:`games.review.REVIEW_SECONDS` of work. The command answers at once (it defers before it waits for anything), and
+while the review waits for its turn the member reads where it stands ("2 reviews ahead of yours", as the scheduler
+has it, updated as the line moves). A member has one review under way at a time, and a server's and the bot's waiting
+reviews are capped (:meth:`bot.service.computer.ComputerPool.long_work`): a review beyond is refused politely.
+
+Anyone in the match's server may review it, once it is finished (a review of a running match would help its
+players). It is shown only to the member who asked unless they choose ``public:true``: a review posted in a match
+thread would otherwise answer every curious bystander with a long message for all.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import io
 import logging
-import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,16 +27,19 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot.answers import defer, respond
+from bot.answers import defer, progress, respond
+from bot.ops.interactions import RESTARTING
 from bot.service import BadOption, NotAllowed, replay
+from bot.service.computer import ComputerStopped, LongWork, WorkerLost
+from bot.service.reviews import review_match
 from bot.texts import plural, quote
 from bot.utils.boards import match_outcome
 from bot.utils.converters import MatchOption, the_match
 from bot.utils.names import escape, names_of
-from bot.utils.queues import WorkQueue, member_key
+from bot.utils.queues import member_key
 from games import GAMES
 from games.base import GameValue
-from games.review import REVIEW_SECONDS, Review, review_notations
+from games.review import REVIEW_SECONDS, Review
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -43,9 +50,9 @@ log = logging.getLogger(__name__)
 REVIEW_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=member_key)
 """``/match review`` searches: at most three a minute per member."""
 REVIEW_WAIT = 3 * REVIEW_SECONDS
-"""Seconds to wait for a review from the workers before giving up (the review bounds its own work first)."""
-REVIEW_PER_MEMBER = 1
-"""Reviews of one member computed at once (a member's second review at once is refused)."""
+"""Seconds a review may take once its turn came before it is given up (the review bounds its own work first)."""
+TURN_WAIT = 12 * 60.0
+"""Seconds a review may wait for its turn (under the 15 minutes Discord lets a deferred answer come)."""
 DESCRIPTION_LIMIT = 4000
 """Characters of the embed's description used (Discord's limit is 4096)."""
 
@@ -64,23 +71,11 @@ UNITS = {
     "turns": "the turns the game takes with perfect play from there",
 }
 
-_QUEUES: weakref.WeakKeyDictionary[object, WorkQueue] = weakref.WeakKeyDictionary()
-
-
-def review_slots(workers: int) -> int:
-    """Reviews computed at once with ``workers`` computer worker processes: all of them but one, so that a computer
-    opponent's move never waits behind reviews (a review may take :data:`games.review.REVIEW_SECONDS`); one on a
-    single-worker machine."""
-    return max(1, workers - 1)
-
-
-def review_queue(bot: NapkinBot) -> WorkQueue:
-    """The bot's queue of reviews (made on first use; :func:`review_slots` of its computer's workers)."""
-    found = _QUEUES.get(bot)
-    if found is None:
-        slots = review_slots(bot.services.computer.workers)
-        found = _QUEUES[bot] = WorkQueue(slots, REVIEW_PER_MEMBER, refuse=True, what="review")
-    return found
+def waiting_text(match_id: int, ahead: int) -> str:
+    """What a member reads while their review of match ``match_id`` waits with ``ahead`` reviews before it."""
+    if ahead:
+        return f"Your review of match #{match_id} is waiting: {plural(ahead, 'review')} ahead of yours."
+    return f"Your review of match #{match_id} is next."
 
 
 def _start_text(value: GameValue, seats: int) -> str:
@@ -189,23 +184,52 @@ class ReviewCommand(commands.Cog):
             raise NotAllowed(f"Match {shown} is still being played; a review is for finished matches.")
         if record.ply == 0:
             raise BadOption(f"Match {shown} ended before any move was played, so there is nothing to review.")
-        async with review_queue(self.bot).slot(interaction.user.id):
+        computer = self.bot.services.computer
+        async with computer.long_work(server=record.guild_id, member=interaction.user.id) as job:
             await defer(interaction, private=not public)
-            moves = await self.bot.services.reading.moves(record.id)
-            work = functools.partial(review_notations, record.game, record.initial_state,
-                                     [move.notation for move in moves], seconds=REVIEW_SECONDS,
-                                     seed=f"review:{record.id}")
             try:
-                result = await self.bot.services.computer.run(work, budget=REVIEW_WAIT)
+                async with asyncio.timeout(TURN_WAIT):
+                    await _wait_turn(interaction, job, record.id)
+                moves = await self.bot.services.reading.moves(record.id)
+                async with asyncio.timeout(REVIEW_WAIT):
+                    result = await review_match(job, record.game, record.initial_state,
+                                                [move.notation for move in moves], seed=f"review:{record.id}")
             except TimeoutError:
-                log.warning("the review of match %s took over %.0f s", record.id, REVIEW_WAIT)
+                log.warning("the review of match %s did not finish in time", record.id)
                 await respond(interaction, "The review is taking too long right now; please try again later.",
                               private=True)
                 return
-            png = await asyncio.to_thread(_turning_point_board, record, moves, result)
+            except WorkerLost:
+                await respond(interaction, "The review could not be made: the computer's worker stopped several "
+                                           "times while making it. Please try again later.", private=True)
+                return
+            except ComputerStopped:
+                await respond(interaction, RESTARTING, private=True)
+                return
+        png = await asyncio.to_thread(_turning_point_board, record, moves, result)
         name = f"review-{record.id}.png"
         await respond(interaction, embed=review_embed(record, result, name),
                       file=discord.File(io.BytesIO(png), filename=name), private=not public)
+
+
+async def _wait_turn(interaction: discord.Interaction[NapkinBot], job: LongWork, match_id: int) -> None:
+    """Wait for the review's turn, showing the member where it stands (as the scheduler has it) each time that
+    changes.
+
+    Raises:
+        ComputerStopped: the computer's workers were stopped meanwhile.
+    """
+    shown: int | None = None
+    while not job.started:
+        ahead = job.ahead
+        if ahead != shown:
+            shown = ahead
+            with contextlib.suppress(discord.HTTPException):  # the note is a courtesy; the review goes on
+                await progress(interaction, waiting_text(match_id, ahead))
+        await job.moved()
+    if shown is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await progress(interaction, f"Reviewing match #{match_id}…")
 
 
 def _turning_point_board(record: MatchRecord, moves: Sequence[Any], result: Review) -> bytes:
