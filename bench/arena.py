@@ -293,6 +293,11 @@ class ArenaResult:
         """The games the stronger side lost."""
         return [record for record in self.records if _side_result(record, self.stronger) < 0]
 
+    def by_seat(self, seat: int) -> tuple[int, int, int]:
+        """W/D/L of the stronger side in the games where it had ``seat`` (0: it moved first)."""
+        found = [_side_result(r, self.stronger) for r in self.records if r.seats[seat] == self.stronger]
+        return found.count(1), found.count(0), found.count(-1)
+
     def cpu_text(self, name: str) -> str:
         """``"median 12.3 / max 45.6 ms (n moves)"`` for a side, or ``"-"``."""
         samples = self.cpu.moves.get(name)
@@ -303,13 +308,15 @@ class ArenaResult:
     def line(self) -> str:
         """One row of the arena's table."""
         low, high = self.interval
+        first, second = ("/".join(map(str, self.by_seat(seat))) for seat in (0, 1))
         return (f"{GAMES[self.game].title} {self.variant_label} | {self.stronger} vs {self.weaker} | {self.games} | "
                 f"{self.wins}/{self.draws}/{self.losses} | {100 * self.score:.1f}% | "
-                f"{100 * low:.1f}–{100 * high:.1f}% | {self.cpu_text(self.stronger)} | {self.cpu_text(self.weaker)}")
+                f"{100 * low:.1f}–{100 * high:.1f}% | {first} | {second} | {self.cpu_text(self.stronger)} | "
+                f"{self.cpu_text(self.weaker)}")
 
 
-TABLE_HEADER = ("game / variant | pairing | N | W/D/L (stronger) | score | 95% Wilson | CPU/move stronger "
-                "(median / max, moves) | CPU/move weaker")
+TABLE_HEADER = ("game / variant | pairing | N | W/D/L (stronger) | score | 95% Wilson | W/D/L moving first | "
+                "W/D/L moving second | CPU/move stronger (median / max, moves) | CPU/move weaker")
 
 
 def _side_result(record: GameRecord, name: str) -> int:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from games import GAMES
 from games.base import IllegalMove, InvalidMove, InvalidState, InvalidVariant
-from games.polygons import GAME
+from games.polygons import GAME, computer
 from games.polygons.rules import (
     Connect,
     Place,
@@ -24,7 +24,7 @@ from games.polygons.rules import (
     max_dots_per_seat,
     score_sides,
 )
-from tests.games.oracles import faces_by_shapely
+from tests.games.oracles import faces_by_shapely, polygons_margin
 
 VECTORS = json.loads((Path(__file__).parents[2] / "seeds" / "polygons.json").read_text())
 ERRORS = {"IllegalMove": IllegalMove, "InvalidMove": InvalidMove}
@@ -441,3 +441,99 @@ def test_a_stored_path_must_name_single_dots(path: list[str]) -> None:
     data["path"] = path
     with pytest.raises(InvalidState, match="not a dot name"):
         GAME.load(data)
+
+
+# ------------------------------------------------------------------------------------- the exact search
+
+
+def _drawing_from(seed: int, dots: int, left: int) -> PolygonsState:
+    """A position of the drawing with ``left`` dots to connect: random placements and segments."""
+    rng = random.Random(seed)
+    state = GAME.new_state({"dots": dots})
+    while state.phase == "place" or len(state.points) - len(state.path) > left:
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_hard_keeps_the_exact_value_six_dots_before_the_end() -> None:
+    # A hard loss of the former player: the exact search started at 5 dots left, and the play-outs chose D-A here.
+    state = _play({}, ["2,9", "12,1", "10,7", "2,8", "15,11", "4,5", "11,9", "10,15", "6,6", "12,7", "H-F", "F-C",
+                       "C-D"])
+    seat = state.current_seat
+    assert len(state.points) - len(state.path) == 6
+    values = {state.format_move(move): GAME.exact_value(state.apply(move), seat).amount for move in state.legal_moves()}
+    assert values["D-A"] == -2 and values["D-J"] == 0 == max(values.values())
+    assert GAME.exact_value(state, seat).amount == 0
+    assert polygons_margin(state.points, list(state.path), seat) == 0
+    for seed in range(4):
+        assert state.format_move(GAME.computer_move(state, "hard", random.Random(seed))) == "D-J"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_fast_scorer_agrees_with_the_rules(seed: int) -> None:
+    rng = random.Random(seed)
+    for count in (4, 7, 10, 14):
+        points = _random_points(rng, count, 12)
+        drawing = computer._Drawing(points)
+        for _ in range(6):
+            path = rng.sample(range(len(points)), len(points))
+            odd, even = score_sides(face_sides(points, path, True))
+            assert drawing.margin(path) == odd - even
+
+
+@pytest.mark.parametrize("vector", [v for v in VECTORS["faces"] if v["closed"]], ids=lambda v: v["name"])
+def test_fast_scorer_agrees_with_the_face_vectors(vector: dict) -> None:
+    odd, even = vector["scores"]
+    assert computer._Drawing([tuple(p) for p in vector["points"]]).margin(vector["path"]) == odd - even
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_search_agrees_with_plain_minimax(seed: int) -> None:
+    state = _drawing_from(seed, 3 + seed % 3, 2 + seed % 4)
+    seat = state.current_seat
+    assert computer.exact_margin(state) == polygons_margin(state.points, list(state.path), seat)
+    assert GAME.exact_value(state, 1 - seat).amount == -polygons_margin(state.points, list(state.path), seat)
+
+
+def test_the_shared_table_never_changes_a_move() -> None:
+    states = [_drawing_from(seed, 5, 8) for seed in range(3)]
+    warm = []
+    for state in states:  # each search fills the table, which the next ones of the same dots meet warm
+        rng = random.Random(7)
+        line = []
+        while not state.is_over:
+            move = GAME.computer_move(state, "hard", rng)
+            line.append(move)
+            state = state.apply(move)
+        warm.append(line)
+    for state, line in zip(states, warm, strict=True):
+        rng = random.Random(7)
+        for move in line:
+            computer._ENDGAMES.clear()  # every move from an empty table
+            assert GAME.computer_move(state, "hard", rng) == move
+            state = state.apply(move)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_hard_never_gives_away_exact_value(seed: int) -> None:
+    # Placements at random, then hard draws against a random mover: every segment of hard's from the second on is
+    # one of best value by the plain minimax of the rules' faces.
+    rng = random.Random(seed)
+    state = GAME.new_state({"dots": 4, "size": 10})
+    while state.phase == "place":
+        state = state.apply(rng.choice(state.legal_moves()))
+    hard_seat = seed % 2
+    checked = 0
+    while not state.is_over:
+        seat = state.current_seat
+        if seat != hard_seat:
+            state = state.apply(rng.choice(state.legal_moves()))
+            continue
+        move = GAME.computer_move(state, "hard", rng)
+        if state.path and len(state.legal_moves()) > 1:
+            best = polygons_margin(state.points, list(state.path), seat)
+            after = state.apply(move)
+            assert polygons_margin(after.points, list(after.path), 1 - seat) == -best, state.to_dict()
+            checked += 1
+        state = state.apply(move)
+    assert checked >= 2
