@@ -18,6 +18,8 @@ from games.differences.rules import DifferencesState, Square
 
 EXACT_LIMIT_SMALL, EXACT_LIMIT_LARGE = 8, 7
 """``hard`` searches exactly once at most this many marks remain (on grids up to 10, on larger grids)."""
+MEDIUM_EXACT_LIMIT = 4
+"""``medium`` searches exactly once at most this many marks remain."""
 MCTS_ITERATIONS = 4000
 """Monte-Carlo tree search iterations per ``hard`` move before the exact search takes over."""
 _UCT_C = 0.8
@@ -308,15 +310,24 @@ def greedy_move(state: DifferencesState, rng: random.Random) -> Square:
 def choose_move(state: DifferencesState, level: Level, rng: random.Random) -> Square:
     """The computer's square for the seat to move of a running ``state`` at ``level`` (deterministic for ``rng``):
     ``easy`` a random legal square; ``medium`` the square with the best running score difference after it
-    (:func:`greedy_move`); ``hard`` an exact search (:func:`exact_move`, random among the best) once at most
-    :func:`exact_limit` marks remain, and :func:`mcts_move` before that."""
+    (:func:`greedy_move`), and an exact search once at most :data:`MEDIUM_EXACT_LIMIT` marks remain; ``hard`` and
+    ``perfect`` (offered where hard is exact from the first mark, :func:`plays_perfectly`) an exact search
+    (:func:`exact_move`, random among the best) once at most :func:`exact_limit` marks remain, and
+    :func:`mcts_move` before that."""
     if level == "easy":
         return rng.choice(state.legal_moves())
     if level == "medium":
+        if state.n - state.ply <= MEDIUM_EXACT_LIMIT:
+            return exact_move(state, rng)
         return greedy_move(state, rng)
     if state.n - state.ply <= exact_limit(state.n):
         return exact_move(state, rng)
     return mcts_move(state, rng)
+
+
+def plays_perfectly(n: int) -> bool:
+    """Whether ``hard`` searches the whole game exactly on an n x n grid (the empty grid is within its exact limit)."""
+    return n <= exact_limit(n)
 
 
 def exact_value(state: DifferencesState, seat: int) -> GameValue | None:

@@ -38,6 +38,8 @@ WIDENING = 2.0
 """Progressive widening: a node with ``n`` visits has at most ``WIDENING * sqrt(n)`` children (at least 2)."""
 UCT_C = 0.7
 """The exploration constant of the tree search (rewards in [0, 1])."""
+MEDIUM_EXACT_LEFT = 3
+"""With at most this many dots left to connect, the ``medium`` player searches the rest of the drawing exactly."""
 REVIEW_PLAYOUTS = 200
 """Random play-outs behind each estimate of a review (:func:`estimate`)."""
 ENDGAMES_KEPT = 32
@@ -442,7 +444,8 @@ def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
     """The computer's move for the seat to move of a running ``state`` at ``level`` (deterministic for ``rng``).
 
     ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the best
-    score margin (provisional faces, or the final faces for the last segment). ``hard`` searches the drawing
+    score margin on the faces enclosed so far, searching exactly once at most :data:`MEDIUM_EXACT_LEFT` dots are left
+    to connect. ``hard`` searches the drawing
     exactly once the path is started and at most :func:`exact_left` dots are left to connect (random among the
     best segments), and runs the tree search (:func:`hard_playouts` play-outs) before that.
     """
@@ -451,9 +454,11 @@ def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
     if level == "medium":
         if state.phase == "place":
             return Place(*rng.choice(state.legal_points()))
+        if state.path and _left(state) <= MEDIUM_EXACT_LEFT:
+            return _exact_segment(state, rng)
         return _greedy_draw(state, rng)
     if state.phase == "draw" and state.path and _left(state) <= exact_left(len(state.points)):
-        return _exact_segment(state, rng)
+        return _exact_segment(state, rng)  # also the perfect level's, were it offered
     return _mcts(state, rng, hard_playouts(state.total_dots))
 
 

@@ -369,9 +369,10 @@ def test_monte_carlo_search_finds_the_best_move_near_the_end() -> None:
 
 
 def test_medium_maximises_the_running_difference() -> None:
+    # on 10 x 10, more than four marks remain after these moves: medium's exact ending has not begun
     for seed in range(5):
         rng = random.Random(seed)
-        state = GAME.new_state({"n": 8})
+        state = GAME.new_state({"n": 10})
         for _ in range(3 + seed % 3):
             state = state.apply(rng.choice(state.legal_moves()))
         seat = state.current_seat
@@ -384,6 +385,16 @@ def test_medium_maximises_the_running_difference() -> None:
         best = max(gain(move) for move in state.legal_moves())
         assert gain(greedy_move(state, rng)) == best
         assert gain(GAME.computer_move(state, "medium", rng)) == best
+
+
+def test_medium_plays_the_last_four_marks_exactly() -> None:
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.new_state({"n": 9})
+        while state.n - state.ply > 4 - seed % 3:
+            state = state.apply(rng.choice(state.legal_moves()))
+        _, best = best_moves(state)
+        assert GAME.computer_move(state, "medium", rng) in best
 
 
 def test_computer_move_rejects_unknown_levels() -> None:
