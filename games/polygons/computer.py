@@ -38,7 +38,7 @@ WIDENING = 2.0
 """Progressive widening: a node with ``n`` visits has at most ``WIDENING * sqrt(n)`` children (at least 2)."""
 UCT_C = 0.7
 """The exploration constant of the tree search (rewards in [0, 1])."""
-MEDIUM_EXACT_LEFT = 3
+MEDIUM_EXACT_LEFT = 2
 """With at most this many dots left to connect, the ``medium`` player searches the rest of the drawing exactly."""
 REVIEW_PLAYOUTS = 200
 """Random play-outs behind each estimate of a review (:func:`estimate`)."""

@@ -77,8 +77,8 @@ class PolygonsGame(Game[PolygonsState, Move]):
     )
     level_descriptions: ClassVar[Mapping[Level, str]] = {
         "easy": "places dots and draws segments at random",
-        "medium": "places dots at random, draws the segment that scores best at once, and plays the last three "
-                  "segments perfectly",
+        "medium": "places dots at random, draws the segment that scores best at once, and looks to the end "
+                  "once two dots are left",
         "hard": "weighs each dot and the first segment by hundreds of simulated games, then plays the drawing "
                 "perfectly (from 8 dots left to connect; 7 with more than 12 dots)",
     }
@@ -117,7 +117,7 @@ class PolygonsGame(Game[PolygonsState, Move]):
         """Choose a move for the seat to move (:func:`games.polygons.computer.choose_move`).
 
         ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the
-        best score margin on the faces so far, exactly over the last three dots. ``hard`` places (and draws the
+        best score margin on the faces so far, exactly over the last two dots. ``hard`` places (and draws the
         first segment) by tree search over a fixed number of play-outs, so it is deterministic for a seeded
         ``rng``, and searches the drawing exactly once the path is started and at most
         :func:`games.polygons.computer.exact_left` dots are left to connect.
