@@ -22,6 +22,9 @@ MEDIUM_EXACT_LIMIT = 4
 """``medium`` searches exactly once at most this many marks remain."""
 MCTS_ITERATIONS = 4000
 """Monte-Carlo tree search iterations per ``hard`` move before the exact search takes over."""
+PLAYOUT_EXACT = 2
+"""A play-out of the tree search marks at random until this many marks remain, then finishes exactly."""
+_WIDENING = 3.0
 _UCT_C = 0.8
 _WIN_WEIGHT = 0.8
 
@@ -217,9 +220,30 @@ class _Node:
         self.visits = 0
         self.total = 0.0
 
+    def widen(self) -> bool:
+        """Whether a child should be added now (progressive widening: at most ``WIDENING * sqrt(visits)``)."""
+        return bool(self.untried) and len(self.children) < max(2, int(_WIDENING * math.sqrt(self.visits + 1)))
+
+
+def _root_order(state: DifferencesState, rng: random.Random) -> list[tuple[int, int]]:
+    """The root's moves, the one with the best running score difference after it last (expanded first), ties in a
+    shuffled order."""
+    seat = state.ply % 2
+    moves = [(move.col, move.row) for move in state.legal_moves()]
+    rng.shuffle(moves)
+    gains = []
+    for col, row in moves:
+        scores = state.apply(Square(col, row)).scores
+        gains.append(scores[seat] - scores[1 - seat])
+    order = sorted(range(len(moves)), key=lambda k: gains[k])
+    return [moves[k] for k in order]
+
 
 def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCTS_ITERATIONS) -> Square:
-    """UCT search with uniformly random play-outs (deterministic for a seeded ``rng``).
+    """UCT search with the game's knowledge (deterministic for a seeded ``rng``): the root's moves expanded in the
+    order of their running score difference, children added by progressive widening, and play-outs that mark at
+    random until :data:`PLAYOUT_EXACT` marks remain and then finish by the exact search (exact leaves, one
+    transposition table for the whole search).
 
     The reward mixes win/draw/loss (weight 0.8) with the final score margin (0.2); the most visited move wins.
 
@@ -229,7 +253,7 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
     if state.current_seat is None:
         raise IllegalMove(f"The game is over: all {state.n} marks are placed.")
     n = state.n
-    score = _final_scorer(n, state.unique)
+    solver = _Solver(n, state.unique)
     root_p, root_cols, root_rows = _placement(state)
     root_seat = state.ply % 2
 
@@ -243,14 +267,25 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
         result = 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
         return _WIN_WEIGHT * result + (1 - _WIN_WEIGHT) * (diff + n - 1) / (2 * n - 2)
 
-    root = _Node(None, moves(root_cols, root_rows))
+    def finish(p: list[int], cols: list[int], rows: list[int]) -> int:
+        """Seat 0's final difference: random marks until PLAYOUT_EXACT remain, then the exact search."""
+        rng.shuffle(rows)
+        cut = max(0, len(cols) - PLAYOUT_EXACT)
+        for col, row in zip(cols[:cut], rows[:cut], strict=True):
+            p[col] = row
+        cols, rows = cols[cut:], rows[cut:]
+        if not cols:
+            return solver.score(p)
+        return solver.search(p, solver.key(p), (n - len(cols)) % 2 == 0, cols, rows, -_INF, _INF)
+
+    root = _Node(None, _root_order(state, rng))
     for _ in range(iterations):
         node = root
         p = root_p[:]
         cols = root_cols[:]
         rows = root_rows[:]
         path = [root]
-        while not node.untried and node.children:
+        while not node.widen() and node.children:
             log_visits = math.log(node.visits)
             node = max(node.children, key=lambda child: child.total / child.visits
                        + _UCT_C * math.sqrt(log_visits / child.visits))
@@ -268,10 +303,7 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
             child = _Node((col, row), moves(cols, rows))
             node.children.append(child)
             path.append(child)
-        rng.shuffle(rows)
-        for col, row in zip(cols, rows, strict=True):
-            p[col] = row
-        seat0 = reward(score(p))
+        seat0 = reward(finish(p, cols, rows))
         for depth, visited in enumerate(path):
             visited.visits += 1
             mover = (root_seat + depth - 1) % 2
