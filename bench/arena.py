@@ -7,8 +7,8 @@ What it measures, for a pairing ``stronger-weaker`` at one game and variant:
   and its **score** ``(W + D/2) / N`` with a **95 % Wilson interval**.
 * **CPU per move** of each side (``time.process_time``, milliseconds: median and maximum), so figures taken on a busy
   machine still compare what each side spent.
-* An **audit**: every move of an audited side (by default the ``hard`` side's moves in the games it lost; with
-  ``--audit all`` every move of every game) replayed through the game's exact search where one exists
+* An **audit**: every move of the ``hard`` (or ``perfect``) side (by default in the games it lost; with ``--audit
+  all`` in every game) replayed through the game's exact search where one exists
   (:meth:`games.Game.exact_move`); each move that gave away exact value is printed, with the moves that kept it.
 * An **SPRT gate** (``--sprt REV``): a level of the current tree against the same level of the rules core at git
   revision ``REV`` (run in a process of its own from that revision's ``games``), game after game until the
@@ -525,7 +525,9 @@ def run_table(variants: Sequence[tuple[str, str, dict[str, Any]]], pairings: Seq
 
 
 def _print_audit(result: ArenaResult, mode: str, out: Callable[[str], None]) -> None:
-    audited = [name for name in (result.stronger, result.weaker) if name == "hard"] or [result.stronger]
+    audited = [name for name in (result.stronger, result.weaker) if name.rsplit(":", 1)[-1] in ("hard", "perfect")]
+    if not audited:
+        return
     records = result.records if mode == "all" else result.lost()
     found = Audit()
     for record in records:

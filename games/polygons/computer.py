@@ -165,15 +165,16 @@ class _Endgame:
     """Exact alpha-beta over the drawing of one set of dots, with a table of value bounds kept between searches.
 
     A position is the path so far (a tuple of dot indices, at least two); its value is the final margin (the mover's
-    faces minus the opponent's) for the seat to draw next under perfect play. The table is keyed by the path alone,
+    faces minus the opponent's, seat 1's komi counted) for the seat to draw next under perfect play. The table is keyed by the path alone,
     so every search over these dots (the moves of one match, a review) shares what the others proved; a table entry
     is a proven bound, so sharing it changes how fast a value is found, never the value.
     """
 
-    __slots__ = ("drawing", "leaves", "lower", "upper")
+    __slots__ = ("drawing", "komi", "leaves", "lower", "upper")
 
-    def __init__(self, points: Sequence[Point]) -> None:
+    def __init__(self, points: Sequence[Point], komi: int = 0) -> None:
         self.drawing = _Drawing(points)
+        self.komi = komi
         self.lower: dict[tuple[int, ...], int] = {}
         self.upper: dict[tuple[int, ...], int] = {}
         self.leaves = 0
@@ -182,7 +183,7 @@ class _Endgame:
         """The final margin of the closed ``path`` for seat ``(len(path) - 1) % 2`` (the seat that would draw next
         were the path open)."""
         self.leaves += 1
-        margin = self.drawing.margin(path)
+        margin = self.drawing.margin(path) - self.komi
         return margin if (len(path) - 1) % 2 == 0 else -margin
 
     def value(self, path: tuple[int, ...], rest: tuple[int, ...], alpha: int, beta: int) -> int:
@@ -219,16 +220,16 @@ class _Endgame:
         return best
 
 
-_ENDGAMES: OrderedDict[tuple[Point, ...], _Endgame] = OrderedDict()
+_ENDGAMES: OrderedDict[tuple[tuple[Point, ...], int], _Endgame] = OrderedDict()
 
 
-def endgame(points: Sequence[Point]) -> _Endgame:
-    """The exact search over the drawing of ``points``, shared by every search of this process over the same dots
-    (the :data:`ENDGAMES_KEPT` most recently used are kept)."""
-    key = tuple(points)
+def endgame(points: Sequence[Point], komi: int = 0) -> _Endgame:
+    """The exact search over the drawing of ``points`` (seat 1 given ``komi`` faces), shared by every search of this
+    process over the same dots (the :data:`ENDGAMES_KEPT` most recently used are kept)."""
+    key = (tuple(points), komi)
     found = _ENDGAMES.get(key)
     if found is None:
-        found = _ENDGAMES[key] = _Endgame(key)
+        found = _ENDGAMES[key] = _Endgame(key[0], komi)
         if len(_ENDGAMES) > ENDGAMES_KEPT:
             _ENDGAMES.popitem(last=False)
     else:
@@ -245,7 +246,7 @@ def _exact_segment(state: PolygonsState, rng: random.Random) -> Connect:
     """A segment of best exact value for the mover, uniformly at random among the best: the unconnected dots are
     searched in a shuffled order and the first reaching the best value is kept (each searched with the window above
     the best so far, so what the shared table holds changes the work, never the choice)."""
-    search = endgame(state.points)
+    search = endgame(state.points, state.komi)
     path, rest = state.path, _unconnected(state)
     order = list(rest)
     rng.shuffle(order)
@@ -263,7 +264,7 @@ def _exact_segment(state: PolygonsState, rng: random.Random) -> Connect:
 def exact_margin(state: PolygonsState) -> int:
     """The final margin (the mover's faces minus the opponent's) of a drawing with its path started, under perfect
     play, by the exact search (any number of dots left: the cost grows as their factorial)."""
-    return endgame(state.points).value(state.path, _unconnected(state), -_INFINITY, _INFINITY)
+    return endgame(state.points, state.komi).value(state.path, _unconnected(state), -_INFINITY, _INFINITY)
 
 
 # ------------------------------------------------------------------------------------------------ play-outs
@@ -272,9 +273,10 @@ def exact_margin(state: PolygonsState) -> int:
 class _Playout:
     """A mutable copy of a position for fast random play-outs (placement, drawing, final score)."""
 
-    __slots__ = ("blocked", "path", "points", "size", "total")
+    __slots__ = ("blocked", "komi", "path", "points", "size", "total")
 
     def __init__(self, state: PolygonsState) -> None:
+        self.komi = state.komi
         self.size = state.size
         self.total = state.total_dots
         self.points = list(state.points)
@@ -304,7 +306,7 @@ class _Playout:
             self.place(point)
 
     def finish(self, rng: random.Random) -> tuple[int, int]:
-        """Play randomly to the end and return the final ``(odd, even)`` scores."""
+        """Play randomly to the end and return the final ``(odd, even + komi)`` scores."""
         self.place_all(rng)
         if not self.path:
             self.path = rng.sample(range(len(self.points)), 2)
@@ -312,11 +314,12 @@ class _Playout:
         rest = [i for i in range(len(self.points)) if i not in used]
         rng.shuffle(rest)
         self.path.extend(rest)
-        return score_sides(face_sides(self.points, self.path, True))
+        odd, even = score_sides(face_sides(self.points, self.path, True))
+        return odd, even + self.komi
 
     def finish_margin(self, rng: random.Random, exact: int) -> int:
-        """Seat 0's final margin of a play-out: random placements, random segments until ``exact`` dots are left,
-        then perfect play to the end (every order of the last dots, minimax)."""
+        """Seat 0's final margin (komi counted) of a play-out: random placements, random segments until ``exact``
+        dots are left, then perfect play to the end (every order of the last dots, minimax)."""
         self.place_all(rng)
         points = self.points
         if not self.path:
@@ -329,10 +332,10 @@ class _Playout:
         rest = rest[cut:]
         drawing = _Drawing(points)
         if len(rest) <= 1:
-            return drawing.margin(path + rest)
+            return drawing.margin(path + rest) - self.komi
         mover = (len(path) - 1) % 2
-        value = _small_minimax(drawing, path, rest, -_INFINITY, _INFINITY)
-        return value if mover == 0 else -value
+        value = _small_minimax(drawing, path, rest, -_INFINITY, _INFINITY)  # komi shifts every leaf alike
+        return (value if mover == 0 else -value) - self.komi
 
 
 def _small_minimax(drawing: _Drawing, path: list[int], rest: list[int], alpha: int, beta: int) -> int:

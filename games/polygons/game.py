@@ -107,11 +107,11 @@ class PolygonsGame(Game[PolygonsState, Move]):
         """Return the empty lattice for ``variant`` (``rng`` is unused: the start is not random).
 
         Raises:
-            InvalidVariant: an option other than ``size`` (5-30) or ``dots`` (3-10, at most ``2 * (size + 1) // 3``) is
-                given, or a value is out of range.
+            InvalidVariant: an option other than ``size`` (5-30), ``dots`` (3-10, at most ``2 * (size + 1) // 3``) or
+                ``komi`` (0-9) is given, or a value is out of range.
         """
-        size, per_seat = read_variant(variant)
-        return PolygonsState(size, per_seat)
+        size, per_seat, komi = read_variant(variant)
+        return PolygonsState(size, per_seat, komi=komi)
 
     def choose_move(self, state: PolygonsState, level: Level, rng: random.Random) -> Move:
         """Choose a move for the seat to move (:func:`games.polygons.computer.choose_move`).

@@ -191,14 +191,14 @@ def test_invalid_states(vector: dict) -> None:
 
 def test_registry_and_defaults() -> None:
     assert GAMES["polygons"] is GAME
-    assert GAME.variant_defaults() == {"size": 15, "dots": 5}
+    assert GAME.variant_defaults() == {"size": 15, "dots": 5, "komi": 0}
     state = GAME.new_state()
     assert state.variant == GAME.variant_defaults()
-    assert state.to_dict()["variant"] == {"size": 15, "dots": 5}
+    assert state.to_dict()["variant"] == {"size": 15, "dots": 5, "komi": 0}
     assert state.phase == "place" and state.current_seat == 0 and state.ply == 0
     assert state.last_move is None and state.scores == (0, 0) and state.outcome is None
     assert len(state.legal_points()) == 16 * 16
-    assert GAME.new_state({"size": 30, "dots": 10}).to_dict()["variant"] == {"size": 30, "dots": 10}
+    assert GAME.new_state({"size": 30, "dots": 10}).to_dict()["variant"] == {"size": 30, "dots": 10, "komi": 0}
 
 
 def test_room_limit() -> None:
@@ -319,7 +319,7 @@ def test_random_games_close_the_path(variant: dict[str, int], seed: int) -> None
     assert outcome.winner == (None if odd == even else (0 if odd > even else 1))
     for snapshot in [*states[:: max(1, len(states) // 6)], state]:
         data = json.loads(json.dumps(snapshot.to_dict()))
-        assert data["game"] == "polygons" and data["variant"] == variant
+        assert data["game"] == "polygons" and data["variant"] == GAME.variant(variant)
         again = PolygonsState.from_dict(data)
         assert again == snapshot and again.to_dict() == data
 
@@ -537,3 +537,33 @@ def test_hard_never_gives_away_exact_value(seed: int) -> None:
             checked += 1
         state = state.apply(move)
     assert checked >= 2
+
+
+# ------------------------------------------------------------------------------------- komi
+
+
+def test_komi_is_added_to_the_second_players_faces() -> None:
+    vector = next(v for v in VECTORS["games"] if v["name"] == "default variant")
+    plain = _play(vector["variant"], vector["moves"])
+    given = _play({**vector["variant"], "komi": 3}, vector["moves"])
+    odd, even = plain.scores
+    assert given.variant["komi"] == 3 and given.scores == (odd, even + 3)
+    assert GAME.new_state({"komi": 2}).scores == (0, 2)
+    assert given.outcome.scores == (odd, even + 3)
+    assert given.outcome.winner == (None if odd == even + 3 else 0 if odd > even + 3 else 1)
+    assert PolygonsState.from_dict(given.to_dict()) == given
+    # a match stored before the option existed loads with no komi
+    old = plain.to_dict()
+    old["variant"] = {"size": plain.size, "dots": plain.per_seat}
+    assert PolygonsState.from_dict(old).komi == 0
+    with pytest.raises(InvalidVariant, match="komi"):
+        GAME.new_state({"komi": 10})
+
+
+def test_komi_shifts_every_exact_value() -> None:
+    for seed in range(4):
+        state = _drawing_from(seed, 4, 5)
+        shifted = PolygonsState(state.size, state.per_seat, state.points, state.path, 2)
+        for seat in (0, 1):
+            plain, given = GAME.exact_value(state, seat).amount, GAME.exact_value(shifted, seat).amount
+            assert given == plain + (2 if seat == 1 else -2)
