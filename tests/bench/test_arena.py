@@ -117,3 +117,16 @@ def test_version_player_plays_the_revision_in_a_process_of_its_own(tmp_path: Pat
     finally:
         player.close()
     assert not folder.exists()
+
+
+def test_make_bench_rows_give_the_score_with_its_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench import bench_arena
+
+    monkeypatch.setattr(bench_arena, "SUITE", (("chopsticks", "default", {}),))
+    monkeypatch.setattr(bench_arena, "GAMES_PER_PAIRING", 4)
+    rows = bench_arena.run()
+    assert [row.name for row in rows] == ["arena: Chopsticks default, hard vs medium, score",
+                                          "arena: Chopsticks default, medium vs easy, score"]
+    for row in rows:
+        assert row.low <= row.median <= row.high and row.unit == "%"
+        assert "over 4 games" in row.note and "Wilson" in row.note

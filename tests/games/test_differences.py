@@ -400,3 +400,14 @@ def test_medium_plays_the_last_four_marks_exactly() -> None:
 def test_computer_move_rejects_unknown_levels() -> None:
     with pytest.raises(ValueError, match="levels"):
         GAME.computer_move(GAME.new_state(), "expert", random.Random(0))  # type: ignore[arg-type]
+
+
+def test_tree_search_finishes_its_play_outs_exactly() -> None:
+    # three marks left: every child's play-outs end in the exact search, so the search finds a best move
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = GAME.new_state({"n": 6})
+        while state.n - state.ply > 3:
+            state = state.apply(rng.choice(state.legal_moves()))
+        _, best = best_moves(state)
+        assert mcts_move(state, random.Random(seed), iterations=400) in best
