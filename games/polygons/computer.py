@@ -165,9 +165,10 @@ class _Endgame:
     """Exact alpha-beta over the drawing of one set of dots, with a table of value bounds kept between searches.
 
     A position is the path so far (a tuple of dot indices, at least two); its value is the final margin (the mover's
-    faces minus the opponent's, seat 1's komi counted) for the seat to draw next under perfect play. The table is keyed by the path alone,
-    so every search over these dots (the moves of one match, a review) shares what the others proved; a table entry
-    is a proven bound, so sharing it changes how fast a value is found, never the value.
+    faces minus the opponent's, seat 1's komi counted) for the seat to draw next under perfect play. The table is
+    keyed by the path alone, so every search over these dots (the moves of one match, a review) shares what the
+    others proved; a table entry is a proven bound, so sharing it changes how fast a value is found, never the
+    value.
     """
 
     __slots__ = ("drawing", "komi", "leaves", "lower", "upper")
@@ -242,10 +243,16 @@ def _unconnected(state: PolygonsState) -> tuple[int, ...]:
     return tuple(i for i in range(len(state.points)) if i not in used)
 
 
-def _exact_segment(state: PolygonsState, rng: random.Random) -> Connect:
-    """A segment of best exact value for the mover, uniformly at random among the best: the unconnected dots are
-    searched in a shuffled order and the first reaching the best value is kept (each searched with the window above
-    the best so far, so what the shared table holds changes the work, never the choice)."""
+def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = False) -> Connect:
+    """A segment of best exact value for the mover. The unconnected dots are searched in a shuffled order and the
+    first reaching the best value is kept (each searched with the window above the best so far, so what the shared
+    table holds changes the work, never the choice): uniformly at random among the best.
+
+    With ``swindle``, among the segments of best value the one that leaves the opponent the most replies that lose
+    value (as a share of its replies) is kept, the first in the shuffled order on a tie: still a best segment, but
+    the one where a fallible opponent most likely goes wrong. Each test is a null-window search, whose answer
+    (better than a bound or not) is a fact of the position, so the choice does not depend on the table either.
+    """
     search = endgame(state.points, state.komi)
     path, rest = state.path, _unconnected(state)
     order = list(rest)
@@ -258,7 +265,25 @@ def _exact_segment(state: PolygonsState, rng: random.Random) -> Connect:
         value = -search.value((*path, dot), others, -_INFINITY, -best)
         if value > best:
             best, choice = value, dot
-    return Connect(path[-1], choice)
+    if not swindle or len(rest) <= 2:
+        return Connect(path[-1], choice)
+    optimal = [dot for dot in order if dot == choice or -search.value(
+        (*path, dot), tuple(r for r in rest if r != dot), -best, -best + 1) >= best]
+    if len(optimal) == 1:
+        return Connect(path[-1], choice)
+
+    def erring(dot: int) -> float:
+        """The share of the opponent's replies after ``dot`` that give it less than ``-best``."""
+        after = (*path, dot)
+        left = tuple(r for r in rest if r != dot)
+        bad = 0
+        for reply in left:
+            # the reply's value for the opponent is -(our value after it); it errs when that is below -best
+            ours = search.value((*after, reply), tuple(r for r in left if r != reply), best, best + 1)
+            bad += ours > best
+        return bad / len(left)
+
+    return Connect(path[-1], max(optimal, key=erring))  # max keeps the first of equals: the shuffled order
 
 
 def exact_margin(state: PolygonsState) -> int:
@@ -461,7 +486,7 @@ def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
             return _exact_segment(state, rng)
         return _greedy_draw(state, rng)
     if state.phase == "draw" and state.path and _left(state) <= exact_left(len(state.points)):
-        return _exact_segment(state, rng)  # also the perfect level's, were it offered
+        return _exact_segment(state, rng, swindle=True)
     return _mcts(state, rng, hard_playouts(state.total_dots))
 
 

@@ -80,7 +80,8 @@ class PolygonsGame(Game[PolygonsState, Move]):
         "medium": "places dots at random, draws the segment that scores best at once, and looks to the end "
                   "once two dots are left",
         "hard": "weighs each dot and the first segment by hundreds of simulated games, then plays the drawing "
-                "perfectly (from 8 dots left to connect; 7 with more than 12 dots)",
+                "perfectly (from 8 dots left to connect; 7 with more than 12 dots), choosing among its best segments "
+                "the one that gives you the most ways to go wrong",
     }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("5 dots each", {}, ("hard", "medium")),)
 
