@@ -18,6 +18,11 @@ from games.differences.rules import DifferencesState, Square
 
 EXACT_LIMIT_SMALL, EXACT_LIMIT_LARGE = 8, 7
 """``hard`` searches exactly once at most this many marks remain (on grids up to 10, on larger grids)."""
+SWINDLE_LIMIT = 6
+"""``hard`` chooses among its optimal moves the one that leaves the opponent most ways to go wrong once at most this
+many marks remain (:func:`exact_move`)."""
+SWINDLE_CANDIDATES = 12
+"""Optimal moves ``hard`` compares for that choice (the first in its shuffled order)."""
 MEDIUM_EXACT_LIMIT = 4
 """``medium`` searches exactly once at most this many marks remain."""
 MCTS_ITERATIONS = 4000
@@ -171,11 +176,13 @@ def solve(state: DifferencesState) -> int:
     return solver.search(p, solver.key(p), state.ply % 2 == 0, cols, rows, -_INF, _INF)
 
 
-def exact_move(state: DifferencesState, rng: random.Random) -> Square:
+def exact_move(state: DifferencesState, rng: random.Random, swindle: bool = False) -> Square:
     """A move of exact minimax value, uniformly at random among all such moves.
 
     Alpha-beta at the root over the legal moves in a shuffled order; the first move reaching the final value is
-    kept, which is a uniform choice among the optimal moves.
+    kept, which is a uniform choice among the optimal moves. With ``swindle`` and 3 to :data:`SWINDLE_LIMIT` marks
+    left, among the first :data:`SWINDLE_CANDIDATES` optimal moves of that order the one leaving the opponent the
+    largest share of replies that lose value is kept instead (null-window tests).
 
     Raises:
         IllegalMove: the game is over.
@@ -205,7 +212,62 @@ def exact_move(state: DifferencesState, rng: random.Random) -> Square:
             best_value, best_move, alpha = value, (i, j), max(alpha, value)
         elif not maximise and value < best_value:
             best_value, best_move, beta = value, (i, j), min(beta, value)
+    if swindle and 3 <= len(cols) <= SWINDLE_LIMIT:
+        best_move = _trickiest(solver, p, key, maximise, cols, rows, order, best_move, best_value)
     return Square(cols[best_move[0]], rows[best_move[1]])
+
+
+def _value_beyond(solver: _Solver, p: list[int], key: int, maximise: bool, cols: list[int], rows: list[int],
+                  bound: int, above: bool) -> bool:
+    """Whether the exact value of placement ``p`` (free lines ``cols``/``rows``, ``maximise`` to move) is above
+    ``bound`` (``above``) or below it: one null-window search, whose answer is a fact of the position."""
+    if not cols:
+        value = solver.leaf(p, key)
+        return value > bound if above else value < bound
+    if above:
+        return solver.search(p, key, maximise, cols, rows, bound, bound + 1) > bound
+    return solver.search(p, key, maximise, cols, rows, bound - 1, bound) < bound
+
+
+def _trickiest(solver: _Solver, p: list[int], key: int, maximise: bool, cols: list[int], rows: list[int],
+               order: list[tuple[int, int]], best_move: tuple[int, int], best: int) -> tuple[int, int]:
+    """Among the first :data:`SWINDLE_CANDIDATES` moves of value ``best`` in ``order``, the one that leaves the
+    opponent the largest share of replies losing value (the first on a tie)."""
+    powers = solver.powers
+    optimal: list[tuple[int, int]] = []
+    for i, j in order:
+        if len(optimal) >= SWINDLE_CANDIDATES:
+            break
+        col, row = cols[i], rows[j]
+        p[col] = row
+        rest_cols, rest_rows = cols[:i] + cols[i + 1:], rows[:j] + rows[j + 1:]
+        worse = _value_beyond(solver, p, key + (row + 1) * powers[col], not maximise, rest_cols, rest_rows, best,
+                              above=not maximise)
+        p[col] = -1
+        if (i, j) == best_move or not worse:
+            optimal.append((i, j))
+    if len(optimal) <= 1:
+        return best_move
+
+    def erring(move: tuple[int, int]) -> float:
+        i, j = move
+        col, row = cols[i], rows[j]
+        p[col] = row
+        child_key = key + (row + 1) * powers[col]
+        rest_cols, rest_rows = cols[:i] + cols[i + 1:], rows[:j] + rows[j + 1:]
+        bad = replies = 0
+        for a, reply_col in enumerate(rest_cols):
+            for b, reply_row in enumerate(rest_rows):
+                p[reply_col] = reply_row
+                bad += _value_beyond(solver, p, child_key + (reply_row + 1) * powers[reply_col], maximise,
+                                     rest_cols[:a] + rest_cols[a + 1:], rest_rows[:b] + rest_rows[b + 1:], best,
+                                     above=maximise)
+                replies += 1
+                p[reply_col] = -1
+        p[col] = -1
+        return bad / replies
+
+    return max(optimal, key=erring)
 
 
 class _Node:
@@ -353,7 +415,7 @@ def choose_move(state: DifferencesState, level: Level, rng: random.Random) -> Sq
             return exact_move(state, rng)
         return greedy_move(state, rng)
     if state.n - state.ply <= exact_limit(state.n):
-        return exact_move(state, rng)
+        return exact_move(state, rng, swindle=True)
     return mcts_move(state, rng)
 
 

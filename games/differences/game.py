@@ -44,7 +44,8 @@ class DifferencesGame(Game[DifferencesState, Square]):
         "easy": "marks a random free square",
         "medium": "marks the square that scores best at once, and plays the last four marks perfectly",
         "hard": "plays perfectly once at most 8 marks are left (7 above 10×10), so on grids up to 8×8 from the first "
-                "mark; before that it weighs its moves by thousands of simulated games",
+                "mark, and near the end picks among its best squares the one that gives you the most ways to go "
+                "wrong; before that it weighs its moves by thousands of simulated games",
         "perfect": "plays perfectly from the first mark, as hard does on grids up to 8×8 (offered there only)",
     }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("8×8", {}, ("hard", "medium")),)
