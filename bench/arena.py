@@ -163,16 +163,27 @@ class VersionPlayer:
                                         env={**os.environ, "PYTHONPATH": self.folder})
 
     def __call__(self, state: State[Any], rng: random.Random) -> Any:
-        process = self.process
-        assert process.stdin is not None and process.stdout is not None
-        request = {"game": state.game, "state": state.to_dict(), "level": self.level, "seed": rng.getrandbits(64)}
-        process.stdin.write(json.dumps(request) + "\n")
-        process.stdin.flush()
-        answer = json.loads(process.stdout.readline() or '{"error": "the player\'s process ended"}')
+        seed = rng.getrandbits(64)
+        data = state.to_dict()
+        answer = self._ask(state.game, data, seed)
+        if answer.get("error", "").startswith("InvalidState") and isinstance(data.get("variant"), dict):
+            # an option added since that revision: its default is what the revision plays, so leave it out
+            defaults = {option.name: option.default for option in GAMES[state.game].options}
+            variant = {k: v for k, v in data["variant"].items() if k not in defaults or defaults[k] != v}
+            answer = self._ask(state.game, {**data, "variant": variant}, seed)
         if "error" in answer:
             raise RuntimeError(f"{self.level} at {self.rev}: {answer['error']}")
         self.last_cpu_ms = float(answer["cpu_ms"])
         return state.parse_move(answer["move"])
+
+    def _ask(self, game: str, data: dict[str, Any], seed: int) -> dict[str, Any]:
+        process = self.process
+        assert process.stdin is not None and process.stdout is not None
+        request = {"game": game, "state": data, "level": self.level, "seed": seed}
+        process.stdin.write(json.dumps(request) + "\n")
+        process.stdin.flush()
+        answer: dict[str, Any] = json.loads(process.stdout.readline() or '{"error": "the player\'s process ended"}')
+        return answer
 
     def close(self) -> None:
         """Stop the process and remove the folder (both of this object's making)."""
@@ -437,17 +448,20 @@ class SprtResult:
 
 
 def sprt(game_key: str, variant: Mapping[str, Any], new: Player, old: Player, *, elo0: float = 0.0,
-         elo1: float = 20.0, alpha: float = 0.05, beta: float = 0.05, max_games: int = 2000, seed: int = 0,
-         progress: Callable[[SprtResult], None] | None = None) -> SprtResult:
+         elo1: float = 20.0, alpha: float = 0.05, beta: float = 0.05, max_games: int = 2000, min_games: int = 20,
+         seed: int = 0, progress: Callable[[SprtResult], None] | None = None) -> SprtResult:
     """Play ``new`` against ``old`` (seats alternating, as :func:`play_games`) until the GSPRT of H0 "``new`` is
-    ``elo0`` better" against H1 "``new`` is ``elo1`` better" decides, or ``max_games`` are played."""
+    ``elo0`` better" against H1 "``new`` is ``elo1`` better" decides, or ``max_games`` are played. No decision is
+    taken before ``min_games`` (the normal approximation behind the LLR needs a few games to mean anything)."""
     bounds = sprt_bounds(alpha, beta)
     state = SprtResult(0, 0, 0, 0.0, bounds, None)
 
     def update(result: ArenaResult) -> None:
         state.wins, state.draws, state.losses = result.wins, result.draws, result.losses
         state.llr = sprt_llr(result.wins, result.draws, result.losses, elo0, elo1)
-        if state.llr >= bounds[1]:
+        if result.games < min_games:
+            pass
+        elif state.llr >= bounds[1]:
             state.decision = "H1"
         elif state.llr <= bounds[0]:
             state.decision = "H0"
