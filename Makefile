@@ -7,7 +7,7 @@ PLAYERS ?= alice,bob
 # Playwright drives Debian's chromium; it must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: play demo run test test-deps lint bench clean
+.PHONY: play demo run test test-deps lint bench arena clean
 
 # Everything: the bot, napkin play, the tests and the benchmarks.
 $(STAMP): pyproject.toml
@@ -47,6 +47,10 @@ test: test-deps
 
 bench: $(STAMP)
 	$(VENV)/bin/napkin bench
+
+# Computer players against each other (bench/arena.py), niced: make arena ARGS="--game polygons --games 200"
+arena: $(STAMP)
+	nice -n 10 $(PY) -m bench.arena $(ARGS)
 
 clean:
 	rm -rf $(VENV) demo-out bench/results.json browser-shots

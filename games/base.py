@@ -24,8 +24,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
-Level = Literal["easy", "medium", "hard"]
-LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
+Level = Literal["easy", "medium", "hard", "perfect"]
+"""A computer player's strength. ``perfect`` exists only where a game is solved (:meth:`Game.levels_for`)."""
+LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "perfect")
+"""Every level, weakest first."""
 
 
 class RulesError(ValueError):
@@ -587,6 +589,15 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
     """The module that draws the board (``render(state, names) -> bytes``); default ``renderers.<key>``."""
     extension: ClassVar[str] = ""
     """The module with the game's own Discord pieces (buttons, extra commands); default ``bot.games.<key>``."""
+    level_descriptions: ClassVar[Mapping[Level, str]] = {
+        "easy": "plays a random legal move",
+        "medium": "looks one move ahead",
+        "hard": "searches as deep as its time allows",
+    }
+    """What each computer level of this game does, in words for players (``/help`` and ``/rules`` show them), weakest
+    first: one phrase each, without the level's name or a final stop (``"medium": "looks one move ahead"``). Its keys
+    are the levels the game has; ``perfect`` is among them only for a game that is solved for some variants, and
+    :meth:`levels_for` says for which."""
 
     # ---- variants
 
@@ -630,20 +641,38 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
 
     # ---- the computer
 
+    def plays_perfectly(self, state: StateT) -> bool:
+        """Whether the computer plays ``state``'s variant perfectly from its start (the game is solved for it, within
+        the computer's budget): then the ``perfect`` level is offered for it (default: ``False``)."""
+        return False
+
+    def levels_for(self, state: StateT) -> tuple[Level, ...]:
+        """The levels a match from ``state`` (its variant) can be played at, weakest first: those of
+        :attr:`level_descriptions`, ``perfect`` only where :meth:`plays_perfectly`."""
+        perfect = self.plays_perfectly(state)
+        return tuple(level for level in LEVELS if level in self.level_descriptions
+                     and (level != "perfect" or perfect))
+
     def computer_move(self, state: State[Any], level: Level, rng: random.Random) -> MoveT:
-        """Choose a legal move for ``state.current_seat`` at ``level`` (``easy``/``medium``/``hard``).
+        """Choose a legal move for ``state.current_seat`` at ``level`` (``easy``/``medium``/``hard``, and ``perfect``
+        where :meth:`levels_for` offers it).
 
         The checks every game shares, then :meth:`choose_move`. Deterministic for a given ``rng`` seed.
 
         Raises:
             TypeError: ``state`` is not a state of this game.
-            ValueError: ``level`` is not one of :data:`LEVELS`.
+            ValueError: ``level`` is not one of :data:`LEVELS`, or not one this variant is played at.
             IllegalMove: the game is over.
         """
         if not isinstance(state, self.state_class):
             raise TypeError(f"computer_move of {self.title} needs a {self.title} state, not {type(state).__name__}.")
         if level not in LEVELS:
-            raise ValueError(f"Unknown level {level!r}; the levels are {', '.join(LEVELS)}.")
+            offered = [name for name in LEVELS if name in self.level_descriptions]
+            raise ValueError(f"Unknown level {level!r}; the levels are {', '.join(offered)}.")
+        levels = self.levels_for(cast(StateT, state))
+        if level not in levels:
+            raise ValueError(f"{self.title} has no {level} level with these options; the levels are "
+                             f"{', '.join(levels)}.")
         if state.is_over:
             raise IllegalMove("The game is over; there is no move to choose.")
         # The isinstance check above is what makes ``state`` a StateT; mypy cannot narrow to a type variable.
@@ -651,7 +680,8 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
 
     @abc.abstractmethod
     def choose_move(self, state: StateT, level: Level, rng: random.Random) -> MoveT:
-        """The game's own computer player: a legal move in a running ``state`` of this game at a known ``level``."""
+        """The game's own computer player: a legal move in a running ``state`` of this game at a level
+        :meth:`levels_for` offers."""
 
     # ---- review
 

@@ -268,6 +268,8 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsSt
             info.append(f"{len(faces)} face{'s' if len(faces) != 1 else ''}")
         if state.path:
             info.append("Path: " + "-".join(dots[i].name for i in state.path))
+    if state.komi:
+        info.append(f"Komi: {state.komi} point{'s' if state.komi != 1 else ''} to {names[1]}")
     last = state.last_move
     if last is not None:
         info.append(f"Last move: {state.format_move(last)}")

@@ -185,8 +185,8 @@ def best_moves(state: ChopsticksState) -> list[Move]:
 
 def choose_move(state: ChopsticksState, level: Level, rng: random.Random) -> Move:
     """The computer's move for the seat to move of a running ``state`` at ``level`` (deterministic for ``rng``):
-    ``easy`` uniformly at random, ``hard`` perfectly (a random one of :func:`best_moves`), ``medium`` the hard move
-    with probability :data:`MEDIUM_PERFECT`, else a random legal move."""
+    ``easy`` uniformly at random, ``hard`` and ``perfect`` perfectly (a random one of :func:`best_moves`), ``medium``
+    the hard move with probability :data:`MEDIUM_PERFECT`, else a random legal move."""
     legal = state.legal_moves()
     if level == "easy":
         return rng.choice(legal)

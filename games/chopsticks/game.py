@@ -38,6 +38,13 @@ class Chopsticks(Game[ChopsticksState, Move]):
                       suggest=_legal_notations),
         ), assemble=lambda options: options["notation"]),
     )
+    level_descriptions: ClassVar[Mapping[Level, str]] = {
+        "easy": "taps and splits at random",
+        "medium": "plays the solved game's best move seven times in ten, a random move otherwise",
+        "hard": "plays the solved game's best move every time",
+        "perfect": "plays perfectly, as hard does: Chopsticks is solved, so from a position that can be won or drawn "
+                   "it never lets the win or the draw go, and it loses as slowly as it can",
+    }
     demo: ClassVar[tuple[DemoMatch, ...]] = (
         DemoMatch("default rules", {}, ("hard", "medium")),
         DemoMatch("rollover, no self-taps", {"rollover": True, "self_taps": False}, ("medium", "hard")),
@@ -52,9 +59,13 @@ class Chopsticks(Game[ChopsticksState, Move]):
         """
         return ChopsticksState.start(Variant.from_mapping(variant))
 
+    def plays_perfectly(self, state: ChopsticksState) -> bool:
+        """Always: every rule set is solved by retrograde analysis (the ``perfect`` level is offered)."""
+        return True
+
     def choose_move(self, state: ChopsticksState, level: Level, rng: random.Random) -> Move:
-        """Choose a move: ``easy`` uniformly at random, ``hard`` perfectly (a random one of the solver's best
-        moves), ``medium`` the hard move with probability 0.7, else a random legal move
+        """Choose a move: ``easy`` uniformly at random, ``hard`` and ``perfect`` perfectly (a random one of the
+        solver's best moves), ``medium`` the hard move with probability 0.7, else a random legal move
         (:func:`games.chopsticks.computer.choose_move`). (:meth:`Game.computer_move` checks the state, the level and
         that the game is running.)
         """

@@ -18,8 +18,18 @@ from games.differences.rules import DifferencesState, Square
 
 EXACT_LIMIT_SMALL, EXACT_LIMIT_LARGE = 8, 7
 """``hard`` searches exactly once at most this many marks remain (on grids up to 10, on larger grids)."""
+SWINDLE_LIMIT = 6
+"""``hard`` chooses among its optimal moves the one that leaves the opponent most ways to go wrong once at most this
+many marks remain (:func:`exact_move`)."""
+SWINDLE_CANDIDATES = 12
+"""Optimal moves ``hard`` compares for that choice (the first in its shuffled order)."""
+MEDIUM_EXACT_LIMIT = 4
+"""``medium`` searches exactly once at most this many marks remain."""
 MCTS_ITERATIONS = 4000
 """Monte-Carlo tree search iterations per ``hard`` move before the exact search takes over."""
+PLAYOUT_EXACT = 2
+"""A play-out of the tree search marks at random until this many marks remain, then finishes exactly."""
+_WIDENING = 3.0
 _UCT_C = 0.8
 _WIN_WEIGHT = 0.8
 
@@ -166,11 +176,13 @@ def solve(state: DifferencesState) -> int:
     return solver.search(p, solver.key(p), state.ply % 2 == 0, cols, rows, -_INF, _INF)
 
 
-def exact_move(state: DifferencesState, rng: random.Random) -> Square:
+def exact_move(state: DifferencesState, rng: random.Random, swindle: bool = False) -> Square:
     """A move of exact minimax value, uniformly at random among all such moves.
 
     Alpha-beta at the root over the legal moves in a shuffled order; the first move reaching the final value is
-    kept, which is a uniform choice among the optimal moves.
+    kept, which is a uniform choice among the optimal moves. With ``swindle`` and 3 to :data:`SWINDLE_LIMIT` marks
+    left, among the first :data:`SWINDLE_CANDIDATES` optimal moves of that order the one leaving the opponent the
+    largest share of replies that lose value is kept instead (null-window tests).
 
     Raises:
         IllegalMove: the game is over.
@@ -200,7 +212,62 @@ def exact_move(state: DifferencesState, rng: random.Random) -> Square:
             best_value, best_move, alpha = value, (i, j), max(alpha, value)
         elif not maximise and value < best_value:
             best_value, best_move, beta = value, (i, j), min(beta, value)
+    if swindle and 3 <= len(cols) <= SWINDLE_LIMIT:
+        best_move = _trickiest(solver, p, key, maximise, cols, rows, order, best_move, best_value)
     return Square(cols[best_move[0]], rows[best_move[1]])
+
+
+def _value_beyond(solver: _Solver, p: list[int], key: int, maximise: bool, cols: list[int], rows: list[int],
+                  bound: int, above: bool) -> bool:
+    """Whether the exact value of placement ``p`` (free lines ``cols``/``rows``, ``maximise`` to move) is above
+    ``bound`` (``above``) or below it: one null-window search, whose answer is a fact of the position."""
+    if not cols:
+        value = solver.leaf(p, key)
+        return value > bound if above else value < bound
+    if above:
+        return solver.search(p, key, maximise, cols, rows, bound, bound + 1) > bound
+    return solver.search(p, key, maximise, cols, rows, bound - 1, bound) < bound
+
+
+def _trickiest(solver: _Solver, p: list[int], key: int, maximise: bool, cols: list[int], rows: list[int],
+               order: list[tuple[int, int]], best_move: tuple[int, int], best: int) -> tuple[int, int]:
+    """Among the first :data:`SWINDLE_CANDIDATES` moves of value ``best`` in ``order``, the one that leaves the
+    opponent the largest share of replies losing value (the first on a tie)."""
+    powers = solver.powers
+    optimal: list[tuple[int, int]] = []
+    for i, j in order:
+        if len(optimal) >= SWINDLE_CANDIDATES:
+            break
+        col, row = cols[i], rows[j]
+        p[col] = row
+        rest_cols, rest_rows = cols[:i] + cols[i + 1:], rows[:j] + rows[j + 1:]
+        worse = _value_beyond(solver, p, key + (row + 1) * powers[col], not maximise, rest_cols, rest_rows, best,
+                              above=not maximise)
+        p[col] = -1
+        if (i, j) == best_move or not worse:
+            optimal.append((i, j))
+    if len(optimal) <= 1:
+        return best_move
+
+    def erring(move: tuple[int, int]) -> float:
+        i, j = move
+        col, row = cols[i], rows[j]
+        p[col] = row
+        child_key = key + (row + 1) * powers[col]
+        rest_cols, rest_rows = cols[:i] + cols[i + 1:], rows[:j] + rows[j + 1:]
+        bad = replies = 0
+        for a, reply_col in enumerate(rest_cols):
+            for b, reply_row in enumerate(rest_rows):
+                p[reply_col] = reply_row
+                bad += _value_beyond(solver, p, child_key + (reply_row + 1) * powers[reply_col], maximise,
+                                     rest_cols[:a] + rest_cols[a + 1:], rest_rows[:b] + rest_rows[b + 1:], best,
+                                     above=maximise)
+                replies += 1
+                p[reply_col] = -1
+        p[col] = -1
+        return bad / replies
+
+    return max(optimal, key=erring)
 
 
 class _Node:
@@ -215,9 +282,30 @@ class _Node:
         self.visits = 0
         self.total = 0.0
 
+    def widen(self) -> bool:
+        """Whether a child should be added now (progressive widening: at most ``WIDENING * sqrt(visits)``)."""
+        return bool(self.untried) and len(self.children) < max(2, int(_WIDENING * math.sqrt(self.visits + 1)))
+
+
+def _root_order(state: DifferencesState, rng: random.Random) -> list[tuple[int, int]]:
+    """The root's moves, the one with the best running score difference after it last (expanded first), ties in a
+    shuffled order."""
+    seat = state.ply % 2
+    moves = [(move.col, move.row) for move in state.legal_moves()]
+    rng.shuffle(moves)
+    gains = []
+    for col, row in moves:
+        scores = state.apply(Square(col, row)).scores
+        gains.append(scores[seat] - scores[1 - seat])
+    order = sorted(range(len(moves)), key=lambda k: gains[k])
+    return [moves[k] for k in order]
+
 
 def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCTS_ITERATIONS) -> Square:
-    """UCT search with uniformly random play-outs (deterministic for a seeded ``rng``).
+    """UCT search with the game's knowledge (deterministic for a seeded ``rng``): the root's moves expanded in the
+    order of their running score difference, children added by progressive widening, and play-outs that mark at
+    random until :data:`PLAYOUT_EXACT` marks remain and then finish by the exact search (exact leaves, one
+    transposition table for the whole search).
 
     The reward mixes win/draw/loss (weight 0.8) with the final score margin (0.2); the most visited move wins.
 
@@ -227,7 +315,7 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
     if state.current_seat is None:
         raise IllegalMove(f"The game is over: all {state.n} marks are placed.")
     n = state.n
-    score = _final_scorer(n, state.unique)
+    solver = _Solver(n, state.unique)
     root_p, root_cols, root_rows = _placement(state)
     root_seat = state.ply % 2
 
@@ -241,14 +329,25 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
         result = 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
         return _WIN_WEIGHT * result + (1 - _WIN_WEIGHT) * (diff + n - 1) / (2 * n - 2)
 
-    root = _Node(None, moves(root_cols, root_rows))
+    def finish(p: list[int], cols: list[int], rows: list[int]) -> int:
+        """Seat 0's final difference: random marks until PLAYOUT_EXACT remain, then the exact search."""
+        rng.shuffle(rows)
+        cut = max(0, len(cols) - PLAYOUT_EXACT)
+        for col, row in zip(cols[:cut], rows[:cut], strict=True):
+            p[col] = row
+        cols, rows = cols[cut:], rows[cut:]
+        if not cols:
+            return solver.score(p)
+        return solver.search(p, solver.key(p), (n - len(cols)) % 2 == 0, cols, rows, -_INF, _INF)
+
+    root = _Node(None, _root_order(state, rng))
     for _ in range(iterations):
         node = root
         p = root_p[:]
         cols = root_cols[:]
         rows = root_rows[:]
         path = [root]
-        while not node.untried and node.children:
+        while not node.widen() and node.children:
             log_visits = math.log(node.visits)
             node = max(node.children, key=lambda child: child.total / child.visits
                        + _UCT_C * math.sqrt(log_visits / child.visits))
@@ -266,10 +365,7 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
             child = _Node((col, row), moves(cols, rows))
             node.children.append(child)
             path.append(child)
-        rng.shuffle(rows)
-        for col, row in zip(cols, rows, strict=True):
-            p[col] = row
-        seat0 = reward(score(p))
+        seat0 = reward(finish(p, cols, rows))
         for depth, visited in enumerate(path):
             visited.visits += 1
             mover = (root_seat + depth - 1) % 2
@@ -308,15 +404,24 @@ def greedy_move(state: DifferencesState, rng: random.Random) -> Square:
 def choose_move(state: DifferencesState, level: Level, rng: random.Random) -> Square:
     """The computer's square for the seat to move of a running ``state`` at ``level`` (deterministic for ``rng``):
     ``easy`` a random legal square; ``medium`` the square with the best running score difference after it
-    (:func:`greedy_move`); ``hard`` an exact search (:func:`exact_move`, random among the best) once at most
-    :func:`exact_limit` marks remain, and :func:`mcts_move` before that."""
+    (:func:`greedy_move`), and an exact search once at most :data:`MEDIUM_EXACT_LIMIT` marks remain; ``hard`` and
+    ``perfect`` (offered where hard is exact from the first mark, :func:`plays_perfectly`) an exact search
+    (:func:`exact_move`, random among the best) once at most :func:`exact_limit` marks remain, and
+    :func:`mcts_move` before that."""
     if level == "easy":
         return rng.choice(state.legal_moves())
     if level == "medium":
+        if state.n - state.ply <= MEDIUM_EXACT_LIMIT:
+            return exact_move(state, rng)
         return greedy_move(state, rng)
     if state.n - state.ply <= exact_limit(state.n):
-        return exact_move(state, rng)
+        return exact_move(state, rng, swindle=True)
     return mcts_move(state, rng)
+
+
+def plays_perfectly(n: int) -> bool:
+    """Whether ``hard`` searches the whole game exactly on an n x n grid (the empty grid is within its exact limit)."""
+    return n <= exact_limit(n)
 
 
 def exact_value(state: DifferencesState, seat: int) -> GameValue | None:

@@ -40,6 +40,14 @@ class DifferencesGame(Game[DifferencesState, Square]):
                       suggest=_legal_squares),
         ), assemble=lambda options: options["square"]),
     )
+    level_descriptions: ClassVar[Mapping[Level, str]] = {
+        "easy": "marks a random free square",
+        "medium": "marks the square that scores best at once, and plays the last four marks perfectly",
+        "hard": "plays perfectly once at most 8 marks are left (7 above 10×10), so on grids up to 8×8 from the first "
+                "mark, and near the end picks among its best squares the one that gives you the most ways to go "
+                "wrong; before that it weighs its moves by thousands of simulated games",
+        "perfect": "plays perfectly from the first mark, as hard does on grids up to 8×8 (offered there only)",
+    }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("8×8", {}, ("hard", "medium")),)
 
     def new_state(self, variant: Mapping[str, Any] | None = None,
@@ -53,12 +61,18 @@ class DifferencesGame(Game[DifferencesState, Square]):
         n, unique = check_variant(variant)
         return DifferencesState(n, unique, ())
 
+    def plays_perfectly(self, state: DifferencesState) -> bool:
+        """On grids up to 8 x 8, where ``hard`` searches exactly from the first mark
+        (:func:`games.differences.computer.plays_perfectly`)."""
+        return computer.plays_perfectly(state.n)
+
     def choose_move(self, state: DifferencesState, level: Level, rng: random.Random) -> Square:
         """Choose a move for the seat to move (:func:`games.differences.computer.choose_move`).
 
         ``easy`` plays a random legal square; ``medium`` the square with the best running score difference
-        after it; ``hard`` searches exactly (random among the best) once at most
-        :func:`games.differences.computer.exact_limit` marks remain, and runs a Monte-Carlo tree search before that.
+        after it, exactly once at most four marks remain; ``hard`` (and ``perfect``) searches exactly (random among
+        the best) once at most :func:`games.differences.computer.exact_limit` marks remain, and runs a Monte-Carlo
+        tree search before that.
         (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """
         return computer.choose_move(state, level, rng)

@@ -55,6 +55,8 @@ PAR_NODES = 20_000
 """Node budget of the exact par search (under 1 s on the reference machine, see ``make bench``)."""
 DUEL_NODES = 3_000
 """Node budget of the exact duel search of one ``hard`` move (under 1 s on the reference machine)."""
+SWINDLE_NODES = 1_000
+"""Node budget of the ``hard`` duel player's choice among the pairs of best value (:meth:`DuelSolver.trickiest`)."""
 FALLBACK_DUEL_NODES = 1_000
 """Node budget of the depth-limited :func:`duel_search` of a ``hard`` move whose exact search ran out of budget."""
 START_DUEL_NODES = 500
@@ -426,6 +428,43 @@ class DuelSolver:
         return DuelValue(best_value, best_pair, nodes - self._budget)
 
 
+    def trickiest(self, sticks: Sequence[Stick], passes: int, best: int, nodes: int = 1_000) -> PairIndex | None:
+        """Among the moves of the position that keep its value ``best`` (from :meth:`solve`), the one that leaves the
+        opponent the largest share of replies losing value, the first in move order on a tie (``None``: a pair that
+        reduces to zero). Every test is a null-window search, whose answer is a fact of the position. For duels
+        without ``bonus_turn`` only (where the opponent answers every move).
+
+        Raises:
+            BudgetSpent: the tests would expand more than ``nodes`` positions.
+        """
+        self._budget = nodes
+        points = POINTS_PER_STICK
+        position = self.positions.root(sticks)
+        n = len(self.positions.sticks(position))
+        odd = 1 - (n * (n - 1) // 2 - len(self.positions.adding(position)) - passes) % 2
+        keeping: list[tuple[PairIndex | None, int, int]] = []  # (move, position after it, the opponent's value there)
+        for pair, child in self.positions.moves(position):
+            if self._search(child, odd, points - best, points - best + 1) <= points - best:
+                keeping.append((pair, child, points - best))
+        if passes and self._search(position, odd, -best, -best + 1) <= -best:
+            keeping.append((None, position, -best))
+        if len(keeping) <= 1:
+            return keeping[0][0] if keeping else None
+
+        def erring(child: int, theirs: int) -> float:
+            replies = bad = 0
+            bound = points - theirs  # a reply adding a stick errs when our value after it is above this
+            for _, after in self.positions.moves(child):
+                replies += 1
+                bad += self._search(after, 1 - odd, bound, bound + 1) > bound
+            if self._passes_odd(child, odd):
+                replies += 1
+                bad += self._search(child, 1 - odd, -theirs, -theirs + 1) > -theirs
+            return bad / replies if replies else 0.0
+
+        return max(keeping, key=lambda item: erring(item[1], item[2]))[0]
+
+
 _SOLVERS: OrderedDict[tuple[tuple[Stick, ...], str, bool], DuelSolver] = OrderedDict()
 
 
@@ -623,7 +662,9 @@ def hard_move(state: GroebnerNimState) -> Pair:
     """The ``hard`` computer's pair for a running ``state``.
 
     Duel: the exact game value by :class:`DuelSolver` within :data:`DUEL_NODES` (the solver of the start is shared
-    by every move of the game and by the start generator, :func:`duel_solver`); when the budget runs out,
+    by every move of the game and by the start generator, :func:`duel_solver`), and among the pairs that keep it,
+    without ``bonus_turn``, the one leaving the opponent most ways to go wrong (:meth:`DuelSolver.trickiest`,
+    within :data:`SWINDLE_NODES`; the first best pair when that runs out); when the budget runs out,
     :func:`duel_search` within :data:`FALLBACK_DUEL_NODES`. Solitaire: the plan of the exact par search from the
     start (par turns when par is exact, and never more than the stated bound, :func:`start_plan`), searched again
     from the position if the game left the plan.
@@ -638,7 +679,13 @@ def hard_move(state: GroebnerNimState) -> Pair:
         except BudgetSpent:
             forget(solver)
             return duel_search(state, nodes=FALLBACK_DUEL_NODES)
-        return passes[0] if found.best is None else Pair.from_indices(*found.best)
+        best = found.best
+        if not state.variant.bonus_turn:
+            try:
+                best = solver.trickiest(state.sticks, len(passes), found.value, SWINDLE_NODES)
+            except BudgetSpent:
+                best = found.best
+        return passes[0] if best is None else Pair.from_indices(*best)
     played = tuple(pair.indices for pair, new in zip(state.picked, state.added, strict=True) if new is not None)
     plan = start_plan(state.sticks[: state.start_count], order)
     if plan[: len(played)] == played and len(plan) > len(played):

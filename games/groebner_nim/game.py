@@ -157,6 +157,14 @@ class GroebnerNim(Game[GroebnerNimState, Pair]):
         return (f"This start is a forced win for the {side} player: with perfect play they score {abs(value)} "
                 f"point{'s' if abs(value) != 1 else ''} more.")
 
+    level_descriptions: ClassVar[Mapping[Level, str]] = {
+        "easy": "picks a random pair",
+        "medium": "picks a random pair that adds a stick",
+        "hard": "in a duel, plays perfectly wherever its search settles the game (choosing among its best pairs "
+                "the one that gives you the most ways to go wrong) and otherwise looks ahead as far as its budget "
+                "allows; in solitaire, follows a plan of the fewest turns",
+    }
+
     def choose_move(self, state: GroebnerNimState, level: Level, rng: random.Random) -> Pair:
         """Choose a pair for the seat to move (:func:`games.groebner_nim.computer.choose_move`).
 

@@ -64,6 +64,11 @@ class NapkinChess(Game[NapkinState, Move]):
             MoveParam("y", "Centre y, e.g. 7"),
         ), assemble=_assemble_place),
     )
+    level_descriptions: ClassVar[Mapping[Level, str]] = {
+        "easy": "places a random coin that fits, anywhere",
+        "medium": "places the largest coin that fits where it leaves the least room",
+        "hard": "looks two moves ahead and plays its best candidates out to the end",
+    }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("classic 30×30, 20/15/7", {}, ("hard", "medium")),)
 
     def command_for(self, state: NapkinState, notation: str) -> tuple[str, dict[str, str]]:

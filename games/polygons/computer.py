@@ -1,40 +1,307 @@
-"""The computer of Polygons & Dots: random play-outs, an exact search of the last segments, and the players.
+"""The computer of Polygons & Dots: an exact search of the drawing, Monte-Carlo tree search before it, the players.
 
 Rules follow ``seeds/polygons.md``; this module only reads positions built with :mod:`games.polygons.rules`
-(which never imports it). The ``hard`` player compares candidate moves by random play-outs to the end (UCB1) and
-searches the drawing exactly once at most :data:`HARD_EXACT_LEFT` dots are left to connect; the same play-outs
-(:func:`estimate`) and exact search (:func:`exact_value`) serve reviews.
+(which never imports it).
+
+* **The exact search** (:class:`_Endgame`): alpha-beta on the final face margin over every order of the dots left to
+  connect, with a table of proven bounds, scoring each closed path with a scorer that precomputes every crossing of
+  the position's segments once (:class:`_Drawing`, the same faces as the rules, about three times faster). One
+  search object is kept per set of dots in a small per-process table (:func:`endgame`, the 32 most recently used),
+  so the moves of one match and its review share what each proved. Only proven bounds are kept, so the table changes
+  how fast a value is found and never which move is chosen: a move is the same for a seed whichever process
+  computes it, with a warm table or a cold one. The ``hard`` player searches exactly once the path is started and at
+  most :func:`exact_left` dots are left to connect (8 of the default 10 dots: the whole drawing but the first
+  segment), a threshold that depends only on the variant, so it too is the same in every process.
+* **Monte-Carlo tree search** (:func:`_mcts`) for the placements and the first segment: UCT over the moves, children
+  added by progressive widening, play-outs that place the dots left at random, draw at random and finish the last
+  :data:`PLAYOUT_EXACT_LEFT` dots by the exact search (exact leaves), a play-out worth 1 for a win, ½ for a draw,
+  nudged by the margin. Its budget is a number of play-outs fixed per level (calibrated to the CPU time of
+  ``make bench``), so a seeded move is reproducible on every machine.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from games.base import Estimate, GameValue, Level
 from games.polygons.rules import Connect, Move, Place, Point, PolygonsState, face_sides, line_points, score_sides
 
-HARD_ROLLOUTS_DRAW = 400
-"""Random play-outs the ``hard`` computer spends on a drawing move."""
-HARD_ROLLOUTS_PLACE = 240
-"""Random play-outs the ``hard`` computer spends on a placement move."""
-HARD_PLACE_CANDIDATES = 12
-"""Lattice points the ``hard`` computer compares when placing a dot."""
-HARD_FIRST_CANDIDATES = 16
-"""Opening segments the ``hard`` computer compares."""
-HARD_EXACT_LEFT = 5
-"""With at most this many unconnected dots the ``hard`` computer searches the rest of the game exactly."""
+HARD_PLAYOUTS = 400
+"""Play-outs of the ``hard`` player's tree search per placement and per first segment with 10 dots in all (with more
+dots, proportionally fewer: :func:`hard_playouts`)."""
+PLAYOUT_EXACT_LEFT = 3
+"""A play-out draws at random until this many dots are left to connect, then finishes by the exact search."""
+WIDENING = 2.0
+"""Progressive widening: a node with ``n`` visits has at most ``WIDENING * sqrt(n)`` children (at least 2)."""
+UCT_C = 0.7
+"""The exploration constant of the tree search (rewards in [0, 1])."""
+MEDIUM_EXACT_LEFT = 2
+"""With at most this many dots left to connect, the ``medium`` player searches the rest of the drawing exactly."""
 REVIEW_PLAYOUTS = 200
 """Random play-outs behind each estimate of a review (:func:`estimate`)."""
+ENDGAMES_KEPT = 32
+"""Exact searches (one per set of dots) a process keeps between moves (:func:`endgame`)."""
+_INFINITY = 1 << 20
+_UNKNOWN = (-1, 0.0, 0.0)
+
+
+def exact_left(total_dots: int) -> int:
+    """Dots left to connect at or below which the ``hard`` player and reviews search exactly, for a drawing of
+    ``total_dots`` dots: 8 up to 12 dots, 7 beyond (each within about 250 ms of CPU from an empty
+    table on the reference machine of ``make bench``; the table shared between moves makes the later moves cheap)."""
+    return 8 if total_dots <= 12 else 7
+
+
+class _Drawing:
+    """The segments between the dots of one position, with their crossings remembered, for scoring closed paths fast.
+
+    A closed path is scored as :func:`~games.polygons.rules.face_sides` scores it (the tests compare the two): the
+    planar graph of the path (dots and crossing points as vertices, crossing points identified exactly by their
+    normalised homogeneous coordinates), its half-edges ordered around each vertex by the direction of their
+    segment, and every face traced; in a closed drawing a face's sides are its boundary edges. What the rules
+    compute for each drawing is computed here once per pair of segments and remembered: whether they cross, where
+    (the exact vertex) and at which parameter along each (a float, used only to order the crossings along a segment:
+    distinct crossing points of lattice segments lie much further apart than a float's error).
+    """
+
+    __slots__ = ("angle", "cross", "low", "points", "vertices")
+
+    def __init__(self, points: Sequence[Point]) -> None:
+        self.points = points
+        self.low = min(range(len(points)), key=lambda v: (points[v][1], points[v][0]))
+        self.angle: dict[tuple[int, int], float] = {}
+        self.cross: dict[tuple[int, int, int, int], tuple[int, float, float] | None] = {}
+        self.vertices: dict[tuple[int, int, int], int] = {}
+
+    def _direction(self, a: int, b: int) -> float:
+        found = self.angle.get((a, b))
+        if found is None:
+            (ax, ay), (bx, by) = self.points[a], self.points[b]
+            found = self.angle[(a, b)] = math.atan2(by - ay, bx - ax)
+        return found
+
+    def _crossing(self, a: int, b: int, c: int, d: int) -> tuple[int, float, float] | None:
+        """Where segments ``ab`` and ``cd`` (four distinct dots) cross: ``(vertex, t along ab, t along cd)``."""
+        points = self.points
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = points[a], points[b], points[c], points[d]
+        rx, ry = bx - ax, by - ay
+        found: tuple[int, float, float] | None = None
+        o1, o2 = rx * (cy - ay) - ry * (cx - ax), rx * (dy - ay) - ry * (dx - ax)
+        if (o1 > 0) != (o2 > 0):
+            sx, sy = dx - cx, dy - cy
+            o3, o4 = sx * (ay - cy) - sy * (ax - cx), sx * (by - cy) - sy * (bx - cx)
+            if (o3 > 0) != (o4 > 0):
+                den = o3 - o4
+                big_x, big_y = ax * den + o3 * rx, ay * den + o3 * ry
+                if den < 0:
+                    big_x, big_y, den = -big_x, -big_y, -den
+                g = math.gcd(big_x, big_y, den)
+                vertex = self.vertices.setdefault((big_x // g, big_y // g, den // g), len(points) + len(self.vertices))
+                found = (vertex, o3 / (o3 - o4), o1 / (o1 - o2))
+        self.cross[(a, b, c, d)] = found
+        self.cross[(c, d, a, b)] = None if found is None else (found[0], found[2], found[1])
+        return found
+
+    def margin(self, path: Sequence[int]) -> int:
+        """Seat 0's faces minus seat 1's (odd minus even) of the closed path through every dot in ``path`` order."""
+        n = len(path)
+        segments = [(a, b) if a < b else (b, a) for a, b in zip(path, (*path[1:], path[0]), strict=True)]
+        cuts: list[list[tuple[float, int]]] = [[] for _ in range(n)]
+        cross = self.cross
+        for i in range(n - 2):
+            a, b = segments[i]
+            for j in range(i + 2, n if i else n - 1):
+                c, d = segments[j]
+                hit = cross.get((a, b, c, d), _UNKNOWN)
+                if hit is _UNKNOWN:
+                    hit = self._crossing(a, b, c, d)
+                if hit is not None:
+                    cuts[i].append((hit[1], hit[0]))
+                    cuts[j].append((hit[2], hit[0]))
+        around: dict[int, list[tuple[float, int]]] = {}
+        direction = self._direction
+        for (a, b), on in zip(segments, cuts, strict=True):
+            forward, back = direction(a, b), direction(b, a)
+            on.sort()
+            previous = a
+            for _, vertex in on:
+                if vertex != previous:  # a crossing point shared by several segments appears once per other segment
+                    around.setdefault(previous, []).append((forward, vertex))
+                    around.setdefault(vertex, []).append((back, previous))
+                    previous = vertex
+            around.setdefault(previous, []).append((forward, b))
+            around.setdefault(b, []).append((back, previous))
+        order: dict[int, list[int]] = {}
+        position: dict[int, dict[int, int]] = {}
+        for vertex, rays in around.items():
+            rays.sort()
+            order[vertex] = [w for _, w in rays]
+            position[vertex] = {w: k for k, w in enumerate(order[vertex])}
+        seen: set[tuple[int, int]] = set()
+
+        def walk(u: int, v: int) -> int:
+            start, sides = (u, v), 0
+            while True:
+                seen.add((u, v))
+                sides += 1
+                u, v = v, order[v][position[v][u] - 1]
+                if (u, v) == start:
+                    return sides
+
+        low = self.low
+        walk(low, order[low][-1])  # the unbounded face: left of the steepest edge at the lowest dot
+        margin = 0
+        for u, ws in order.items():
+            for w in ws:
+                if (u, w) not in seen:
+                    margin += 1 if walk(u, w) % 2 else -1
+        return margin
+
+
+class _Endgame:
+    """Exact alpha-beta over the drawing of one set of dots, with a table of value bounds kept between searches.
+
+    A position is the path so far (a tuple of dot indices, at least two); its value is the final margin (the mover's
+    faces minus the opponent's, seat 1's komi counted) for the seat to draw next under perfect play. The table is
+    keyed by the path alone, so every search over these dots (the moves of one match, a review) shares what the
+    others proved; a table entry is a proven bound, so sharing it changes how fast a value is found, never the
+    value.
+    """
+
+    __slots__ = ("drawing", "komi", "leaves", "lower", "upper")
+
+    def __init__(self, points: Sequence[Point], komi: int = 0) -> None:
+        self.drawing = _Drawing(points)
+        self.komi = komi
+        self.lower: dict[tuple[int, ...], int] = {}
+        self.upper: dict[tuple[int, ...], int] = {}
+        self.leaves = 0
+
+    def _leaf(self, path: tuple[int, ...]) -> int:
+        """The final margin of the closed ``path`` for seat ``(len(path) - 1) % 2`` (the seat that would draw next
+        were the path open)."""
+        self.leaves += 1
+        margin = self.drawing.margin(path) - self.komi
+        return margin if (len(path) - 1) % 2 == 0 else -margin
+
+    def value(self, path: tuple[int, ...], rest: tuple[int, ...], alpha: int, beta: int) -> int:
+        """Fail-soft value of ``path`` with the dots ``rest`` unconnected, for the seat to draw next: exact when
+        ``alpha < value < beta``, an upper bound when ``<= alpha``, a lower bound when ``>= beta``."""
+        if len(rest) == 1:
+            return -self._leaf((*path, rest[0]))
+        if len(rest) == 2:
+            x, y = rest
+            return max(self._leaf((*path, x, y)), self._leaf((*path, y, x)))
+        lower = self.lower.get(path, -_INFINITY)
+        upper = self.upper.get(path, _INFINITY)
+        if lower >= beta or lower == upper:
+            return lower
+        if upper <= alpha:
+            return upper
+        low, high = max(alpha, lower), min(beta, upper)
+        best = -_INFINITY
+        window = low
+        for k, dot in enumerate(rest):
+            value = -self.value((*path, dot), rest[:k] + rest[k + 1:], -high, -window)
+            if value > best:
+                best = value
+                if value > window:
+                    window = value
+                    if window >= high:
+                        break
+        if best <= low:
+            self.upper[path] = best
+        elif best >= high:
+            self.lower[path] = best
+        else:
+            self.lower[path] = self.upper[path] = best
+        return best
+
+
+_ENDGAMES: OrderedDict[tuple[tuple[Point, ...], int], _Endgame] = OrderedDict()
+
+
+def endgame(points: Sequence[Point], komi: int = 0) -> _Endgame:
+    """The exact search over the drawing of ``points`` (seat 1 given ``komi`` faces), shared by every search of this
+    process over the same dots (the :data:`ENDGAMES_KEPT` most recently used are kept)."""
+    key = (tuple(points), komi)
+    found = _ENDGAMES.get(key)
+    if found is None:
+        found = _ENDGAMES[key] = _Endgame(key[0], komi)
+        if len(_ENDGAMES) > ENDGAMES_KEPT:
+            _ENDGAMES.popitem(last=False)
+    else:
+        _ENDGAMES.move_to_end(key)
+    return found
+
+
+def _unconnected(state: PolygonsState) -> tuple[int, ...]:
+    used = set(state.path)
+    return tuple(i for i in range(len(state.points)) if i not in used)
+
+
+def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = False) -> Connect:
+    """A segment of best exact value for the mover. The unconnected dots are searched in a shuffled order and the
+    first reaching the best value is kept (each searched with the window above the best so far, so what the shared
+    table holds changes the work, never the choice): uniformly at random among the best.
+
+    With ``swindle``, among the segments of best value the one that leaves the opponent the most replies that lose
+    value (as a share of its replies) is kept, the first in the shuffled order on a tie: still a best segment, but
+    the one where a fallible opponent most likely goes wrong. Each test is a null-window search, whose answer
+    (better than a bound or not) is a fact of the position, so the choice does not depend on the table either.
+    """
+    search = endgame(state.points, state.komi)
+    path, rest = state.path, _unconnected(state)
+    order = list(rest)
+    rng.shuffle(order)
+    if len(order) == 1:
+        return Connect(path[-1], order[0])
+    best, choice = -_INFINITY, order[0]
+    for dot in order:
+        others = tuple(r for r in rest if r != dot)
+        value = -search.value((*path, dot), others, -_INFINITY, -best)
+        if value > best:
+            best, choice = value, dot
+    if not swindle or len(rest) <= 2:
+        return Connect(path[-1], choice)
+    optimal = [dot for dot in order if dot == choice or -search.value(
+        (*path, dot), tuple(r for r in rest if r != dot), -best, -best + 1) >= best]
+    if len(optimal) == 1:
+        return Connect(path[-1], choice)
+
+    def erring(dot: int) -> float:
+        """The share of the opponent's replies after ``dot`` that give it less than ``-best``."""
+        after = (*path, dot)
+        left = tuple(r for r in rest if r != dot)
+        bad = 0
+        for reply in left:
+            # the reply's value for the opponent is -(our value after it); it errs when that is below -best
+            ours = search.value((*after, reply), tuple(r for r in left if r != reply), best, best + 1)
+            bad += ours > best
+        return bad / len(left)
+
+    return Connect(path[-1], max(optimal, key=erring))  # max keeps the first of equals: the shuffled order
+
+
+def exact_margin(state: PolygonsState) -> int:
+    """The final margin (the mover's faces minus the opponent's) of a drawing with its path started, under perfect
+    play, by the exact search (any number of dots left: the cost grows as their factorial)."""
+    return endgame(state.points, state.komi).value(state.path, _unconnected(state), -_INFINITY, _INFINITY)
+
+
+# ------------------------------------------------------------------------------------------------ play-outs
 
 
 class _Playout:
     """A mutable copy of a position for fast random play-outs (placement, drawing, final score)."""
 
-    __slots__ = ("blocked", "path", "points", "size", "total")
+    __slots__ = ("blocked", "komi", "path", "points", "size", "total")
 
     def __init__(self, state: PolygonsState) -> None:
+        self.komi = state.komi
         self.size = state.size
         self.total = state.total_dots
         self.points = list(state.points)
@@ -56,71 +323,124 @@ class _Playout:
         free = [(x, y) for x in range(side) for y in range(side) if (x, y) not in self.blocked]
         return rng.choice(free) if free else None
 
-    def finish(self, rng: random.Random) -> tuple[int, int]:
-        """Play randomly to the end and return the final ``(odd, even)`` scores."""
+    def place_all(self, rng: random.Random) -> None:
         while len(self.points) < self.total:
             point = self.random_point(rng)
             if point is None:
                 break
             self.place(point)
+
+    def finish(self, rng: random.Random) -> tuple[int, int]:
+        """Play randomly to the end and return the final ``(odd, even + komi)`` scores."""
+        self.place_all(rng)
         if not self.path:
             self.path = rng.sample(range(len(self.points)), 2)
         used = set(self.path)
         rest = [i for i in range(len(self.points)) if i not in used]
         rng.shuffle(rest)
         self.path.extend(rest)
-        return score_sides(face_sides(self.points, self.path, True))
+        odd, even = score_sides(face_sides(self.points, self.path, True))
+        return odd, even + self.komi
+
+    def finish_margin(self, rng: random.Random, exact: int) -> int:
+        """Seat 0's final margin (komi counted) of a play-out: random placements, random segments until ``exact``
+        dots are left, then perfect play to the end (every order of the last dots, minimax)."""
+        self.place_all(rng)
+        points = self.points
+        if not self.path:
+            self.path = rng.sample(range(len(points)), 2)
+        used = set(self.path)
+        rest = [i for i in range(len(points)) if i not in used]
+        rng.shuffle(rest)
+        cut = max(0, len(rest) - exact)
+        path = self.path + rest[:cut]
+        rest = rest[cut:]
+        drawing = _Drawing(points)
+        if len(rest) <= 1:
+            return drawing.margin(path + rest) - self.komi
+        mover = (len(path) - 1) % 2
+        value = _small_minimax(drawing, path, rest, -_INFINITY, _INFINITY)  # komi shifts every leaf alike
+        return (value if mover == 0 else -value) - self.komi
 
 
-def _value(scores: tuple[int, int], seat: int) -> float:
-    """Play-out value for ``seat`` in ``[0, 1]``: win 1, draw 0.5, loss 0, nudged by the margin."""
-    margin = scores[seat] - scores[1 - seat]
+def _small_minimax(drawing: _Drawing, path: list[int], rest: list[int], alpha: int, beta: int) -> int:
+    """Negamax value (the mover's final margin) of a drawing with a few dots ``rest`` left, without a table (a
+    play-out meets each set of dots once)."""
+    if len(rest) == 1:
+        margin = drawing.margin([*path, rest[0]])
+        return margin if len(path) % 2 == 1 else -margin  # the mover is (len(path) - 1) % 2
+    best = -_INFINITY
+    for k, dot in enumerate(rest):
+        value = -_small_minimax(drawing, [*path, dot], rest[:k] + rest[k + 1:], -beta, -max(alpha, best))
+        if value > best:
+            best = value
+            if best >= beta:
+                break
+    return best
+
+
+def _reward(margin: int) -> float:
+    """A play-out's worth in ``[0, 1]`` for the seat whose final ``margin`` it is: win 1, draw ½, loss 0, nudged by
+    the margin."""
     base = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
     return 0.9 * base + 0.1 * (0.5 + max(-10, min(10, margin)) / 20)
 
 
-def _monte_carlo(state: PolygonsState, candidates: Sequence[Move], rollouts: int, rng: random.Random) -> Move:
-    """Return the candidate with the best mean play-out value, spreading ``rollouts`` by UCB1."""
-    seat = state.current_seat
-    assert seat is not None
-    children = [state.apply(move) for move in candidates]
-    totals = [0.0] * len(candidates)
-    visits = [0] * len(candidates)
-
-    def sample(k: int) -> None:
-        totals[k] += _value(_Playout(children[k]).finish(rng), seat)
-        visits[k] += 1
-
-    for k in range(len(candidates)):
-        sample(k)
-    for n in range(len(candidates), max(rollouts, len(candidates))):
-        log_n = math.log(n)
-        k = max(range(len(candidates)), key=lambda i: totals[i] / visits[i] + math.sqrt(1.5 * log_n / visits[i]))
-        sample(k)
-    best = max(totals[k] / visits[k] for k in range(len(candidates)))
-    return candidates[next(k for k in range(len(candidates)) if totals[k] / visits[k] == best)]
+# ------------------------------------------------------------------------------------------------ tree search
 
 
-def _exact_draw(state: PolygonsState, rng: random.Random) -> Move:
-    """Search the rest of the drawing exactly; return a move maximising the mover's final margin."""
-    seat = state.current_seat
-    assert seat is not None
-    points = state.points
+class _Node:
+    """A node of the tree search: a position, its candidate moves in the order they are added, its children."""
 
-    def margin(path: list[int], rest: list[int], mover: int) -> int:
-        if not rest:
-            odd, even = score_sides(face_sides(points, path, True))
-            return (odd - even) if seat == 0 else (even - odd)
-        values = []
-        for k, dot in enumerate(rest):
-            values.append(margin([*path, dot], rest[:k] + rest[k + 1 :], 1 - mover))
-        return max(values) if mover == seat else min(values)
+    __slots__ = ("candidates", "children", "move", "seat", "state", "total", "visits")
 
-    moves = [move for move in state.legal_moves() if isinstance(move, Connect)]
-    rest = [i for i in range(len(points)) if i not in set(state.path)]
-    values = [margin([*state.path, m.end], [r for r in rest if r != m.end], 1 - seat) for m in moves]
-    best = max(values)
-    return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
+    def __init__(self, state: PolygonsState, move: Move | None, seat: int | None, rng: random.Random) -> None:
+        self.state = state
+        self.move = move
+        self.seat = seat  # the seat that made ``move``
+        self.candidates: list[Move] = [] if state.phase == "over" else list(state.legal_moves())
+        rng.shuffle(self.candidates)
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.total = 0.0
+
+    def widen(self) -> bool:
+        """Whether a child should be added now (progressive widening)."""
+        allowed = max(2, int(WIDENING * math.sqrt(self.visits + 1)))
+        return bool(self.candidates) and len(self.children) < allowed
+
+
+def _mcts(state: PolygonsState, rng: random.Random, playouts: int) -> Move:
+    """UCT with progressive widening and exact-ending play-outs; the most visited move at the root."""
+    root = _Node(state, None, None, rng)
+    exact = PLAYOUT_EXACT_LEFT
+    for _ in range(playouts):
+        node = root
+        path = [root]
+        while node.state.phase != "over":
+            if node.widen():
+                move = node.candidates.pop()
+                child = _Node(node.state.apply(move), move, node.state.current_seat, rng)
+                node.children.append(child)
+                path.append(child)
+                node = child
+                break
+            log_visits = math.log(node.visits)
+            node = max(node.children, key=lambda c: c.total / c.visits + UCT_C * math.sqrt(log_visits / c.visits))
+            path.append(node)
+        margin = _Playout(node.state).finish_margin(rng, exact)
+        seat0 = _reward(margin)
+        seat1 = _reward(-margin)
+        for visited in path:
+            visited.visits += 1
+            if visited.seat is not None:
+                visited.total += seat0 if visited.seat == 0 else seat1
+    chosen = max(root.children, key=lambda child: (child.visits, child.total))
+    assert chosen.move is not None
+    return chosen.move
+
+
+# ------------------------------------------------------------------------------------------------ players
 
 
 def _greedy_draw(state: PolygonsState, rng: random.Random) -> Move:
@@ -138,62 +458,55 @@ def _greedy_draw(state: PolygonsState, rng: random.Random) -> Move:
     return rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
 
 
-def _exact_margin(points: Sequence[Point], path: list[int], mover: int) -> int:
-    """The final face margin for ``mover`` (to draw the next segment from the end of ``path``) under perfect play,
-    searching every order of the dots left (as :func:`_exact_draw`)."""
-    rest = [i for i in range(len(points)) if i not in set(path)]
+def _left(state: PolygonsState) -> int:
+    return len(state.points) - len(state.path)
 
-    def margin(path: list[int], rest: list[int], to_move: int) -> int:
-        if not rest:
-            odd, even = score_sides(face_sides(points, path, True))
-            return odd - even if mover == 0 else even - odd
-        values = [margin([*path, dot], rest[:k] + rest[k + 1:], 1 - to_move) for k, dot in enumerate(rest)]
-        return max(values) if to_move == mover else min(values)
 
-    return margin(path, rest, mover)
+def hard_playouts(total_dots: int) -> int:
+    """The ``hard`` player's play-outs per tree search with ``total_dots`` dots: :data:`HARD_PLAYOUTS` up to 10 dots,
+    proportionally fewer beyond (a play-out's cost grows with the dots; 200 with 20)."""
+    return HARD_PLAYOUTS * 10 // max(10, total_dots)
 
 
 def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
-    """The computer's move for the seat to move of a running ``state`` at ``level``.
+    """The computer's move for the seat to move of a running ``state`` at ``level`` (deterministic for ``rng``).
 
-    ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the
-    best score margin (provisional faces, or the final faces for the last segment). ``hard`` compares
-    candidate moves by random play-outs to the end (UCB1, a fixed number of play-outs, so it is
-    deterministic for a seeded ``rng``) and searches the last few segments exactly.
+    ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the best
+    score margin on the faces enclosed so far, searching exactly once at most :data:`MEDIUM_EXACT_LEFT` dots are left
+    to connect. ``hard`` searches the drawing
+    exactly once the path is started and at most :func:`exact_left` dots are left to connect (random among the
+    best segments), and runs the tree search (:func:`hard_playouts` play-outs) before that.
     """
-    if state.phase == "place":
-        if level != "hard":
-            return Place(*rng.choice(state.legal_points()))
-        points = state.legal_points()
-        candidates = rng.sample(points, min(HARD_PLACE_CANDIDATES, len(points)))
-        return _monte_carlo(state, [Place(*p) for p in candidates], HARD_ROLLOUTS_PLACE, rng)
     if level == "easy":
         return rng.choice(state.legal_moves())
     if level == "medium":
+        if state.phase == "place":
+            return Place(*rng.choice(state.legal_points()))
+        if state.path and _left(state) <= MEDIUM_EXACT_LEFT:
+            return _exact_segment(state, rng)
         return _greedy_draw(state, rng)
-    if state.path and len(state.points) - len(state.path) <= HARD_EXACT_LEFT:
-        return _exact_draw(state, rng)
-    moves = state.legal_moves()
-    if not state.path:
-        moves = rng.sample(moves, min(HARD_FIRST_CANDIDATES, len(moves)))
-    return _monte_carlo(state, moves, HARD_ROLLOUTS_DRAW, rng)
+    if state.phase == "draw" and state.path and _left(state) <= exact_left(len(state.points)):
+        return _exact_segment(state, rng, swindle=True)
+    return _mcts(state, rng, hard_playouts(state.total_dots))
+
 
 def exact_value(state: PolygonsState, seat: int) -> GameValue | None:
     """The value of ``state`` for ``seat`` (kind ``"margin"``: the seat's final faces minus the opponent's under
-    perfect play) once the path is started and at most :data:`HARD_EXACT_LEFT` dots are left to connect (the
-    ``hard`` player's exact search); ``None`` before."""
+    perfect play) once the path is started and at most :func:`exact_left` dots are left to connect (as the ``hard``
+    player searches); ``None`` before."""
     if state.phase == "over":
         odd, even = state.scores
         return GameValue("margin", odd - even if seat == 0 else even - odd, 0)
     mover = state.current_seat
-    left = len(state.points) - len(state.path)
-    if state.phase != "draw" or not state.path or mover is None or left > HARD_EXACT_LEFT:
+    left = _left(state)
+    if state.phase != "draw" or not state.path or mover is None or left > exact_left(len(state.points)):
         return None
-    best = _exact_margin(state.points, list(state.path), mover)
+    best = exact_margin(state)
     return GameValue("margin", best if seat == mover else -best, left)
 
+
 def estimate(state: PolygonsState, seat: int, rng: random.Random) -> Estimate:
-    """The ``hard`` player's evaluation of ``state`` for ``seat``: the mean final face margin of
+    """The evaluation of ``state`` for ``seat`` behind reviews: the mean final face margin of
     :data:`REVIEW_PLAYOUTS` random play-outs (kind ``"margin"``; a finished game: its margin)."""
     if state.phase == "over":
         odd, even = state.scores

@@ -75,6 +75,14 @@ class PolygonsGame(Game[PolygonsState, Move]):
                       suggest=_dot_from_suggestions),
         ), assemble=_assemble_connect),
     )
+    level_descriptions: ClassVar[Mapping[Level, str]] = {
+        "easy": "places dots and draws segments at random",
+        "medium": "places dots at random, draws the segment that scores best at once, and looks to the end "
+                  "once two dots are left",
+        "hard": "weighs each dot and the first segment by hundreds of simulated games, then plays the drawing "
+                "perfectly (from 8 dots left to connect; 7 with more than 12 dots), choosing among its best segments "
+                "the one that gives you the most ways to go wrong",
+    }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("5 dots each", {}, ("hard", "medium")),)
 
     def command_for(self, state: PolygonsState, notation: str) -> tuple[str, dict[str, str]]:
@@ -100,27 +108,28 @@ class PolygonsGame(Game[PolygonsState, Move]):
         """Return the empty lattice for ``variant`` (``rng`` is unused: the start is not random).
 
         Raises:
-            InvalidVariant: an option other than ``size`` (5-30) or ``dots`` (3-10, at most ``2 * (size + 1) // 3``) is
-                given, or a value is out of range.
+            InvalidVariant: an option other than ``size`` (5-30), ``dots`` (3-10, at most ``2 * (size + 1) // 3``) or
+                ``komi`` (0-9) is given, or a value is out of range.
         """
-        size, per_seat = read_variant(variant)
-        return PolygonsState(size, per_seat)
+        size, per_seat, komi = read_variant(variant)
+        return PolygonsState(size, per_seat, komi=komi)
 
     def choose_move(self, state: PolygonsState, level: Level, rng: random.Random) -> Move:
         """Choose a move for the seat to move (:func:`games.polygons.computer.choose_move`).
 
         ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the
-        best score margin (provisional faces, or the final faces for the last segment). ``hard`` compares
-        candidate moves by random play-outs to the end (UCB1, a fixed number of play-outs, so it is
-        deterministic for a seeded ``rng``) and searches the last few segments exactly.
+        best score margin on the faces so far, exactly over the last two dots. ``hard`` places (and draws the
+        first segment) by tree search over a fixed number of play-outs, so it is deterministic for a seeded
+        ``rng``, and searches the drawing exactly once the path is started and at most
+        :func:`games.polygons.computer.exact_left` dots are left to connect.
         (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """
         return computer.choose_move(state, level, rng)
 
     def exact_value(self, state: PolygonsState, seat: int) -> GameValue | None:
         """The value of ``state`` for ``seat`` (kind ``"margin"``: the seat's final faces minus the opponent's under
-        perfect play) once the path is started and few dots are left to connect (the ``hard`` player's exact
-        search); ``None`` before (:func:`games.polygons.computer.exact_value`)."""
+        perfect play) once the path is started and at most 8 dots are left to connect (7 with more than 12 dots; the
+        ``hard`` player's exact search); ``None`` before (:func:`games.polygons.computer.exact_value`)."""
         return computer.exact_value(state, seat)
 
     def estimate(self, state: PolygonsState, seat: int, rng: random.Random) -> Estimate:

@@ -14,7 +14,8 @@ of the design document, section 1. Two seats play on the integer lattice ``0..si
   the first automatically; that closing segment is not a move.
 * **Scoring.** The bounded faces of the drawing (corners are dots and crossing points; any number of segments
   may cross at one point) are counted: seat 0 scores every face with an odd number of sides, seat 1 every even
-  one. Higher wins, equal draws. While the path is open the scores are provisional: they count the faces
+  one; with the variant ``komi`` (ours) seat 1 starts with that many faces. Higher wins, equal draws. While the path
+  is open the scores are provisional: they count the faces
   enclosed so far, which later segments may split.
 
 Geometry is exact: dots are integer points and crossing points are rationals kept as normalised homogeneous
@@ -55,13 +56,18 @@ SIZE_DEFAULT, SIZE_MIN, SIZE_MAX = 15, 5, 30
 """The lattice runs ``0..size`` in both axes."""
 DOTS_DEFAULT, DOTS_MIN, DOTS_MAX = 5, 3, 10
 """Dots placed by each seat."""
+KOMI_DEFAULT, KOMI_MAX = 0, 9
+"""Faces given to seat 1 before the game (variant ``komi``; ours, not the source's: see ``seeds/polygons.md``)."""
 OPTIONS: tuple[Option, ...] = (
     Option("size", f"Lattice 0..size in both directions ({SIZE_MIN}–{SIZE_MAX}, default {SIZE_DEFAULT})",
            SIZE_DEFAULT, "int", minimum=SIZE_MIN, maximum=SIZE_MAX),
     Option("dots", f"Dots each player places ({DOTS_MIN}–{DOTS_MAX}, default {DOTS_DEFAULT})", DOTS_DEFAULT,
            "int", minimum=DOTS_MIN, maximum=DOTS_MAX),
+    Option("komi", f"Faces the second player starts with, as odd faces favour the first (0–{KOMI_MAX}, default 0)",
+           KOMI_DEFAULT, "int", minimum=0, maximum=KOMI_MAX),
 )
-"""The variant options: the lattice ``size`` and the ``dots`` per seat (at most :func:`max_dots_per_seat`)."""
+"""The variant options: the lattice ``size``, the ``dots`` per seat (at most :func:`max_dots_per_seat`) and the
+``komi`` given to seat 1."""
 
 Phase = Literal["place", "draw", "over"]
 Point: TypeAlias = tuple[int, int]
@@ -496,6 +502,7 @@ class PolygonsState(State[Move]):
         points: the dots' lattice points ``(x, y)`` in placement order; dot ``i`` is named ``dot_name(i)`` and
             was placed by seat ``i % 2``.
         path: the dot indices in drawing order (empty before the first segment, never a single dot).
+        komi: faces added to seat 1's score (variant ``komi``, default 0).
     """
 
     game: ClassVar[str] = KEY
@@ -504,6 +511,7 @@ class PolygonsState(State[Move]):
     per_seat: int = DOTS_DEFAULT
     points: tuple[Point, ...] = ()
     path: tuple[int, ...] = ()
+    komi: int = KOMI_DEFAULT
 
     # ---- derived facts (cached; the dataclass is frozen but not slotted so cached_property works)
 
@@ -534,8 +542,8 @@ class PolygonsState(State[Move]):
 
     @property
     def variant(self) -> dict[str, int]:
-        """The variant options: ``{"size": ..., "dots": ...}``."""
-        return {"size": self.size, "dots": self.per_seat}
+        """The variant options: ``{"size": ..., "dots": ..., "komi": ...}``."""
+        return {"size": self.size, "dots": self.per_seat, "komi": self.komi}
 
     @property
     def total_dots(self) -> int:
@@ -597,17 +605,19 @@ class PolygonsState(State[Move]):
 
     @property
     def scores(self) -> tuple[int, int]:
-        """``(odd faces, even faces)`` of the drawing so far: provisional while drawing, final once over."""
+        """``(odd faces, even faces + komi)`` of the drawing so far: provisional while drawing, final once over
+        (``(0, komi)`` while placing)."""
         if self.phase == "place":
-            return 0, 0
-        return self._scores
+            return 0, self.komi
+        odd, even = self._scores
+        return odd, even + self.komi
 
     @property
     def outcome(self) -> Outcome | None:
         """Once the path is closed: the seat with more faces wins, equal counts draw."""
         if self.phase != "over":
             return None
-        odd, even = self._scores
+        odd, even = self.scores
         if odd == even:
             return Outcome(None, True, (odd, even), Termination.NATURAL)
         return Outcome(0 if odd > even else 1, False, (odd, even), Termination.NATURAL)
@@ -735,7 +745,7 @@ class PolygonsState(State[Move]):
                         f"The point {x},{y} is in line with dots {dot_name(i)} and {dot_name(j)}; "
                         "no three dots may lie on one straight line."
                     )
-        return PolygonsState(self.size, self.per_seat, (*self.points, point), ())
+        return PolygonsState(self.size, self.per_seat, (*self.points, point), (), self.komi)
 
     def _connect(self, move: Connect) -> PolygonsState:
         n = len(self.points)
@@ -746,7 +756,7 @@ class PolygonsState(State[Move]):
         if move.start == move.end:
             raise IllegalMove("A segment joins two different dots.")
         if not self.path:
-            return PolygonsState(self.size, self.per_seat, self.points, (move.start, move.end))
+            return PolygonsState(self.size, self.per_seat, self.points, (move.start, move.end), self.komi)
         end = self.path[-1]
         targets = ", ".join(self.legal_targets())
         if move.start != end:
@@ -758,7 +768,7 @@ class PolygonsState(State[Move]):
             raise IllegalMove(
                 f"Dot {dot_name(move.end)} is already connected; connect {dot_name(end)} to one of {targets}."
             )
-        return PolygonsState(self.size, self.per_seat, self.points, (*self.path, move.end))
+        return PolygonsState(self.size, self.per_seat, self.points, (*self.path, move.end), self.komi)
 
     # ---- serialisation
 
@@ -788,15 +798,15 @@ class PolygonsState(State[Move]):
                 placement is unfinished, or ``ply``, ``last_move``, ``phase`` or ``scores`` disagree.
         """
         try:
-            size, per_seat = read_variant(data["variant"])
+            size, per_seat, komi = read_variant(data["variant"])
         except InvalidVariant as error:
             raise InvalidState(f"Bad variant: {error}") from error
         points = _dots_from_data(data["dots"], size, per_seat)
         path = _path_from_data(data["path"], len(points))
-        state = cls(size, per_seat, points, ())
+        state = cls(size, per_seat, points, (), komi)
         if path and state.phase == "place":
             raise InvalidState("Segments are drawn while dots can still be placed.")
-        state = cls(size, per_seat, points, path)
+        state = cls(size, per_seat, points, path, komi)
         if data["ply"] != state.ply or not _is_int(data["ply"]):
             raise InvalidState(f"'ply' is {data['ply']!r} but the dots and path make {state.ply}.")
         last = state.last_move
@@ -867,15 +877,15 @@ def max_dots_per_seat(size: int) -> int:
     return 2 * (size + 1) // 3
 
 
-def read_variant(options: Mapping[str, Any] | None) -> tuple[int, int]:
-    """Validate variant options (:data:`OPTIONS`, then room for the dots) and return ``(size, dots)``.
+def read_variant(options: Mapping[str, Any] | None) -> tuple[int, int, int]:
+    """Validate variant options (:data:`OPTIONS`, then room for the dots) and return ``(size, dots, komi)``.
 
     Raises:
         InvalidVariant: an option is unknown, not a whole number, out of range, or the dots do not fit.
     """
     full = check_options(OPTIONS, options)
     check_room(full)
-    return full["size"], full["dots"]
+    return full["size"], full["dots"], full["komi"]
 
 
 def check_room(variant: Mapping[str, Any]) -> None:

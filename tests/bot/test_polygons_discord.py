@@ -49,3 +49,24 @@ async def test_bad_dots_and_segments_are_refused(simcord_env, db: Database) -> N
         assert result.ephemeral, options
         assert result.response.content
     assert await snapshot(db) == before
+
+
+async def test_a_komi_match_against_hard(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    await world["alice"].slash(world.channel, "polygons start", opponent=world.bot_member(), level="hard", dots=3,
+                               size=8, komi=2)
+    match_id = await only_match_id(db)
+    rng = random.Random(2)
+    while (match := await stored(db, match_id)).status == "active":
+        state = load_state(match)
+        assert state.komi == 2
+        notation = state.format_move(GAMES["polygons"].computer_move(state, "easy", rng))
+        name, options = command_for("polygons", state, notation)
+        result = await world["alice"].slash(world.thread(), name, **options)
+        assert not result.ephemeral, result.response.content
+    final = load_state(match)
+    assert match.variant["komi"] == 2
+    odd, even = match.outcome["scores"]
+    assert odd + even == len(final.faces()) + 2  # the second player's two points come on top of the faces
+    boards = [message for message in world.thread().history() if message.attachments]
+    assert boards and ("wins" in boards[-1].content or "Draw" in boards[-1].content)  # the final board

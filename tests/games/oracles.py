@@ -11,7 +11,7 @@ import shapely
 from games.base import IllegalMove
 from games.differences.computer import solve
 from games.differences.rules import DifferencesState, Square
-from games.polygons.rules import Point
+from games.polygons.rules import Point, face_sides, score_sides
 
 
 def differences_best_moves(state: DifferencesState) -> tuple[int, list[Square]]:
@@ -68,3 +68,19 @@ def _turns(ring: list[tuple[float, float]]) -> int:
         if abs(ax * by - ay * bx) > 1e-6 * math.hypot(ax, ay) * math.hypot(bx, by):
             count += 1
     return count
+
+
+def polygons_margin(points: Sequence[Point], path: Sequence[int], mover: int) -> int:
+    """The final face margin for ``mover`` (to draw the next segment from the end of ``path``) under perfect play:
+    plain minimax over every order of the dots left, each closed path scored by the rules'
+    :func:`games.polygons.rules.face_sides` (the cross-check of the computer's exact search)."""
+    rest = [i for i in range(len(points)) if i not in set(path)]
+
+    def margin(path: list[int], rest: list[int], to_move: int) -> int:
+        if not rest:
+            odd, even = score_sides(face_sides(points, path, True))
+            return odd - even if mover == 0 else even - odd
+        values = [margin([*path, dot], rest[:k] + rest[k + 1:], 1 - to_move) for k, dot in enumerate(rest)]
+        return max(values) if to_move == mover else min(values)
+
+    return margin(list(path), rest, mover)

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from games import GAMES, IllegalMove, InvalidState, InvalidVariant, Option, Outcome, Termination
+from games import GAMES, LEVELS, IllegalMove, InvalidState, InvalidVariant, Option, Outcome, Termination
 from games.base import check_options, read_stored_outcome
+from games.chopsticks.computer import best_moves as chopsticks_best_moves
 from renderers._common import outcome_text
 
 KEYS = tuple(GAMES)
@@ -189,7 +190,8 @@ def test_computer_move_checks_state_level_and_game_over_once(key: str) -> None:
     state = game.new_state(dict(game.demo[0].variant), random.Random(0))
     with pytest.raises(TypeError, match=re.escape(f"needs a {game.title} state")):
         game.computer_move(other.new_state({}, random.Random(0)), "easy", random.Random(0))
-    with pytest.raises(ValueError, match=re.escape("Unknown level 'expert'; the levels are easy, medium, hard.")):
+    levels = ", ".join(level for level in LEVELS if level in game.level_descriptions)
+    with pytest.raises(ValueError, match=re.escape(f"Unknown level 'expert'; the levels are {levels}.")):
         game.computer_move(state, "expert", random.Random(0))  # type: ignore[arg-type]  # an unknown level
     final = playout(key, 5)[-1]
     if final.is_over:
@@ -271,3 +273,40 @@ def test_solitaire_end_names_the_turns() -> None:
         "the sticks form a Gröbner basis in 1 turn"
     assert outcome_text("groebner_nim", ["Ann"], Outcome(None, False, (6,), Termination.NATURAL)) == \
         "Finished: the sticks form a Gröbner basis in 6 turns"
+
+
+# ------------------------------------------------------------------------------------------- levels
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_game_says_what_its_levels_do(key: str) -> None:
+    game = GAMES[key]
+    described = list(game.level_descriptions)
+    assert described[:3] == ["easy", "medium", "hard"]
+    assert set(described) <= set(LEVELS)
+    for level, words in game.level_descriptions.items():
+        assert words and words == words.strip() and not words.endswith(".") and level not in words.split()[:1]
+    state = game.new_state(dict(game.demo[0].variant), random.Random(0))
+    assert game.levels_for(state)[:3] == ("easy", "medium", "hard")
+    if "perfect" not in game.levels_for(state):
+        with pytest.raises(ValueError, match=re.escape(f"{game.title} has no perfect level with these options")):
+            game.computer_move(state, "perfect", random.Random(0))
+
+
+def test_perfect_is_offered_where_the_game_is_solved_and_plays_as_the_solver() -> None:
+    chopsticks, differences, polygons = GAMES["chopsticks"], GAMES["differences"], GAMES["polygons"]
+    assert "perfect" in chopsticks.levels_for(chopsticks.new_state({"rollover": True}))
+    assert "perfect" in differences.levels_for(differences.new_state({"n": 8}))
+    assert "perfect" not in differences.levels_for(differences.new_state({"n": 9}))
+    assert "perfect" not in polygons.levels_for(polygons.new_state({}))
+    state = chopsticks.new_state({})
+    for seed in range(5):
+        move = chopsticks.computer_move(state, "perfect", random.Random(seed))
+        assert move in chopsticks_best_moves(state)
+    grid = differences.new_state({"n": 6})
+    value = differences.exact_value(grid, 0)
+    for seed in range(3):
+        move = differences.computer_move(grid, "perfect", random.Random(seed))
+        assert differences.exact_value(grid.apply(move), 0).amount == value.amount
+    with pytest.raises(ValueError, match="has no perfect level with these options; the levels are easy, medium, hard"):
+        differences.computer_move(differences.new_state({"n": 12}), "perfect", random.Random(0))

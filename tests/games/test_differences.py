@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
 from games.differences import GAME
-from games.differences.computer import exact_limit, greedy_move, mcts_move, solve
+from games.differences.computer import SWINDLE_CANDIDATES, exact_limit, greedy_move, mcts_move, solve
 from games.differences.rules import (
     FILES,
     MAX_N,
@@ -369,9 +369,10 @@ def test_monte_carlo_search_finds_the_best_move_near_the_end() -> None:
 
 
 def test_medium_maximises_the_running_difference() -> None:
+    # on 10 x 10, more than four marks remain after these moves: medium's exact ending has not begun
     for seed in range(5):
         rng = random.Random(seed)
-        state = GAME.new_state({"n": 8})
+        state = GAME.new_state({"n": 10})
         for _ in range(3 + seed % 3):
             state = state.apply(rng.choice(state.legal_moves()))
         seat = state.current_seat
@@ -386,6 +387,52 @@ def test_medium_maximises_the_running_difference() -> None:
         assert gain(GAME.computer_move(state, "medium", rng)) == best
 
 
+def test_medium_plays_the_last_four_marks_exactly() -> None:
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.new_state({"n": 9})
+        while state.n - state.ply > 4 - seed % 3:
+            state = state.apply(rng.choice(state.legal_moves()))
+        _, best = best_moves(state)
+        assert GAME.computer_move(state, "medium", rng) in best
+
+
 def test_computer_move_rejects_unknown_levels() -> None:
     with pytest.raises(ValueError, match="levels"):
         GAME.computer_move(GAME.new_state(), "expert", random.Random(0))  # type: ignore[arg-type]
+
+
+def test_tree_search_finishes_its_play_outs_exactly() -> None:
+    # three marks left: every child's play-outs end in the exact search, so the search finds a best move
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = GAME.new_state({"n": 6})
+        while state.n - state.ply > 3:
+            state = state.apply(rng.choice(state.legal_moves()))
+        _, best = best_moves(state)
+        assert mcts_move(state, random.Random(seed), iterations=400) in best
+
+
+def test_hard_keeps_the_value_with_the_move_that_leaves_most_ways_to_go_wrong() -> None:
+    compared = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.new_state({"n": 7})
+        while state.n - state.ply > 4:
+            state = state.apply(rng.choice(state.legal_moves()))
+        seat0 = state.current_seat == 0
+        value = solve(state)
+        optimal = [move for move in state.legal_moves() if solve(state.apply(move)) == value]
+
+        def erring(move: Square, state: DifferencesState = state, value: int = value, seat0: bool = seat0) -> float:
+            child = state.apply(move)
+            replies = child.legal_moves()
+            return sum((solve(child.apply(r)) > value) if seat0 else (solve(child.apply(r)) < value)
+                       for r in replies) / len(replies)
+
+        move = GAME.computer_move(state, "hard", random.Random(seed))
+        assert move in optimal
+        if len(optimal) <= SWINDLE_CANDIDATES and len({erring(m) for m in optimal}) > 1:
+            assert erring(move) == max(erring(m) for m in optimal)
+            compared += 1
+    assert compared >= 3

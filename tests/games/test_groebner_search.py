@@ -197,3 +197,50 @@ def test_the_start_note_names_a_forced_win_only_for_typed_duel_starts() -> None:
                                       "score 3 points more.")
     assert game.start_note(game.new_state({"mode": "solitaire", "start": "x^3+1, x*y^2+y^3"})) is None
     assert game.start_note(game.new_state({}, random.Random(4))) is None  # random starts are drawn fair
+
+
+def test_hard_keeps_the_value_with_the_pair_that_leaves_most_ways_to_go_wrong() -> None:
+    order = "grevlex"
+    chosen = 0
+    for seed in BRUTE_FORCE_SEEDS[:5]:
+        state = custom(random_start(2, order, random.Random(seed)), order)
+        while not state.is_over:
+            adding = set(state.adding_pairs())
+            pairs = [pair for pair in state.unpicked_pairs() if pair in adding]
+            pairs += [pair for pair in state.unpicked_pairs() if pair not in adding][:1]  # one pass stands for all
+
+            def worth(pair: object, state: GroebnerNimState = state) -> int:
+                child = state.apply(pair)
+                gain = POINTS_PER_STICK if child.added[-1] is not None else 0
+                rest = brute_force_value(child)
+                return gain + rest if child.current_seat == state.current_seat else gain - rest
+
+            values = {pair: worth(pair) for pair in pairs}
+            best = max(values.values())
+            keeping = [pair for pair, value in values.items() if value == best]
+
+            def erring(pair: object, state: GroebnerNimState = state) -> float:
+                """The share of the opponent's replies after ``pair`` that lose value for it: every pair that adds
+                a stick, and a pair that adds nothing when those are odd in number (an even number of them is
+                worth no pass at all, as the solver counts)."""
+                child = state.apply(pair)
+                if child.is_over:
+                    return 0.0
+                theirs = brute_force_value(child)
+                adds = set(child.adding_pairs())
+                zeros = [reply for reply in child.unpicked_pairs() if reply not in adds]
+                replies = sorted(adds, key=str) + (zeros[:1] if len(zeros) % 2 else [])
+                bad = 0
+                for reply in replies:
+                    after = child.apply(reply)
+                    gain = POINTS_PER_STICK if after.added[-1] is not None else 0
+                    bad += gain - brute_force_value(after) < theirs
+                return bad / len(replies) if replies else 0.0
+
+            move = GAME.computer_move(state, "hard", random.Random(seed))
+            assert values.get(move, worth(move)) == best
+            if len(keeping) > 1 and len({erring(pair) for pair in keeping}) > 1:
+                assert erring(move) == max(erring(pair) for pair in keeping)
+                chosen += 1
+            state = state.apply(move)
+    assert chosen >= 1

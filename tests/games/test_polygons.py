@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from games import GAMES
 from games.base import IllegalMove, InvalidMove, InvalidState, InvalidVariant
-from games.polygons import GAME
+from games.polygons import GAME, computer
 from games.polygons.rules import (
     Connect,
     Place,
@@ -24,7 +24,7 @@ from games.polygons.rules import (
     max_dots_per_seat,
     score_sides,
 )
-from tests.games.oracles import faces_by_shapely
+from tests.games.oracles import faces_by_shapely, polygons_margin
 
 VECTORS = json.loads((Path(__file__).parents[2] / "seeds" / "polygons.json").read_text())
 ERRORS = {"IllegalMove": IllegalMove, "InvalidMove": InvalidMove}
@@ -191,14 +191,14 @@ def test_invalid_states(vector: dict) -> None:
 
 def test_registry_and_defaults() -> None:
     assert GAMES["polygons"] is GAME
-    assert GAME.variant_defaults() == {"size": 15, "dots": 5}
+    assert GAME.variant_defaults() == {"size": 15, "dots": 5, "komi": 0}
     state = GAME.new_state()
     assert state.variant == GAME.variant_defaults()
-    assert state.to_dict()["variant"] == {"size": 15, "dots": 5}
+    assert state.to_dict()["variant"] == {"size": 15, "dots": 5, "komi": 0}
     assert state.phase == "place" and state.current_seat == 0 and state.ply == 0
     assert state.last_move is None and state.scores == (0, 0) and state.outcome is None
     assert len(state.legal_points()) == 16 * 16
-    assert GAME.new_state({"size": 30, "dots": 10}).to_dict()["variant"] == {"size": 30, "dots": 10}
+    assert GAME.new_state({"size": 30, "dots": 10}).to_dict()["variant"] == {"size": 30, "dots": 10, "komi": 0}
 
 
 def test_room_limit() -> None:
@@ -319,7 +319,7 @@ def test_random_games_close_the_path(variant: dict[str, int], seed: int) -> None
     assert outcome.winner == (None if odd == even else (0 if odd > even else 1))
     for snapshot in [*states[:: max(1, len(states) // 6)], state]:
         data = json.loads(json.dumps(snapshot.to_dict()))
-        assert data["game"] == "polygons" and data["variant"] == variant
+        assert data["game"] == "polygons" and data["variant"] == GAME.variant(variant)
         again = PolygonsState.from_dict(data)
         assert again == snapshot and again.to_dict() == data
 
@@ -441,3 +441,129 @@ def test_a_stored_path_must_name_single_dots(path: list[str]) -> None:
     data["path"] = path
     with pytest.raises(InvalidState, match="not a dot name"):
         GAME.load(data)
+
+
+# ------------------------------------------------------------------------------------- the exact search
+
+
+def _drawing_from(seed: int, dots: int, left: int) -> PolygonsState:
+    """A position of the drawing with ``left`` dots to connect: random placements and segments."""
+    rng = random.Random(seed)
+    state = GAME.new_state({"dots": dots})
+    while state.phase == "place" or len(state.points) - len(state.path) > left:
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_hard_keeps_the_exact_value_six_dots_before_the_end() -> None:
+    # A hard loss of the former player: the exact search started at 5 dots left, and the play-outs chose D-A here.
+    state = _play({}, ["2,9", "12,1", "10,7", "2,8", "15,11", "4,5", "11,9", "10,15", "6,6", "12,7", "H-F", "F-C",
+                       "C-D"])
+    seat = state.current_seat
+    assert len(state.points) - len(state.path) == 6
+    values = {state.format_move(move): GAME.exact_value(state.apply(move), seat).amount for move in state.legal_moves()}
+    assert values["D-A"] == -2 and values["D-J"] == 0 == max(values.values())
+    assert GAME.exact_value(state, seat).amount == 0
+    assert polygons_margin(state.points, list(state.path), seat) == 0
+    for seed in range(4):
+        assert state.format_move(GAME.computer_move(state, "hard", random.Random(seed))) == "D-J"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_fast_scorer_agrees_with_the_rules(seed: int) -> None:
+    rng = random.Random(seed)
+    for count in (4, 7, 10, 14):
+        points = _random_points(rng, count, 12)
+        drawing = computer._Drawing(points)
+        for _ in range(6):
+            path = rng.sample(range(len(points)), len(points))
+            odd, even = score_sides(face_sides(points, path, True))
+            assert drawing.margin(path) == odd - even
+
+
+@pytest.mark.parametrize("vector", [v for v in VECTORS["faces"] if v["closed"]], ids=lambda v: v["name"])
+def test_fast_scorer_agrees_with_the_face_vectors(vector: dict) -> None:
+    odd, even = vector["scores"]
+    assert computer._Drawing([tuple(p) for p in vector["points"]]).margin(vector["path"]) == odd - even
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_search_agrees_with_plain_minimax(seed: int) -> None:
+    state = _drawing_from(seed, 3 + seed % 3, 2 + seed % 4)
+    seat = state.current_seat
+    assert computer.exact_margin(state) == polygons_margin(state.points, list(state.path), seat)
+    assert GAME.exact_value(state, 1 - seat).amount == -polygons_margin(state.points, list(state.path), seat)
+
+
+def test_the_shared_table_never_changes_a_move() -> None:
+    states = [_drawing_from(seed, 5, 8) for seed in range(3)]
+    warm = []
+    for state in states:  # each search fills the table, which the next ones of the same dots meet warm
+        rng = random.Random(7)
+        line = []
+        while not state.is_over:
+            move = GAME.computer_move(state, "hard", rng)
+            line.append(move)
+            state = state.apply(move)
+        warm.append(line)
+    for state, line in zip(states, warm, strict=True):
+        rng = random.Random(7)
+        for move in line:
+            computer._ENDGAMES.clear()  # every move from an empty table
+            assert GAME.computer_move(state, "hard", rng) == move
+            state = state.apply(move)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_hard_never_gives_away_exact_value(seed: int) -> None:
+    # Placements at random, then hard draws against a random mover: every segment of hard's from the second on is
+    # one of best value by the plain minimax of the rules' faces.
+    rng = random.Random(seed)
+    state = GAME.new_state({"dots": 4, "size": 10})
+    while state.phase == "place":
+        state = state.apply(rng.choice(state.legal_moves()))
+    hard_seat = seed % 2
+    checked = 0
+    while not state.is_over:
+        seat = state.current_seat
+        if seat != hard_seat:
+            state = state.apply(rng.choice(state.legal_moves()))
+            continue
+        move = GAME.computer_move(state, "hard", rng)
+        if state.path and len(state.legal_moves()) > 1:
+            best = polygons_margin(state.points, list(state.path), seat)
+            after = state.apply(move)
+            assert polygons_margin(after.points, list(after.path), 1 - seat) == -best, state.to_dict()
+            checked += 1
+        state = state.apply(move)
+    assert checked >= 2
+
+
+# ------------------------------------------------------------------------------------- komi
+
+
+def test_komi_is_added_to_the_second_players_faces() -> None:
+    vector = next(v for v in VECTORS["games"] if v["name"] == "default variant")
+    plain = _play(vector["variant"], vector["moves"])
+    given = _play({**vector["variant"], "komi": 3}, vector["moves"])
+    odd, even = plain.scores
+    assert given.variant["komi"] == 3 and given.scores == (odd, even + 3)
+    assert GAME.new_state({"komi": 2}).scores == (0, 2)
+    assert given.outcome.scores == (odd, even + 3)
+    assert given.outcome.winner == (None if odd == even + 3 else 0 if odd > even + 3 else 1)
+    assert PolygonsState.from_dict(given.to_dict()) == given
+    # a match stored before the option existed loads with no komi
+    old = plain.to_dict()
+    old["variant"] = {"size": plain.size, "dots": plain.per_seat}
+    assert PolygonsState.from_dict(old).komi == 0
+    with pytest.raises(InvalidVariant, match="komi"):
+        GAME.new_state({"komi": 10})
+
+
+def test_komi_shifts_every_exact_value() -> None:
+    for seed in range(4):
+        state = _drawing_from(seed, 4, 5)
+        shifted = PolygonsState(state.size, state.per_seat, state.points, state.path, 2)
+        for seat in (0, 1):
+            plain, given = GAME.exact_value(state, seat).amount, GAME.exact_value(shifted, seat).amount
+            assert given == plain + (2 if seat == 1 else -2)
