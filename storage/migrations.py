@@ -301,6 +301,23 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX outbox_next ON outbox (next_at) WHERE status = 'pending';
     CREATE INDEX challenges_pair ON challenges (guild_id, challenger_id, opponent_id, created_at);
     """,
+    # 11: the computer's ``perfect`` level (where a game is solved) may sit in a seat. SQLite cannot change a CHECK in
+    # place: the seats table is built again with the new check and its rows copied (nothing references it).
+    """
+    CREATE TABLE seats_perfect (
+        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL CHECK (seat >= 0),
+        user_id      INTEGER NOT NULL,
+        display_name TEXT    NOT NULL,
+        level        TEXT CHECK (level IS NULL OR level IN ('easy', 'medium', 'hard', 'perfect')),
+        PRIMARY KEY (match_id, seat)
+    );
+    INSERT INTO seats_perfect (match_id, seat, user_id, display_name, level)
+        SELECT match_id, seat, user_id, display_name, level FROM seats;
+    DROP TABLE seats;
+    ALTER TABLE seats_perfect RENAME TO seats;
+    CREATE INDEX seats_user ON seats (user_id);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -540,6 +557,12 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     DROP INDEX outbox_next;
     CREATE INDEX outbox_next ON outbox (next_at) WHERE status = 'pending';
     CREATE INDEX challenges_pair ON challenges (guild_id, challenger_id, opponent_id, created_at);
+    """,
+    # 11: as in SQLite, by replacing the check.
+    """
+    ALTER TABLE seats DROP CONSTRAINT seats_level_check;
+    ALTER TABLE seats ADD CONSTRAINT seats_level_check
+        CHECK (level IS NULL OR level IN ('easy', 'medium', 'hard', 'perfect'));
     """,
 )
 

@@ -87,6 +87,10 @@ def rules_embed(game: str) -> discord.Embed:
         for index, chunk in enumerate(_chunks(options, EMBED_FIELD)):
             embed.add_field(name="Options of the start command" if index == 0 else "More options", value=chunk,
                             inline=False)
+    if declared.level_descriptions:
+        levels = "\n".join(f"**{level}**: {what}." for level, what in declared.level_descriptions.items())
+        embed.add_field(name="Playing me (pick me as `opponent`, then `level:`)", value=levels[:EMBED_FIELD],
+                        inline=False)
     embed.add_field(name="Source", value=declared.source, inline=False)
     embed.set_footer(text=f"Start a match: /{declared.command} start · all commands: /help")
     if len(embed) > EMBED_TOTAL:

@@ -54,7 +54,9 @@ def help_embed() -> discord.Embed:
     embed = discord.Embed(
         title="Napkin Games",
         description="Pencil-and-paper games played turn by turn in this server, against a member or against me "
-                    "(pick me as `opponent`). Leave `opponent` empty for an open challenge anyone may accept.",
+                    "(pick me as `opponent`, then `level:` easy, medium or hard, or perfect where a game is solved; "
+                    "`/rules` says what each level does in that game). Leave `opponent` empty for an open challenge "
+                    "anyone may accept.",
         colour=discord.Colour.blurple())
     for key in GAMES:
         game = GAMES[key]

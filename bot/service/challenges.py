@@ -180,6 +180,8 @@ class ChallengeService:
         """
         full_variant = self.validate_variant(game, variant)
         seat_count = GAMES[game].seats_for(full_variant)
+        if seat_count > 1 and level is not None:
+            _check_level(game, full_variant, level)
         now = self.clock()
 
         def body(tx: Tx) -> MatchRecord:
@@ -258,6 +260,20 @@ def _insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant
         guild_id=guild_id, channel_id=channel_id, game=game_key, variant=variant, state=state.to_dict(),
         current_seat=seat, days_per_move=days, deadline=deadline, rated=rated, now=now, seats=seats,
     )
+
+
+def _check_level(game: str, variant: dict[str, Any], level: Level) -> None:
+    """Check that the computer plays ``game`` with ``variant`` at ``level`` (``perfect`` only where it is solved).
+
+    Raises:
+        BadOption: it does not; the message names the level and the levels there are.
+    """
+    declared = GAMES[game]
+    offered = declared.levels_for(declared.new_state(variant, random.Random(0)))
+    if level not in offered:
+        where = "these options" if level in declared.level_descriptions else "any options"
+        raise BadOption(f"`level:{level}`: {declared.title} has no {level} level with {where}; its levels are "
+                        f"{', '.join(offered[:-1])} and {offered[-1]}.")
 
 
 def _check_can_start(tx: ReadTx, guild_id: int, channel_id: int, user_id: int, now: float) -> SettingsRecord:

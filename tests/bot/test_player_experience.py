@@ -121,6 +121,33 @@ async def test_seat_and_level_apply_against_the_computer(simcord_env, db: Databa
     assert match.seats[1].user_id == world["alice"].id and match.seats[0].level == "hard"
 
 
+async def test_perfect_is_offered_where_the_game_is_solved_and_refused_elsewhere(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice")
+    before = await snapshot(db)
+    result = await world["alice"].slash(world.channel, "napkin start", opponent=world.bot_member(), level="perfect")
+    assert result.ephemeral and "`level:perfect`" in result.response.content
+    assert "easy, medium and hard" in result.response.content
+    result = await world["alice"].slash(world.channel, "differences start", opponent=world.bot_member(),
+                                        level="perfect", n=12)
+    assert result.ephemeral and "`level:perfect`" in result.response.content and "these options" in \
+        result.response.content
+    assert await snapshot(db) == before
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="perfect")
+    match = await stored(db, await only_match_id(db))
+    assert match.seats[1].level == "perfect" and match.status == "active"
+    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    match = await stored(db, match.id)
+    assert match.ply == 2  # the perfect computer answered
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_rules_say_what_each_computer_level_does(game: str) -> None:
+    shown = {field.name: field.value for field in rules_embed(game).fields}
+    [levels] = [value for name, value in shown.items() if name.startswith("Playing me")]
+    for level, what in GAMES[game].level_descriptions.items():
+        assert f"**{level}**: {what}." in levels
+
+
 async def test_a_declined_challenge_tells_the_challenger_once(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     challenge = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])

@@ -32,11 +32,12 @@ log = logging.getLogger(__name__)
 
 DAYS_CHOICES = [app_commands.Choice(name=plural(d, "day"), value=d) for d in (1, 2, 3, 5, 7, 14)] + [
     app_commands.Choice(name="no limit", value=0)]
-LevelOption = Literal["easy", "medium", "hard"]
+LevelOption = Literal["easy", "medium", "hard", "perfect"]
+"""The computer's levels a start command offers (every game's; a level a game or variant lacks is refused at start)."""
 SeatOption = Literal["first", "second"]
 START_DESCRIPTIONS: dict[str, str] = {
     "opponent": "Who to challenge; leave empty for an open challenge, or pick me to play the computer",
-    "level": "Computer strength when you play me",
+    "level": "Computer strength when you play me (/rules says what each level does)",
     "days": "Days per move (default: the server's setting)",
     "seat": "Move first or second, against me or in your challenge (default first)",
 }
