@@ -15,12 +15,12 @@ class SettingsReads(Queries):
     def get_settings(self, guild_id: int) -> SettingsRecord:
         """Return a server's settings (defaults if never set)."""
         row = self._one("SELECT days_per_move, use_threads, allowed_channels, max_active, rate_computer, "
-                        "vacation_days FROM guild_settings WHERE guild_id = ?", (guild_id,))
+                        "vacation_days, seasons FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if row is None:
             return SettingsRecord(guild_id)
         return SettingsRecord(guild_id, row["days_per_move"], bool(row["use_threads"]),
                               list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]),
-                              row["vacation_days"])
+                              row["vacation_days"], row["seasons"])
 
     def get_meta(self, key: str) -> str | None:
         """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""
@@ -35,15 +35,15 @@ class SettingsWrites(SettingsReads):
         """Insert or replace a server's settings."""
         self._conn.execute(
             "INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
-            "rate_computer, vacation_days, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "rate_computer, vacation_days, seasons, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET days_per_move = excluded.days_per_move, "
             "use_threads = excluded.use_threads, "
             "allowed_channels = excluded.allowed_channels, max_active = excluded.max_active, "
             "rate_computer = excluded.rate_computer, vacation_days = excluded.vacation_days, "
-            "updated_at = excluded.updated_at",
+            "seasons = excluded.seasons, updated_at = excluded.updated_at",
             (settings.guild_id, settings.days_per_move, int(settings.use_threads),
              json.dumps(sorted(settings.allowed_channels)), settings.max_active, int(settings.rate_computer),
-             settings.vacation_days, now),
+             settings.vacation_days, settings.seasons, now),
         )
 
     def put_meta(self, key: str, value: str) -> None:
