@@ -27,6 +27,10 @@ log = logging.getLogger(__name__)
 Engine = Literal["dutch", "matching"]
 """``dutch``: caissify-pairings' FIDE Dutch system (the default); ``matching``: networkx's maximum-weight matching."""
 ENGINES: tuple[Engine, ...] = ("dutch", "matching")
+DUTCH_PLAYERS = 128
+"""The most players whose Swiss rounds the FIDE Dutch engine pairs: a round of 128 takes about 7 s on 2 cores
+(``make bench``), under the 10 s a pairing may take. A larger tournament's rounds are paired by the maximum-weight
+matching, which keeps the absolute rules (no repeat, one bye each, seats) but not all of the Dutch order."""
 PAIRING_BUDGET = 60.0
 """Seconds a worker may take to pair one round before the round is left for the next attempt (a pairing of the
 largest tournament allowed takes about a tenth of this on 2 cores: ``make bench``)."""
