@@ -165,7 +165,7 @@ async def test_leaderboard_order_after_a_series(simcord_env, db: Database) -> No
         result = await world[challenger].slash(world.channel, "chopsticks start", opponent=world[accepter])
         await world[accepter].click(result.response, label="Accept")
         await world[loser].slash(world.thread(), "match resign")
-    board = await world["carol"].slash(world.channel, "leaderboard", game="chopsticks")
+    board = await world["carol"].slash(world.channel, "leaderboard", game="chopsticks", provisional=True)
     embed = board.response.embeds[0]
     lines = embed.description.splitlines()
     assert [line.split("**")[1] for line in lines] == ["alice", "bob", "carol"]
