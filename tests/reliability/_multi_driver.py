@@ -17,6 +17,11 @@ per request:
   it ended the first due match (answers ``{"holding": match}`` first), for the test to kill.
 * ``{"op": "hold-news", "now": T}``: claims the due news and stops without delivering them (answers ``{"claimed":
   [[kind, match, ply], ...]}`` first), for the test to kill.
+* ``{"op": "end", "now": T, "match": M, "guild": G, "user": U, "at": W}`` → ``{"ended": M, "advanced": [tournament
+  ids]}``: at the wall-clock time ``W`` (the same instant in every process), ``U`` resigns match ``M``, and the end
+  is settled as the bot's tournament task settles it (the next round paired, if this was the last game of one).
+* ``{"op": "hold-pairing", "now": T, "tournament": N}``: takes the lease of the tournament's next round and stops
+  before writing it (answers ``{"holding": round}`` first), for the test to kill.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from typing import Any
 
 from bot.config import parse_shard_ids
@@ -89,6 +95,25 @@ async def _resume(service: MatchService) -> dict[str, Any]:
     return {"moves": moves}
 
 
+async def _end(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
+    await asyncio.sleep(max(0.0, float(request["at"]) - time.time()))
+    await service.resign(int(request["match"]), int(request["guild"]), int(request["user"]))
+    return {"ended": request["match"], "advanced": await service.services.tournament_rounds.settle_pending()}
+
+
+async def _hold_pairing(service: MatchService, tournament_id: int) -> None:
+    rounds = service.services.tournament_rounds
+    original = rounds._write_round
+
+    async def hold(step: Any, result: Any) -> bool:  # the pairing is computed, under the lease: stop before writing
+        _say({"holding": step.round_number})
+        await asyncio.get_running_loop().run_in_executor(None, _hold_forever)
+        return await original(step, result)
+
+    rounds._write_round = hold  # type: ignore[method-assign]
+    await rounds.advance(tournament_id)
+
+
 async def _hold_due(service: MatchService) -> None:
     original = finisher.time_is_up
 
@@ -124,6 +149,10 @@ async def main(argv: list[str]) -> None:
                 _say(await _resume(service))
             elif op == "hold-due":
                 await _hold_due(service)
+            elif op == "end":
+                _say(await _end(service, request))
+            elif op == "hold-pairing":
+                await _hold_pairing(service, int(request["tournament"]))
             elif op == "hold-news":
                 claimed = await service.claim_news()
                 _say({"claimed": [[news.kind, news.match_id, news.ply] for news in claimed]})
