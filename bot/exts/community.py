@@ -196,6 +196,7 @@ class Community(commands.Cog):
         guild_id = require_guild(interaction)
         member = user or interaction.user
         rows = await self.bot.services.ratings.of_member(guild_id, member.id)
+        played, won, podiums = await self.bot.services.tournaments.of_member(guild_id, member.id)
         embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."
@@ -214,6 +215,10 @@ class Community(commands.Cog):
             if row.updated_at is not None and now - row.updated_at >= 30 * uncertainty.DAY:
                 value += f" · last rated game <t:{int(row.updated_at)}:R>"
             embed.add_field(name=GAMES[game].title, value=value, inline=False)
+        if played:
+            embed.add_field(name="Tournaments", value=f"{plural(played, 'finished tournament')} · "
+                                                      f"{plural(won, 'won', 'won')} · on the podium "
+                                                      f"{plural(podiums, 'time')}", inline=False)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="rules", description="How a game is played, with an example board")
