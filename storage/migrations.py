@@ -259,7 +259,9 @@ MIGRATIONS: tuple[str, ...] = (
     # rounds name none; points stay NULL until the result is in). News of a tournament still to post (a new round,
     # the final standings) is claimed for delivery like the match outbox. A server's seasons setting (off, monthly,
     # quarterly), and each member's record per server, game and season (kept, never deleted), ranked along
-    # season_rank as the ratings are along ratings_rank.
+    # season_rank as the ratings are along ratings_rank. ratings_rank_recent is ratings_rank with the time of each
+    # member's last game, so that the default leaderboard, which leaves off ratings whose uncertainty grew with time
+    # away (bot.service.uncertainty), is still read from the index alone.
     """
     CREATE TABLE tournaments (
         id             INTEGER PRIMARY KEY,
@@ -366,6 +368,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX season_rank ON season_records (
         guild_id, game, season, provisional, (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name,
         user_id);
+    CREATE INDEX ratings_rank_recent ON ratings (
+        guild_id, game, (games < 5), (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name, user_id,
+        games, mu, sigma, updated_at);
     """,
 )
 
@@ -667,6 +672,9 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX season_rank ON season_records (
         guild_id, game, season, provisional, (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name,
         user_id);
+    CREATE INDEX ratings_rank_recent ON ratings (
+        guild_id, game, (games < 5), (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name, user_id,
+        games, mu, sigma, updated_at);
     """,
 )
 

@@ -59,7 +59,8 @@ class RatingReads(Queries):
         With ``established`` (``(now, variance_per_second, max_variance)``), a duel board ranks only established
         ratings: :data:`PROVISIONAL_GAMES` games or more, and a ``sigma`` that, grown by ``variance_per_second``
         (of ``sigma²``) for every second since the member's last game (``updated_at``) until ``now``, is at most
-        ``sqrt(max_variance)`` (how :mod:`bot.service.uncertainty` counts a rating provisional again).
+        ``sqrt(max_variance)`` (how :mod:`bot.service.uncertainty` counts a rating provisional again), still read
+        from an index alone (``ratings_rank_recent``, which holds ``updated_at`` too).
         """
         where = "guild_id = ? AND game = ?" + (" AND best_vs_par IS NOT NULL" if solitaire else "")
         params: tuple[object, ...] = (guild_id, game)

@@ -21,7 +21,10 @@ from storage import (
     Tx,
 )
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
+from storage.queries.ratings import _RANK_ORDER
+from storage.queries.seasons import _SEASON_ORDER
 from tests.storage.test_database import _schema1_database, _table_rows
+from tests.storage.test_indexed_queries import _plan, _reads_along, _rowid
 
 pytestmark = pytest.mark.both_backends
 
@@ -164,3 +167,16 @@ async def test_season_records_add_up_and_rank(db: Database) -> None:
                                     offset=0, limit=10)
     assert ranked == 3 and rows[-1].display_name == "carol"  # provisional: after the established ones
     assert await db.read(ReadTx.seasons_of, 1, "chopsticks") == ["2025-04", "2025-03"]
+
+
+async def test_the_established_leaderboard_and_a_season_read_along_their_indexes(db: Database) -> None:
+    rowid = _rowid(db)
+    established = (f"SELECT {rowid} FROM ratings WHERE guild_id = 1 AND game = 'x' AND games >= 5 AND "  # noqa: S608 - test text
+                   "sigma * sigma + 0.000001 * (1800000000.0 - updated_at) <= 56.25 "
+                   f"ORDER BY {_RANK_ORDER} LIMIT 20 OFFSET 100")
+    plan = await _plan(db, established)
+    assert _reads_along(db, plan, "COVERING INDEX ratings_rank_recent"), plan
+    season = ("SELECT user_id FROM season_records WHERE guild_id = 1 AND game = 'x' AND season = '2025-03' "  # noqa: S608 - test text
+              f"AND provisional = 0 ORDER BY {_SEASON_ORDER} LIMIT 20")
+    plan = await _plan(db, season)
+    assert _reads_along(db, plan, "INDEX season_rank"), plan
