@@ -58,6 +58,10 @@ NEWS_LEASE = 300.0
 NEWS_RETRY_DELAYS: tuple[float, ...] = (30.0, 120.0, 600.0, 3600.0)
 """Seconds before the 2nd, 3rd, 4th and every later attempt to post a tournament's news."""
 NEWS_BATCH = 10
+PENDING_CAP = 10_000
+"""Ended matches noted and not yet looked at (:meth:`RoundService.note_end`) beyond which the notes are dropped and
+the next :meth:`RoundService.settle_pending` sweeps every running tournament instead (a process that ends matches
+without a tournament task to settle them, such as a script, never grows this without bound)."""
 MAX_STEPS = 64
 """Rounds :meth:`RoundService.advance` settles in one call (a round with no game, all forfeits and rests, is over at
 once and the next follows)."""
@@ -153,7 +157,8 @@ class RoundService:
         self.shards = shards
         self.computer_name = computer_name
         self.pending: set[int] = set()
-        """Ids of ended matches not looked at yet (:meth:`settle_pending`)."""
+        """Ids of ended matches not looked at yet (:meth:`settle_pending`), at most :data:`PENDING_CAP`."""
+        self._overflowed = False
         self.wake: Callable[[], None] = lambda: None
         """Called when a match ended (the bot's tournament task sets it to wake itself)."""
         ends.listen(self.note_end)
@@ -161,6 +166,9 @@ class RoundService:
     def note_end(self, match: MatchRecord) -> None:
         """A match ended (:class:`bot.service.base.MatchEnds`): note it for :meth:`settle_pending`, and wake the task
         that runs it."""
+        if len(self.pending) >= PENDING_CAP:
+            self.pending.clear()
+            self._overflowed = True
         self.pending.add(match.id)
         self.wake()
 
@@ -168,6 +176,9 @@ class RoundService:
         """Look at every match noted as ended: for a tournament's game, record its result and, when it was the last
         of its round, pair the next round (or finish the tournament). Returns the tournaments that advanced."""
         advanced = []
+        if self._overflowed:  # notes were dropped: look at every running tournament instead
+            self._overflowed = False
+            advanced += await self.sweep()
         while self.pending:
             match_id = self.pending.pop()
             board = await self.db.read(ReadTx.tournament_game_of_match, match_id)

@@ -7,6 +7,7 @@ end of its last game is noticed (concurrently, or after a restart)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -291,3 +292,18 @@ async def test_two_writers_of_one_round_store_it_once(services: Services, db: Da
         await second.close()
     assert [n for n, _ in await db.read(ReadTx.paired_rounds, cup.id)] == [1, 2, 3]
     assert len(await _games(db, cup.id, 3)) == 2
+
+
+async def test_notes_of_ended_matches_are_bounded(services: Services, db: Database, monkeypatch) -> None:
+    cup = await _cup(services, PLAYERS[:2])
+    board = (await _games(db, cup.id, 1))[0]
+    rounds = services.tournament_rounds
+    monkeypatch.setattr(tournament_rounds, "PENDING_CAP", 3)
+    await services.endings.resign(board.match_id, GUILD, board.first_id)  # noted: one pending
+    ended = await services.reading.get_match(board.match_id)
+    for fake in range(1_000_000, 1_000_005):  # ends nobody settles (a script): the notes stay within the cap
+        rounds.note_end(dataclasses.replace(ended, id=fake))
+        assert len(rounds.pending) <= 3
+    assert board.match_id not in rounds.pending  # dropped with the overflow...
+    assert await rounds.settle_pending() == [cup.id]  # ...and found by the sweep that replaces the notes
+    assert (await services.tournaments.get(cup.id, GUILD)).status == "finished"
