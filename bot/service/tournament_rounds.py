@@ -159,6 +159,9 @@ class RoundService:
         self.pending: set[int] = set()
         """Ids of ended matches not looked at yet (:meth:`settle_pending`), at most :data:`PENDING_CAP`."""
         self._overflowed = False
+        self.stalled: set[int] = set()
+        """Tournaments whose advance failed (a worker died, a pairing took too long): tried again first at the next
+        :meth:`settle_pending`."""
         self.wake: Callable[[], None] = lambda: None
         """Called when a match ended (the bot's tournament task sets it to wake itself)."""
         ends.listen(self.note_end)
@@ -179,12 +182,25 @@ class RoundService:
         if self._overflowed:  # notes were dropped: look at every running tournament instead
             self._overflowed = False
             advanced += await self.sweep()
+        for tournament_id in sorted(self.stalled):
+            self.stalled.discard(tournament_id)
+            if await self.retrying(tournament_id):
+                advanced.append(tournament_id)
         while self.pending:
             match_id = self.pending.pop()
             board = await self.db.read(ReadTx.tournament_game_of_match, match_id)
-            if board is not None and await self.advance(board.tournament_id):
+            if board is not None and await self.retrying(board.tournament_id):
                 advanced.append(board.tournament_id)
         return advanced
+
+    async def retrying(self, tournament_id: int) -> bool:
+        """:meth:`advance`; a failure leaves the tournament in :attr:`stalled` (tried again at the next settling)
+        and propagates."""
+        try:
+            return await self.advance(tournament_id)
+        except BaseException:
+            self.stalled.add(tournament_id)
+            raise
 
     async def sweep(self) -> list[int]:
         """Start the tournaments whose start time has come and settle every running one (a round a crash left

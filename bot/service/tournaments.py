@@ -11,6 +11,7 @@ forfeit to the opponent. Late entries into a running Swiss are taken until half 
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,8 @@ from storage import (
     TournamentRecord,
     Tx,
 )
+
+log = logging.getLogger(__name__)
 
 FORMATS = ("swiss", "round_robin")
 FORMAT_WORDS = {"swiss": "Swiss", "round_robin": "round robin"}
@@ -340,8 +343,17 @@ class TournamentService:
             return tournament_here(tx, tournament_id, guild_id)
 
         await self.db.write(body)
-        await self.rounds.advance(tournament_id)
+        await self._advance(tournament_id)
         return await self.get(tournament_id, guild_id)
+
+    async def _advance(self, tournament_id: int) -> None:
+        """Pair what is due after a change this service stored; a failure (a worker died, a pairing took too long)
+        is logged and left to the rounds task, which tries again (the change itself stands)."""
+        try:
+            await self.rounds.retrying(tournament_id)
+        except Exception:
+            log.exception("tournament %s: its next round could not be paired now; it is tried again", tournament_id)
+            self.rounds.wake()
 
     async def withdraw(self, tournament_id: int, guild_id: int, user_id: int) -> Withdrawn:
         """Withdraw ``user_id`` from a running tournament: their game under way is resigned; a Swiss does not pair
@@ -387,7 +399,7 @@ class TournamentService:
 
         withdrawn = await self.db.write(body)
         self.ends.ended(withdrawn.resigned)
-        await self.rounds.advance(tournament_id)
+        await self._advance(tournament_id)
         return withdrawn
 
     async def cancel(self, tournament_id: int, guild_id: int, user_id: int, *,

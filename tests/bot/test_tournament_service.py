@@ -307,3 +307,25 @@ async def test_notes_of_ended_matches_are_bounded(services: Services, db: Databa
     assert board.match_id not in rounds.pending  # dropped with the overflow...
     assert await rounds.settle_pending() == [cup.id]  # ...and found by the sweep that replaces the notes
     assert (await services.tournaments.get(cup.id, GUILD)).status == "finished"
+
+
+async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services: Services, db: Database,
+                                                                         monkeypatch) -> None:
+    cup = await _cup(services, PLAYERS[:4], start=False)
+    calls = 0
+    real = services.computer.run
+
+    async def broken_once(function, *args, budget):  # a worker that died mid-pairing, once
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise TimeoutError("the pairing took too long")
+        return await real(function, *args, budget=budget)
+
+    monkeypatch.setattr(services.computer, "run", broken_once)
+    started = await services.tournaments.start(cup.id, GUILD, P1.user_id)
+    assert (started.status, started.current_round) == ("running", 0)  # started; round 1 not paired yet
+    assert services.tournament_rounds.stalled == {cup.id}
+    assert await services.tournament_rounds.settle_pending() == [cup.id]
+    assert (await services.tournaments.get(cup.id, GUILD)).current_round == 1 and calls == 2
+    assert services.tournament_rounds.stalled == set()

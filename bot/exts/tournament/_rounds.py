@@ -79,7 +79,9 @@ class TournamentRounds(commands.Cog):
         while self._woken:
             self._woken = False
             async with self._lock:
-                await self.run_pass()
+                sleep = await self.run_pass()
+            if self.failures and self.tournament_loop.is_running():  # failed: the loop tries again after a pause
+                self.tournament_loop.change_interval(seconds=sleep)
 
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def tournament_loop(self) -> None:
