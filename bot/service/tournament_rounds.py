@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.service import finisher, pairing, standings
-from bot.service.base import MatchEnds, reread
+from bot.service.base import MatchEnds
 from bot.service.challenges import insert_match
 from bot.service.clock import DAY
 from bot.service.computer import ComputerPool
@@ -298,7 +298,7 @@ class RoundService:
         now = self.clock()
 
         def body(tx: Tx) -> MatchRecord:
-            tournament = _tournament_here(tx, tournament_id, guild_id)
+            tournament = tournament_here(tx, tournament_id, guild_id)
             if tournament.organizer_id != user_id and not manager:
                 raise NotAllowed(f"Only the organizer of tournament #{tournament_id} (or a member with Manage Server) "
                                  "can end an idle game.")
@@ -370,13 +370,17 @@ class RoundService:
 # ---------------------------------------------------------------- transaction bodies
 
 
-def _tournament_here(tx: ReadTx, tournament_id: int, guild_id: int) -> TournamentRecord:
-    """Tournament ``tournament_id`` of server ``guild_id``.
+def tournament_here(tx: ReadTx, tournament_id: int, guild_id: int, *, lock: bool = False) -> TournamentRecord:
+    """Tournament ``tournament_id`` of server ``guild_id`` (with ``lock``, its row held until ``tx`` ends: ``tx`` is
+    then a write body's :class:`storage.Tx`).
 
     Raises:
         NotFound: none (or another server's).
+        TypeError: ``lock`` inside a read body, which cannot hold a row.
     """
-    tournament = tx.get_tournament(tournament_id)
+    if lock and not isinstance(tx, Tx):
+        raise TypeError("a tournament's row can be held only inside a write body")
+    tournament = tx.lock_tournament(tournament_id) if isinstance(tx, Tx) and lock else tx.get_tournament(tournament_id)
     if tournament is None or tournament.guild_id != guild_id:
         raise NotFound(f"There is no tournament #{tournament_id} in this server.")
     return tournament
@@ -514,15 +518,5 @@ def _seat(seat: int, entry: TournamentEntryRecord, computer_name: str) -> SeatRe
     return SeatRecord(seat, entry.user_id, entry.display_name)
 
 
-def games_of_round(tx: ReadTx, tournament_id: int, round_number: int) -> list[MatchRecord]:
-    """The matches of a round, by board."""
-    found = []
-    for board in tx.tournament_games(tournament_id, round_number):
-        if board.match_id is not None:
-            found.append(reread(tx, board.match_id))
-    return found
-
-
-__all__ = ["GRACE", "RoundNews", "RoundService", "begin", "board_points", "games_of_round",
-           "record_results"]
+__all__ = ["GRACE", "RoundNews", "RoundService", "begin", "board_points", "record_results", "tournament_here"]
 

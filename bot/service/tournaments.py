@@ -23,7 +23,7 @@ from bot.service.challenges import ChallengeService
 from bot.service.clock import DAYS_PER_MOVE_CHOICES
 from bot.service.errors import BadOption, LimitReached, NotAllowed, NotFound
 from bot.service.pairing import DUTCH_PLAYERS, pair_round_robin, round_robin_rounds
-from bot.service.tournament_rounds import RoundService, begin
+from bot.service.tournament_rounds import RoundService, begin, tournament_here
 from bot.texts import plural, quote
 from games import GAMES, Level, Termination
 from storage import (
@@ -99,18 +99,6 @@ class TournamentView:
     standings: list[standings.Line] = field(default_factory=list)
     engines: list[tuple[int, str]] = field(default_factory=list)
     """``(round, engine)`` of the paired rounds."""
-
-
-def tournament_here(tx: ReadTx, tournament_id: int, guild_id: int) -> TournamentRecord:
-    """Tournament ``tournament_id`` of server ``guild_id``.
-
-    Raises:
-        NotFound: none (or another server's).
-    """
-    tournament = tx.get_tournament(tournament_id)
-    if tournament is None or tournament.guild_id != guild_id:
-        raise NotFound(f"There is no tournament #{tournament_id} in this server.")
-    return tournament
 
 
 def label(tournament: TournamentRecord) -> str:
@@ -247,9 +235,7 @@ class TournamentService:
         now = self.clock()
 
         def body(tx: Tx) -> Entered:
-            tournament = tx.lock_tournament(tournament_id)
-            if tournament is None or tournament.guild_id != guild_id:
-                raise NotFound(f"There is no tournament #{tournament_id} in this server.")
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             name = label(tournament)
             if level is not None and tournament.organizer_id != player.user_id and not manager:
                 raise NotAllowed(f"Only the organizer of {name} (or a member with Manage Server) can enter the "
@@ -298,9 +284,7 @@ class TournamentService:
             NotFound, NotAllowed (not entered; it has started: withdraw instead; the computer by someone else).
         """
         def body(tx: Tx) -> TournamentRecord:
-            tournament = tx.lock_tournament(tournament_id)
-            if tournament is None or tournament.guild_id != guild_id:
-                raise NotFound(f"There is no tournament #{tournament_id} in this server.")
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             name = label(tournament)
             if computer and tournament.organizer_id != user_id and not manager:
                 raise NotAllowed(f"Only the organizer of {name} (or a member with Manage Server) can take the "
@@ -327,9 +311,7 @@ class TournamentService:
         now = self.clock()
 
         def body(tx: Tx) -> TournamentRecord:
-            tournament = tx.lock_tournament(tournament_id)
-            if tournament is None or tournament.guild_id != guild_id:
-                raise NotFound(f"There is no tournament #{tournament_id} in this server.")
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             if tournament.organizer_id != user_id and not manager:
                 raise NotAllowed(f"Only the organizer of {label(tournament)} (or a member with Manage Server) can "
                                  "start it.")
@@ -365,9 +347,7 @@ class TournamentService:
         now = self.clock()
 
         def body(tx: Tx) -> Withdrawn:
-            tournament = tx.lock_tournament(tournament_id)
-            if tournament is None or tournament.guild_id != guild_id:
-                raise NotFound(f"There is no tournament #{tournament_id} in this server.")
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             name = label(tournament)
             if tournament.status == "open":
                 raise NotAllowed(f"{name} has not started: `/tournament leave` takes you out of it.")
@@ -413,9 +393,7 @@ class TournamentService:
         now = self.clock()
 
         def body(tx: Tx) -> TournamentRecord:
-            tournament = tx.lock_tournament(tournament_id)
-            if tournament is None or tournament.guild_id != guild_id:
-                raise NotFound(f"There is no tournament #{tournament_id} in this server.")
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             if tournament.organizer_id != user_id and not manager:
                 raise NotAllowed(f"Only the organizer of {label(tournament)} (or a member with Manage Server) can "
                                  "cancel it.")
@@ -496,4 +474,4 @@ def start_words(tournament: TournamentRecord) -> str:
 __all__ = ["COMPUTER_RATING", "DEFAULT_MAX_PLAYERS", "DEFAULT_ROUNDS", "FORMATS", "FORMAT_WORDS", "MAX_LIVE",
            "MAX_PLAYERS", "MAX_ROUNDS", "MAX_START_HOURS", "NAME_LIMIT", "ROUND_ROBIN_MAX_PLAYERS", "STATUS_GROUPS",
            "Entered", "TournamentService", "TournamentView", "Withdrawn", "completed_rounds", "describe", "label",
-           "start_words", "tournament_here"]
+           "start_words"]
