@@ -17,9 +17,11 @@ per request:
   it ended the first due match (answers ``{"holding": match}`` first), for the test to kill.
 * ``{"op": "hold-news", "now": T}``: claims the due news and stops without delivering them (answers ``{"claimed":
   [[kind, match, ply], ...]}`` first), for the test to kill.
-* ``{"op": "end", "now": T, "match": M, "guild": G, "user": U, "at": W}`` → ``{"ended": M, "advanced": [tournament
-  ids]}``: at the wall-clock time ``W`` (the same instant in every process), ``U`` resigns match ``M``, and the end
-  is settled as the bot's tournament task settles it (the next round paired, if this was the last game of one).
+* ``{"op": "end", "now": T, "match": M, "guild": G, "user": U, "at": W, "settle_at": S}`` → ``{"ended": M,
+  "advanced": [tournament ids], "announced": [[round, kind], ...]}``: at the wall-clock time ``W`` (the same instant
+  in every process), ``U`` resigns match ``M``; at ``S`` the end is settled as the bot's tournament task settles it
+  (the next round paired, if this was the last game of one), then the due tournament news claimed and "posted"
+  (reported here, then settled).
 * ``{"op": "hold-pairing", "now": T, "tournament": N}``: takes the lease of the tournament's next round and stops
   before writing it (answers ``{"holding": round}`` first), for the test to kill.
 """
@@ -98,7 +100,15 @@ async def _resume(service: MatchService) -> dict[str, Any]:
 async def _end(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
     await asyncio.sleep(max(0.0, float(request["at"]) - time.time()))
     await service.resign(int(request["match"]), int(request["guild"]), int(request["user"]))
-    return {"ended": request["match"], "advanced": await service.services.tournament_rounds.settle_pending()}
+    rounds = service.services.tournament_rounds
+    await asyncio.sleep(max(0.0, float(request["settle_at"]) - time.time()))
+    advanced = await rounds.settle_pending()
+    announced = []
+    while batch := await rounds.claim_news():
+        for news in batch:
+            announced.append([news.round, news.kind])
+            await rounds.news_done(news)
+    return {"ended": request["match"], "advanced": advanced, "announced": announced}
 
 
 async def _hold_pairing(service: MatchService, tournament_id: int) -> None:
