@@ -72,7 +72,8 @@ def _chunks(lines: list[str], limit: int) -> list[str]:
 
 def rules_embed(game: str) -> discord.Embed:
     """The ``/rules`` embed: the aim, each section of the players' text as a field, the variant options (from the
-    declaration) and the source credit, within Discord's embed limits without cutting a section.
+    declaration), where tournaments and seasons are explained, and the source credit, within Discord's embed limits
+    without cutting a section.
 
     Raises:
         ValueError: a section is longer than a field may be (a fault of the rules text; a test checks them all).
@@ -91,6 +92,10 @@ def rules_embed(game: str) -> discord.Embed:
         for index, chunk in enumerate(_chunks(options, EMBED_FIELD)):
             embed.add_field(name="Options of the start command" if index == 0 else "More options", value=chunk,
                             inline=False)
+    embed.add_field(name="Tournaments and seasons", inline=False, value=(
+        f"A server can hold a Swiss or round-robin tournament of this game: `/tournament create {declared.command}`. "
+        "`/help topic:tournaments` tells how rounds, byes, withdrawals and tie-breaks work; `/help topic:ratings`, "
+        "how ratings and seasons do."))
     embed.add_field(name="Source", value=declared.source, inline=False)
     embed.set_footer(text=f"Start a match: /{declared.command} start · all commands: /help")
     if len(embed) > EMBED_TOTAL:
