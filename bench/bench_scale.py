@@ -359,13 +359,16 @@ async def _session(db_path: Path, lines: list[list[str]], big: bool) -> dict[str
                 for line in lines[:LONG_MATCHES]:
                     await _play_line(world, line, out)
                 if big:
+                    lately = bot.now()  # members who played lately: the default board leaves off long-idle ratings
+
                     def ratings(tx: Tx) -> None:
                         for number in range(RATED_MEMBERS):
                             tx.put_rating(RatingRecord(world.guild.id, "chopsticks", 10_000 + number, f"m{number}",
                                                        25 + (number % 997) / 100, 1 + (number % 13) / 10,
-                                                       number % 12, number % 7, number % 5, 0, None), 1.0)
+                                                       number % 12, number % 7, number % 5, 0, None),
+                                          lately - (number % 400) * 86400.0)
                         tx.put_rating(RatingRecord(world.guild.id, "chopsticks", world["alice"].id, "alice", 26.0,
-                                                   1.5, 9, 5, 4, 0, None), 1.0)
+                                                   1.5, 9, 5, 4, 0, None), lately)
 
                     await db.write(ratings)
                     alice = world["alice"]

@@ -1,5 +1,5 @@
 """Persistence on SQLite (the default, aiosqlite's connection threads) or PostgreSQL: schema migrations, matches, the
-append-only move log, challenges, ratings, settings.
+append-only move log, challenges, ratings, settings, tournaments and seasons.
 
 One transaction style: ``await db.read(body, ...)`` and ``await db.write(body, ...)`` run a synchronous body
 that receives a :class:`ReadTx` or :class:`Tx` (the queries as methods) in the database thread, in one round
@@ -18,9 +18,14 @@ from storage.records import (
     OutboxRecord,
     PremoveRecord,
     RatingRecord,
+    SeasonRecord,
     SeatRecord,
     SettingsRecord,
     Shards,
+    TournamentEntryRecord,
+    TournamentGameRecord,
+    TournamentNewsRecord,
+    TournamentRecord,
     VacationRecord,
     compact_json,
 )
@@ -41,10 +46,15 @@ __all__ = [
     "PremoveRecord",
     "RatingRecord",
     "ReadTx",
+    "SeasonRecord",
     "SeatRecord",
     "SettingsRecord",
     "Shards",
     "StorageError",
+    "TournamentEntryRecord",
+    "TournamentGameRecord",
+    "TournamentNewsRecord",
+    "TournamentRecord",
     "Tx",
     "VacationRecord",
     "compact_json",

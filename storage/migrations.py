@@ -318,6 +318,126 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE seats_perfect RENAME TO seats;
     CREATE INDEX seats_user ON seats (user_id);
     """,
+    # 12: tournaments and seasons. A tournament (Swiss or round robin of one game variant, in one channel) with its
+    # entrants (the computer too, at a level; late entrants from a later round; withdrawn from a round on, and why),
+    # its rounds (one row per paired round: the primary key is what pairs a round exactly once, whichever process
+    # gets there first) and each round's boards (a game names its match; forfeits, byes, half-point byes and rest
+    # rounds name none; points stay NULL until the result is in). News of a tournament still to post (a new round,
+    # the final standings) is claimed for delivery like the match outbox. A server's seasons setting (off, monthly,
+    # quarterly), and each member's record per server, game and season (kept, never deleted), ranked along
+    # season_rank as the ratings are along ratings_rank. ratings_rank_recent is ratings_rank with the time of each
+    # member's last game, so that the default leaderboard, which leaves off ratings whose uncertainty grew with time
+    # away (bot.service.uncertainty), is still read from the index alone.
+    """
+    CREATE TABLE tournaments (
+        id             INTEGER PRIMARY KEY,
+        guild_id       INTEGER NOT NULL,
+        channel_id     INTEGER NOT NULL,
+        name           TEXT    NOT NULL,
+        game           TEXT    NOT NULL,
+        variant        TEXT    NOT NULL,
+        format         TEXT    NOT NULL CHECK (format IN ('swiss', 'round_robin')),
+        rounds         INTEGER NOT NULL CHECK (rounds >= 1),
+        days_per_move  INTEGER NOT NULL CHECK (days_per_move IN (0, 1, 2, 3, 5, 7, 14)),
+        max_players    INTEGER NOT NULL CHECK (max_players >= 2),
+        rated          INTEGER NOT NULL CHECK (rated IN (0, 1)),
+        organizer_id   INTEGER NOT NULL,
+        organizer_name TEXT    NOT NULL,
+        status         TEXT    NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+        current_round  INTEGER NOT NULL DEFAULT 0 CHECK (current_round >= 0),
+        starts_at      REAL   ,
+        created_at     REAL    NOT NULL,
+        started_at     REAL   ,
+        finished_at    REAL   ,
+        version        INTEGER NOT NULL DEFAULT 0,
+        engine         TEXT
+    );
+    CREATE INDEX tournaments_guild ON tournaments (guild_id, status, id);
+    CREATE INDEX tournaments_due ON tournaments (starts_at, id) WHERE status = 'open' AND starts_at IS NOT NULL;
+    CREATE INDEX tournaments_running ON tournaments (id) WHERE status = 'running';
+
+    CREATE TABLE tournament_entries (
+        tournament_id    INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id          INTEGER NOT NULL,
+        display_name     TEXT    NOT NULL,
+        number           INTEGER NOT NULL CHECK (number >= 1),
+        rating           INTEGER NOT NULL DEFAULT 0,
+        level            TEXT CHECK (level IS NULL OR level IN ('easy', 'medium', 'hard', 'perfect')),
+        joined_at        REAL    NOT NULL,
+        joined_round     INTEGER NOT NULL DEFAULT 1 CHECK (joined_round >= 1),
+        withdrawn_round  INTEGER CHECK (withdrawn_round IS NULL OR withdrawn_round >= 1),
+        withdrawn_reason TEXT,
+        final_rank       INTEGER,
+        PRIMARY KEY (tournament_id, user_id),
+        CHECK ((withdrawn_round IS NULL) = (withdrawn_reason IS NULL))
+    );
+    CREATE INDEX tournament_entries_member ON tournament_entries (user_id, tournament_id);
+
+    CREATE TABLE tournament_rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round         INTEGER NOT NULL CHECK (round >= 1),
+        paired_at     REAL    NOT NULL,
+        engine        TEXT    NOT NULL,
+        PRIMARY KEY (tournament_id, round)
+    );
+
+    CREATE TABLE tournament_games (
+        tournament_id INTEGER NOT NULL,
+        round         INTEGER NOT NULL,
+        board         INTEGER NOT NULL CHECK (board >= 1),
+        first_id      INTEGER NOT NULL,
+        second_id     INTEGER,
+        kind          TEXT    NOT NULL CHECK (kind IN ('game', 'forfeit', 'bye', 'half_bye', 'rest')),
+        match_id      INTEGER REFERENCES matches (id),
+        first_points  REAL   ,
+        second_points REAL   ,
+        played        INTEGER CHECK (played IS NULL OR played IN (0, 1)),
+        PRIMARY KEY (tournament_id, round, board),
+        FOREIGN KEY (tournament_id, round) REFERENCES tournament_rounds (tournament_id, round) ON DELETE CASCADE,
+        CHECK ((kind = 'game') = (match_id IS NOT NULL)),
+        CHECK ((second_id IS NULL) = (kind IN ('bye', 'half_bye', 'rest')))
+    );
+    CREATE UNIQUE INDEX tournament_games_match ON tournament_games (match_id) WHERE match_id IS NOT NULL;
+    CREATE INDEX tournament_games_pending ON tournament_games (tournament_id, round) WHERE first_points IS NULL;
+
+    CREATE TABLE tournament_news (
+        id            INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round         INTEGER NOT NULL,
+        kind          TEXT    NOT NULL CHECK (kind IN ('round', 'final', 'waiting')),
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        next_at       REAL    NOT NULL,
+        created_at    REAL    NOT NULL,
+        UNIQUE (tournament_id, round, kind)
+    );
+    CREATE INDEX tournament_news_next ON tournament_news (next_at);
+
+    ALTER TABLE guild_settings ADD COLUMN seasons TEXT NOT NULL DEFAULT 'off'
+        CHECK (seasons IN ('off', 'monthly', 'quarterly'));
+
+    CREATE TABLE season_records (
+        guild_id     INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        season       TEXT    NOT NULL,
+        user_id      INTEGER NOT NULL,
+        display_name TEXT    NOT NULL,
+        mu           REAL    NOT NULL,
+        sigma        REAL    NOT NULL,
+        provisional  INTEGER NOT NULL CHECK (provisional IN (0, 1)),
+        games        INTEGER NOT NULL DEFAULT 0,
+        wins         INTEGER NOT NULL DEFAULT 0,
+        losses       INTEGER NOT NULL DEFAULT 0,
+        draws        INTEGER NOT NULL DEFAULT 0,
+        updated_at   REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, season, user_id)
+    );
+    CREATE INDEX season_rank ON season_records (
+        guild_id, game, season, provisional, (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name,
+        user_id);
+    CREATE INDEX ratings_rank_recent ON ratings (
+        guild_id, game, (games < 5), (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name, user_id,
+        games, mu, sigma, updated_at);
+    """,
 )
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (
@@ -563,6 +683,117 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE seats DROP CONSTRAINT seats_level_check;
     ALTER TABLE seats ADD CONSTRAINT seats_level_check
         CHECK (level IS NULL OR level IN ('easy', 'medium', 'hard', 'perfect'));
+    """,
+    # 12: as in SQLite (the ids of tournaments and news are identity columns).
+    """
+    CREATE TABLE tournaments (
+        id             BIGINT  GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        guild_id       BIGINT  NOT NULL,
+        channel_id     BIGINT  NOT NULL,
+        name           TEXT    NOT NULL,
+        game           TEXT    NOT NULL,
+        variant        TEXT    NOT NULL,
+        format         TEXT    NOT NULL CHECK (format IN ('swiss', 'round_robin')),
+        rounds         INTEGER NOT NULL CHECK (rounds >= 1),
+        days_per_move  INTEGER NOT NULL CHECK (days_per_move IN (0, 1, 2, 3, 5, 7, 14)),
+        max_players    INTEGER NOT NULL CHECK (max_players >= 2),
+        rated          INTEGER NOT NULL CHECK (rated IN (0, 1)),
+        organizer_id   BIGINT  NOT NULL,
+        organizer_name TEXT    NOT NULL,
+        status         TEXT    NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+        current_round  INTEGER NOT NULL DEFAULT 0 CHECK (current_round >= 0),
+        starts_at      DOUBLE PRECISION,
+        created_at     DOUBLE PRECISION NOT NULL,
+        started_at     DOUBLE PRECISION,
+        finished_at    DOUBLE PRECISION,
+        version        INTEGER NOT NULL DEFAULT 0,
+        engine         TEXT
+    );
+    CREATE INDEX tournaments_guild ON tournaments (guild_id, status, id);
+    CREATE INDEX tournaments_due ON tournaments (starts_at, id) WHERE status = 'open' AND starts_at IS NOT NULL;
+    CREATE INDEX tournaments_running ON tournaments (id) WHERE status = 'running';
+
+    CREATE TABLE tournament_entries (
+        tournament_id    BIGINT  NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id          BIGINT  NOT NULL,
+        display_name     TEXT    NOT NULL,
+        number           INTEGER NOT NULL CHECK (number >= 1),
+        rating           INTEGER NOT NULL DEFAULT 0,
+        level            TEXT CHECK (level IS NULL OR level IN ('easy', 'medium', 'hard', 'perfect')),
+        joined_at        DOUBLE PRECISION NOT NULL,
+        joined_round     INTEGER NOT NULL DEFAULT 1 CHECK (joined_round >= 1),
+        withdrawn_round  INTEGER CHECK (withdrawn_round IS NULL OR withdrawn_round >= 1),
+        withdrawn_reason TEXT,
+        final_rank       INTEGER,
+        PRIMARY KEY (tournament_id, user_id),
+        CHECK ((withdrawn_round IS NULL) = (withdrawn_reason IS NULL))
+    );
+    CREATE INDEX tournament_entries_member ON tournament_entries (user_id, tournament_id);
+
+    CREATE TABLE tournament_rounds (
+        tournament_id BIGINT  NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round         INTEGER NOT NULL CHECK (round >= 1),
+        paired_at     DOUBLE PRECISION NOT NULL,
+        engine        TEXT    NOT NULL,
+        PRIMARY KEY (tournament_id, round)
+    );
+
+    CREATE TABLE tournament_games (
+        tournament_id BIGINT  NOT NULL,
+        round         INTEGER NOT NULL,
+        board         INTEGER NOT NULL CHECK (board >= 1),
+        first_id      BIGINT  NOT NULL,
+        second_id     BIGINT ,
+        kind          TEXT    NOT NULL CHECK (kind IN ('game', 'forfeit', 'bye', 'half_bye', 'rest')),
+        match_id      BIGINT  REFERENCES matches (id),
+        first_points  DOUBLE PRECISION,
+        second_points DOUBLE PRECISION,
+        played        INTEGER CHECK (played IS NULL OR played IN (0, 1)),
+        PRIMARY KEY (tournament_id, round, board),
+        FOREIGN KEY (tournament_id, round) REFERENCES tournament_rounds (tournament_id, round) ON DELETE CASCADE,
+        CHECK ((kind = 'game') = (match_id IS NOT NULL)),
+        CHECK ((second_id IS NULL) = (kind IN ('bye', 'half_bye', 'rest')))
+    );
+    CREATE UNIQUE INDEX tournament_games_match ON tournament_games (match_id) WHERE match_id IS NOT NULL;
+    CREATE INDEX tournament_games_pending ON tournament_games (tournament_id, round) WHERE first_points IS NULL;
+
+    CREATE TABLE tournament_news (
+        id            BIGINT  GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        tournament_id BIGINT  NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round         INTEGER NOT NULL,
+        kind          TEXT    NOT NULL CHECK (kind IN ('round', 'final', 'waiting')),
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        next_at       DOUBLE PRECISION NOT NULL,
+        created_at    DOUBLE PRECISION NOT NULL,
+        UNIQUE (tournament_id, round, kind)
+    );
+    CREATE INDEX tournament_news_next ON tournament_news (next_at);
+
+    ALTER TABLE guild_settings ADD COLUMN seasons TEXT NOT NULL DEFAULT 'off'
+        CHECK (seasons IN ('off', 'monthly', 'quarterly'));
+
+    CREATE TABLE season_records (
+        guild_id     BIGINT  NOT NULL,
+        game         TEXT    NOT NULL,
+        season       TEXT    NOT NULL,
+        user_id      BIGINT  NOT NULL,
+        display_name TEXT    NOT NULL,
+        mu           DOUBLE PRECISION NOT NULL,
+        sigma        DOUBLE PRECISION NOT NULL,
+        provisional  INTEGER NOT NULL CHECK (provisional IN (0, 1)),
+        games        INTEGER NOT NULL DEFAULT 0,
+        wins         INTEGER NOT NULL DEFAULT 0,
+        losses       INTEGER NOT NULL DEFAULT 0,
+        draws        INTEGER NOT NULL DEFAULT 0,
+        updated_at   DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, game, season, user_id)
+    );
+    CREATE INDEX season_rank ON season_records (
+        guild_id, game, season, provisional, (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name,
+        user_id);
+    CREATE INDEX ratings_rank_recent ON ratings (
+        guild_id, game, (games < 5), (ROUND(1000 + 40 * (mu - 3 * sigma))) DESC, wins DESC, display_name, user_id,
+        games, mu, sigma, updated_at);
     """,
 )
 

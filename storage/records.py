@@ -179,6 +179,8 @@ class SettingsRecord:
     rate_computer: bool = False
     vacation_days: int = 14
     """Each member's vacation allowance per calendar year in this server, in days (0: no vacations)."""
+    seasons: str = "off"
+    """Separate standings per season: ``off``, ``monthly`` or ``quarterly`` (calendar months or quarters, UTC)."""
 
 
 @dataclass
@@ -222,6 +224,120 @@ class RatingRecord:
     losses: int
     draws: int
     best_vs_par: int | None
+    updated_at: float | None = field(default=None, compare=False)
+    """When the row last changed, that is the member's last game on this board (epoch seconds); ``None`` for a
+    record not read from the table. Not part of a record's equality (what it holds is the rating, not when)."""
+
+
+@dataclass
+class TournamentRecord:
+    """A stored tournament: a Swiss or a round robin of one game variant in one server's channel.
+
+    ``status`` is ``open`` (taking entries), ``running``, ``finished`` or ``cancelled``; ``current_round`` is the
+    round being played (0 before the start); ``rounds`` the planned number (a round robin's is set when it starts).
+    Times are epoch seconds."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    game: str
+    variant: dict[str, Any]
+    format: str
+    rounds: int
+    days_per_move: int
+    max_players: int
+    rated: bool
+    organizer_id: int
+    organizer_name: str
+    status: str
+    current_round: int
+    starts_at: float | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+    version: int = 0
+    engine: str | None = None
+    """The engine that paired the latest round (``dutch``, ``berger``, or the fallback, with its reason)."""
+
+
+@dataclass
+class TournamentEntryRecord:
+    """One entrant of a tournament: a member (``level is None``) or the computer at ``level``.
+
+    ``number`` is the starting number (entry order until the start, then by ``rating``); ``joined_round`` the first
+    round they are paired in (later than 1 for a late entrant, who gets a ½-point bye for each round missed);
+    ``withdrawn_round`` the first round they are no longer paired in (``None`` while in), and ``withdrawn_reason``
+    why (``withdrew``, ``lost on time``); ``final_rank`` their place once the tournament finished."""
+
+    tournament_id: int
+    user_id: int
+    display_name: str
+    number: int
+    rating: int = 0
+    level: str | None = None
+    joined_at: float = 0.0
+    joined_round: int = 1
+    withdrawn_round: int | None = None
+    withdrawn_reason: str | None = None
+    final_rank: int | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        """``True`` for the computer."""
+        return self.level is not None
+
+
+@dataclass
+class TournamentGameRecord:
+    """One board of a tournament round: a game (``kind`` ``game``, a match), a forfeit decided without a match
+    (``forfeit``), a pairing-allocated bye (``bye``, one point), a late entrant's ½-point bye (``half_bye``) or a
+    round-robin rest round (``rest``, no points); the last three have no ``second_id``. Points are ``None`` until
+    the result is in; ``played`` says whether both sides moved (an unplayed game is a forfeit to the tie-breaks)."""
+
+    tournament_id: int
+    round: int
+    board: int
+    first_id: int
+    second_id: int | None
+    kind: str
+    match_id: int | None = None
+    first_points: float | None = None
+    second_points: float | None = None
+    played: bool | None = None
+
+
+@dataclass
+class TournamentNewsRecord:
+    """News of a tournament still to post (``kind``: ``round``, a new round's pairings with the standings before it;
+    ``final``, the final standings and podium; ``waiting``, a start time that came with too few players), claimed
+    for delivery like the match outbox."""
+
+    id: int
+    tournament_id: int
+    round: int
+    kind: str
+    attempts: int
+    next_at: float
+
+
+@dataclass
+class SeasonRecord:
+    """A member's record in one server, game and season (``2025-03``, ``2025-Q1``): their rated games, wins, losses
+    and draws in that season and their rating after the last of them (``mu``, ``sigma``), ``provisional`` then."""
+
+    guild_id: int
+    game: str
+    season: str
+    user_id: int
+    display_name: str
+    mu: float
+    sigma: float
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
 
 
 @dataclass(frozen=True)
@@ -341,7 +457,8 @@ def challenge_from_row(row: Row) -> ChallengeRecord:
 def rating_from_row(row: Row) -> RatingRecord:
     """Decode a row of ``ratings``."""
     return RatingRecord(row["guild_id"], row["game"], row["user_id"], row["display_name"], row["mu"], row["sigma"],
-                        row["games"], row["wins"], row["losses"], row["draws"], row["best_vs_par"])
+                        row["games"], row["wins"], row["losses"], row["draws"], row["best_vs_par"],
+                        row["updated_at"] if "updated_at" in row.keys() else None)  # noqa: SIM118 - a Row, not a dict
 
 
 def move_from_row(row: Row) -> MoveRecord:
@@ -353,3 +470,41 @@ def premove_from_row(row: Row) -> PremoveRecord:
     """Decode a row of ``premoves``."""
     return PremoveRecord(row["match_id"], row["seat"], row["ply"], row["if_move"], row["reply"], row["then_if"],
                          row["then_reply"], row["created_at"])
+
+
+def tournament_from_row(row: Row) -> TournamentRecord:
+    """Decode a row of ``tournaments`` (its variant from JSON)."""
+    return TournamentRecord(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], name=row["name"], game=row["game"],
+        variant=json.loads(row["variant"]), format=row["format"], rounds=row["rounds"],
+        days_per_move=row["days_per_move"], max_players=row["max_players"], rated=bool(row["rated"]),
+        organizer_id=row["organizer_id"], organizer_name=row["organizer_name"], status=row["status"],
+        current_round=row["current_round"], starts_at=row["starts_at"], created_at=row["created_at"],
+        started_at=row["started_at"], finished_at=row["finished_at"], version=row["version"], engine=row["engine"],
+    )
+
+
+def tournament_entry_from_row(row: Row) -> TournamentEntryRecord:
+    """Decode a row of ``tournament_entries``."""
+    return TournamentEntryRecord(
+        tournament_id=row["tournament_id"], user_id=row["user_id"], display_name=row["display_name"],
+        number=row["number"], rating=row["rating"], level=row["level"], joined_at=row["joined_at"],
+        joined_round=row["joined_round"], withdrawn_round=row["withdrawn_round"],
+        withdrawn_reason=row["withdrawn_reason"], final_rank=row["final_rank"],
+    )
+
+
+def tournament_game_from_row(row: Row) -> TournamentGameRecord:
+    """Decode a row of ``tournament_games``."""
+    return TournamentGameRecord(
+        tournament_id=row["tournament_id"], round=row["round"], board=row["board"], first_id=row["first_id"],
+        second_id=row["second_id"], kind=row["kind"], match_id=row["match_id"], first_points=row["first_points"],
+        second_points=row["second_points"], played=None if row["played"] is None else bool(row["played"]),
+    )
+
+
+def season_from_row(row: Row) -> SeasonRecord:
+    """Decode a row of ``season_records``."""
+    return SeasonRecord(row["guild_id"], row["game"], row["season"], row["user_id"], row["display_name"], row["mu"],
+                        row["sigma"], bool(row["provisional"]), row["games"], row["wins"], row["losses"],
+                        row["draws"])

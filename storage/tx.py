@@ -17,10 +17,13 @@ from storage.queries.matches import MatchReads, MatchWrites
 from storage.queries.members import MemberReads, MemberWrites
 from storage.queries.outbox import OutboxReads, OutboxWrites
 from storage.queries.ratings import RatingReads, RatingWrites
+from storage.queries.seasons import SeasonReads, SeasonWrites
 from storage.queries.settings import SettingsReads, SettingsWrites
+from storage.queries.tournaments import TournamentReads, TournamentWrites
 
 
-class ReadTx(MatchReads, ChallengeReads, RatingReads, OutboxReads, MemberReads, SettingsReads):
+class ReadTx(MatchReads, ChallengeReads, RatingReads, OutboxReads, MemberReads, SettingsReads, TournamentReads,
+             SeasonReads):
     """The read queries, over one connection inside a read (or write) body. Never kept after the body returns.
 
     Args:
@@ -29,7 +32,8 @@ class ReadTx(MatchReads, ChallengeReads, RatingReads, OutboxReads, MemberReads, 
     """
 
 
-class Tx(ReadTx, MatchWrites, ChallengeWrites, RatingWrites, OutboxWrites, MemberWrites, SettingsWrites):
+class Tx(ReadTx, MatchWrites, ChallengeWrites, RatingWrites, OutboxWrites, MemberWrites, SettingsWrites,
+         TournamentWrites, SeasonWrites):
     """The read queries plus the writes, inside one write transaction (a write body's argument).
 
     Raising from the body rolls every write back.

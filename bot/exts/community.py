@@ -1,4 +1,5 @@
-"""Community commands: ``/leaderboard``, ``/stats``, ``/rules`` and the admins' ``/settings``."""
+"""Community commands: ``/leaderboard`` (the current season's, earlier seasons', or all time), ``/stats``, ``/rules``
+and the admins' ``/settings``."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import functools
 import inspect
 import io
 import random
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -16,9 +18,10 @@ from discord.ext import commands
 
 import renderers
 from bot.answers import PRIVATE, respond
-from bot.service import ratings
-from bot.texts import plural
-from bot.utils.converters import require_guild
+from bot.service import BadOption, ratings, uncertainty
+from bot.service.seasons import season_of, season_words
+from bot.texts import plural, quote
+from bot.utils.converters import AUTOCOMPLETE_LIMIT, require_guild
 from bot.utils.names import escape
 from games import GAMES, State
 
@@ -33,6 +36,9 @@ MAX_PAGE = 2**31 - 1
 
 EMBED_FIELD = 1024
 EMBED_TOTAL = 6000
+ALL_TIME = "all"
+"""The ``season`` option's value for the all-time leaderboard."""
+SEASON_KEY = re.compile(r"\d{4}-(\d{2}|Q[1-4])")
 
 
 def rules_source(game: str) -> str:
@@ -68,7 +74,8 @@ def _chunks(lines: list[str], limit: int) -> list[str]:
 
 def rules_embed(game: str) -> discord.Embed:
     """The ``/rules`` embed: the aim, each section of the players' text as a field, the variant options (from the
-    declaration) and the source credit, within Discord's embed limits without cutting a section.
+    declaration), where tournaments and seasons are explained, and the source credit, within Discord's embed limits
+    without cutting a section.
 
     Raises:
         ValueError: a section is longer than a field may be (a fault of the rules text; a test checks them all).
@@ -91,6 +98,10 @@ def rules_embed(game: str) -> discord.Embed:
         levels = "\n".join(f"**{level}**: {what}." for level, what in declared.level_descriptions.items())
         embed.add_field(name="Playing me (pick me as `opponent`, then `level:`)", value=levels[:EMBED_FIELD],
                         inline=False)
+    embed.add_field(name="Tournaments and seasons", inline=False, value=(
+        f"A server can hold a Swiss or round-robin tournament of this game: `/tournament create {declared.command}`. "
+        "`/help topic:tournaments` tells how rounds, byes, withdrawals and tie-breaks work; `/help topic:ratings`, "
+        "how ratings and seasons do."))
     embed.add_field(name="Source", value=declared.source, inline=False)
     embed.set_footer(text=f"Start a match: /{declared.command} start · all commands: /help")
     if len(embed) > EMBED_TOTAL:
@@ -123,24 +134,44 @@ class Community(commands.Cog):
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="This server's ranking for a game")
+    @app_commands.command(name="leaderboard", description="This server's ranking for a game (this season's, when "
+                                                           "the server has seasons)")
     @app_commands.describe(game="The game",
                            solitaire="Games with a solitaire mode: the solitaire board (best turns against par)",
-                           page=f"Page of {LEADERBOARD_ROWS} players (default 1)")
+                           page=f"Page of {LEADERBOARD_ROWS} players (default 1)",
+                           season="A season (2025-03, 2025-Q1), or all for all time (default: the current one)",
+                           provisional="Also rank provisional ratings (few games, or not played for long)")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[NapkinBot], game: str, solitaire: bool = False,
-                          page: app_commands.Range[int, 1, MAX_PAGE] = 1) -> None:
-        """Post one page of the ranking as an embed (rank, player, rating, W/L/D), ranked and cut in SQL."""
+                          page: app_commands.Range[int, 1, MAX_PAGE] = 1, season: str | None = None,
+                          provisional: bool = False) -> None:
+        """Post one page of the ranking as an embed (rank, player, rating, W/L/D), ranked and cut in SQL: the
+        current season's while the server has seasons on (``season:`` an earlier one, or ``all``), else all time;
+        established ratings only unless ``provisional``."""
         guild_id = require_guild(interaction)
         declared = GAMES[game]
         solo = solitaire and any(declared.seats_for(demo.variant) == 1 for demo in declared.demo)
-        board = await self.bot.services.ratings.leaderboard(guild_id, game, solitaire=solo, page=page,
-                                                            rows=LEADERBOARD_ROWS)
-        title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
+        now = self.bot.now()
+        if season is not None and season != ALL_TIME and not SEASON_KEY.fullmatch(season):
+            raise BadOption(f"`{quote(season)}` is not a season: a month like `2025-03`, a quarter like `2025-Q1`, "
+                            f"or `{ALL_TIME}` for all time.")
+        if season is None and not solo:
+            season = season_of((await self.bot.services.settings.get(guild_id)).seasons, now)
+        in_season = season is not None and season != ALL_TIME and not solo
+        if in_season:
+            assert season is not None
+            board = await self.bot.services.ratings.season(guild_id, game, season, page=page, rows=LEADERBOARD_ROWS,
+                                                           everyone=provisional)
+            title = f"{GAMES[game].title} — season {season_words(season)}"
+        else:
+            board = await self.bot.services.ratings.leaderboard(guild_id, game, solitaire=solo, page=page,
+                                                                rows=LEADERBOARD_ROWS, now=now, everyone=provisional)
+            title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
         if not board.standings:
-            embed.description = "No finished rated matches yet."
+            embed.description = ("No finished rated matches yet." if solo or provisional else
+                                 "No established ratings yet (`provisional:true` ranks everyone who played).")
         else:
             lines = []
             for s in board.standings:
@@ -153,13 +184,28 @@ class Community(commands.Cog):
                     lines.append(f"`{s.rank:>2}.` **{escape(s.name)}** · {s.rating}{mark} · "
                                  f"{s.wins}/{s.losses}/{s.draws}")
             embed.description = "\n".join(lines)
-            if solo:
-                embed.set_footer(text=f"page {board.page} of {board.pages} · par ±N = best completed game: turns "
-                                      "taken minus par, the fewest turns that complete the basis (lower is better)")
-            else:
-                embed.set_footer(text=f"page {board.page} of {board.pages} · rating 1000 + 40·(μ − 3σ), openskill; "
-                                      "? = provisional (< 5 games); W/L/D")
+        if solo:
+            embed.set_footer(text=f"page {board.page} of {board.pages} · par ±N = best completed game: turns "
+                                  "taken minus par, the fewest turns that complete the basis (lower is better)")
+        else:
+            which = "W/L/D this season, rating after the season's last game" if in_season else "W/L/D"
+            left = "" if provisional else "; provisional ratings (?) are left off: provisional:true"
+            embed.set_footer(text=f"page {board.page} of {board.pages} · rating 1000 + 40·(μ − 3σ), openskill · "
+                                  f"{which}{left}")
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    @leaderboard.autocomplete("season")
+    async def _seasons(self, interaction: discord.Interaction[NapkinBot],
+                       current: str) -> list[app_commands.Choice[str]]:
+        """The server's seasons of the game chosen (latest first), and all time."""
+        if interaction.guild_id is None:
+            return []
+        game = getattr(interaction.namespace, "game", None)
+        seasons = await self.bot.services.ratings.seasons(interaction.guild_id, game if game in GAMES else None)
+        choices = [app_commands.Choice(name=season_words(key), value=key) for key in seasons]
+        choices.append(app_commands.Choice(name="all time", value=ALL_TIME))
+        needle = current.strip().lower()
+        return [c for c in choices if needle in c.name.lower() or needle in c.value][:AUTOCOMPLETE_LIMIT]
 
     @app_commands.command(name="stats", description="A member's record and rating per game in this server")
     @app_commands.describe(user="The member (default: you)")
@@ -171,9 +217,11 @@ class Community(commands.Cog):
         member = user or interaction.user
         rows = await self.bot.services.ratings.of_member(guild_id, member.id)
         built_on = {found.game: found for found in await self.bot.services.ratings.one_opponent(guild_id, member.id)}
+        played, won, podiums = await self.bot.services.tournaments.of_member(guild_id, member.id)
         embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."
+        now = self.bot.now()
         for row in rows:
             game, solo = ratings.split_key(row.game)
             if solo:
@@ -182,14 +230,20 @@ class Community(commands.Cog):
                 embed.add_field(name=f"{GAMES[game].title} (solitaire)", value=value, inline=False)
                 continue
             rating = ratings.display_rating(row.mu, row.sigma)
-            provisional = "?" if row.games < ratings.PROVISIONAL_GAMES else ""
+            provisional = "?" if uncertainty.is_provisional(row.games, row.sigma, row.updated_at, now) else ""
             record = f"W/L/D {row.wins}/{row.losses}/{row.draws}"
             value = f"rating {rating}{provisional} · {record} · {plural(row.games, 'game')}"
             one = built_on.get(game)
             if one is not None:  # a rating built on one opponent: for the server's admins (and everyone) to see
                 value += (f"\n{one.against} of {plural(one.wins, 'rated win')} "
                           f"({round(100 * one.against / one.wins)}%) against one member: {escape(one.name)}")
+            if row.updated_at is not None and now - row.updated_at >= 30 * uncertainty.DAY:
+                value += f" · last rated game <t:{int(row.updated_at)}:R>"
             embed.add_field(name=GAMES[game].title, value=value, inline=False)
+        if played:
+            embed.add_field(name="Tournaments", value=f"{plural(played, 'finished tournament')} · "
+                                                      f"{plural(won, 'won', 'won')} · on the podium "
+                                                      f"{plural(podiums, 'time')}", inline=False)
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="rules", description="How a game is played, with an example board", extras=PRIVATE)
@@ -211,7 +265,8 @@ class Community(commands.Cog):
                            allow_channel="Allow starting matches in this channel (adds to the list)",
                            disallow_channel="Remove a channel from the allowed list",
                            all_channels="Clear the list: matches may start in any channel",
-                           vacation_days="Vacation days per member per calendar year (0–365; 0: no vacations)")
+                           vacation_days="Vacation days per member per calendar year (0–365; 0: no vacations)",
+                           seasons="Separate leaderboards per month or quarter (ratings carry on), or off")
     @app_commands.choices(days=[app_commands.Choice(name=plural(d, "day"), value=d) for d in (1, 2, 3, 5, 7, 14)] +
                           [app_commands.Choice(name="no limit", value=0)])
     @app_commands.default_permissions(manage_guild=True)
@@ -222,7 +277,8 @@ class Community(commands.Cog):
                        max_active: app_commands.Range[int, 1, 100] | None = None, rate_computer: bool | None = None,
                        allow_channel: discord.TextChannel | None = None,
                        disallow_channel: discord.TextChannel | None = None, all_channels: bool = False,
-                       vacation_days: app_commands.Range[int, 0, 365] | None = None) -> None:
+                       vacation_days: app_commands.Range[int, 0, 365] | None = None,
+                       seasons: Literal["off", "monthly", "quarterly"] | None = None) -> None:
         """Show the settings, or change the ones given (only members with Manage Server)."""
         guild_id = require_guild(interaction)
         current = await self.bot.services.settings.get(guild_id)
@@ -237,6 +293,8 @@ class Community(commands.Cog):
             changes["rate_computer"] = rate_computer
         if vacation_days is not None:
             changes["vacation_days"] = vacation_days
+        if seasons is not None:
+            changes["seasons"] = seasons
         channels = set(current.allowed_channels)
         if all_channels:
             channels.clear()
@@ -255,7 +313,8 @@ class Community(commands.Cog):
                 f"• Matches may start in: {where}\n• Active matches per member: at most {current.max_active}\n"
                 f"• Matches against the computer count in records: {'yes' if current.rate_computer else 'no'}\n"
                 f"• Vacation per member and calendar year: "
-                f"{plural(current.vacation_days, 'day') if current.vacation_days else 'none'}")
+                f"{plural(current.vacation_days, 'day') if current.vacation_days else 'none'}\n"
+                f"• Seasons (separate leaderboards; ratings carry on): {current.seasons}")
         await respond(interaction, text, private=True)
 
 

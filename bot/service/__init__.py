@@ -4,9 +4,11 @@ Layers, from the bottom (import-linter keeps them): :mod:`.errors`, :mod:`.clock
 :mod:`.states` (the state cache), :mod:`.ratings`, :mod:`.computer`; then :mod:`.base` (what every action shares:
 loading a match for an action or for reading, applying a move); :mod:`.finisher` (the one place a match ends early);
 the actions — :mod:`.challenges`, :mod:`.moves`, :mod:`.endings`, :mod:`.premoves`, :mod:`.deadlines`,
-:mod:`.outbox`, :mod:`.reading`, :mod:`.reviews`, :mod:`.settings`, :mod:`.vacations`; and on top :mod:`.wiring`
-(:class:`Services`, every service built once) and :mod:`.facade` (:class:`MatchService`, the flat names for scripts
-and tests).
+:mod:`.outbox`, :mod:`.reading`, :mod:`.reviews`, :mod:`.settings`, :mod:`.vacations`; the tournaments over them —
+:mod:`.tournament_rounds` (results, pairing, the end) under :mod:`.tournaments` (entries, start, withdrawals), with
+the plain computations :mod:`.pairing` and :mod:`.standings`, and :mod:`.seasons` and :mod:`.uncertainty` beneath
+:mod:`.ratings`; and on top :mod:`.wiring` (:class:`Services`, every service built once) and :mod:`.facade`
+(:class:`MatchService`, the flat names for scripts and tests).
 """
 
 from bot.service.base import ChallengeResult, MoveResult, Player

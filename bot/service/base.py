@@ -61,6 +61,36 @@ class MoveResult:
         return self.match.status != "active"
 
 
+class MatchEnds:
+    """Who hears that a match ended, right after the transaction that ended it committed: every way a match ends
+    (a move, a resignation, an agreed draw, an abort, the deadline pass, a tournament's withdrawal) tells this one
+    object, built once (:class:`bot.service.wiring.Services`), which tells its listeners (a tournament's next round
+    is paired the moment the last game of a round ends: :mod:`bot.service.tournament_rounds`).
+
+    A listener is a plain function of the ended match that must return at once (it only notes the match and wakes
+    whoever does the work); nothing it does can undo the end, which is stored already.
+    """
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[MatchRecord], None]] = []
+
+    def listen(self, listener: Callable[[MatchRecord], None]) -> None:
+        """Call ``listener(match)`` for every match that ends from now on."""
+        self._listeners.append(listener)
+
+    def ended(self, *matches: MatchRecord | None) -> None:
+        """Tell the listeners about each of ``matches`` that is over (``None`` and running matches are skipped);
+        a failing listener is logged, never raised to the member whose action ended the match."""
+        for match in matches:
+            if match is None or match.status == "active":
+                continue
+            for listener in self._listeners:
+                try:
+                    listener(match)
+                except Exception:
+                    log.exception("a listener failed on the end of match %s", match.id)
+
+
 @dataclass
 class ChallengeResult:
     """An accepted challenge: the closed challenge and the new match."""

@@ -135,7 +135,7 @@ class ChallengeService:
             seat = challenge.challenger_seat
             seats = sorted([SeatRecord(seat, challenge.challenger_id, challenge.challenger_name),
                             SeatRecord(1 - seat, accepter.user_id, accepter.name)], key=lambda s: s.seat)
-            match_id = _insert_match(tx, guild_id, challenge.channel_id, challenge.game, challenge.variant, seats,
+            match_id = insert_match(tx, guild_id, challenge.channel_id, challenge.game, challenge.variant, seats,
                                      challenge.days_per_move, rated=True, now=now, seed=challenge_id)
             if not tx.close_challenge(challenge_id, "accepted", match_id):  # another process answered it meanwhile
                 raise ChallengeClosed("This challenge is no longer open (it was answered a moment ago).")
@@ -198,7 +198,7 @@ class ChallengeService:
                 computer = SeatRecord(1 - player_seat, self.computer_id, f"{self.computer_name} ({level})", level)
                 seats = sorted([human, computer], key=lambda s: s.seat)
             rated = True if seat_count == 1 else settings.rate_computer
-            match_id = _insert_match(tx, guild_id, channel_id, game, full_variant, seats, days, rated=rated, now=now,
+            match_id = insert_match(tx, guild_id, channel_id, game, full_variant, seats, days, rated=rated, now=now,
                                      seed=int(now * 1000) ^ player.user_id)
             return reread(tx, match_id)
 
@@ -214,7 +214,7 @@ class ChallengeService:
         now = self.clock()
 
         def body(tx: Tx) -> MatchRecord:
-            match_id = _insert_match(tx, guild_id, channel_id, game, full_variant, seats, 0, rated=False, now=now,
+            match_id = insert_match(tx, guild_id, channel_id, game, full_variant, seats, 0, rated=False, now=now,
                                      seed=seed)
             return reread(tx, match_id)
 
@@ -243,10 +243,12 @@ def _open_challenge(tx: ReadTx, challenge_id: int, guild_id: int, now: float) ->
     return challenge
 
 
-def _insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant: dict[str, Any],
+def insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant: dict[str, Any],
                   seats: list[SeatRecord], days: int, *, rated: bool, now: float, seed: int) -> int:
     """Store a new active match from the game's start state (drawn with ``seed``); its first mover's deadline is set
-    from ``now``, paused while they are on vacation. Returns its id."""
+    from ``now``, paused while they are on vacation. Returns its id. A transaction-body step: how an accepted
+    challenge, a match against the computer and a tournament's pairing (:mod:`bot.service.tournament_rounds`) all
+    start their matches."""
     game: Game[Any, Any] = GAMES[game_key]
     state = game.new_state(variant, random.Random(seed))
     seat = state.current_seat

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.service import finisher
-from bot.service.base import update
+from bot.service.base import MatchEnds, update
 from bot.service.clock import CorrespondenceClock
 from bot.service.errors import Damaged, Outdated
 from bot.service.states import sound_state
@@ -50,12 +50,15 @@ class DeadlineService:
         db: the open database. clock: returns the current time in epoch seconds.
         shards: the Discord shards this process serves, when several processes share the database: the pass then
             takes only their servers' work. ``None`` (the default): every server's.
+        ends: told about every match the pass ends (:class:`bot.service.base.MatchEnds`).
     """
 
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, shards: Shards | None = None) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, shards: Shards | None = None,
+                 ends: MatchEnds | None = None) -> None:
         self.db = db
         self.clock = clock
         self.shards = shards
+        self.ends = ends or MatchEnds()
 
     async def process_due(self) -> DueWork:
         """Send due reminders (mark them), forfeit matches past their deadline and expire old challenges.
@@ -110,7 +113,9 @@ class DeadlineService:
 
         match_ids, challenges = await self.db.read(due)
         for start in range(0, len(match_ids), DUE_BATCH):
-            _merge(work, await self.db.write(settle_batch, match_ids[start:start + DUE_BATCH]))
+            batch = await self.db.write(settle_batch, match_ids[start:start + DUE_BATCH])
+            _merge(work, batch)
+            self.ends.ended(*batch.forfeited, *batch.aborted)
         for start in range(0, len(challenges), DUE_BATCH):
             work.expired += await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
         return work

@@ -14,7 +14,16 @@ import time
 from collections.abc import Callable
 
 from bot.service import finisher
-from bot.service.base import every_side_moved, load_for_action, reread, seat_of, still_as_written, update, write
+from bot.service.base import (
+    MatchEnds,
+    every_side_moved,
+    load_for_action,
+    reread,
+    seat_of,
+    still_as_written,
+    update,
+    write,
+)
 from bot.service.clock import EXTRA_TIME, EXTRA_TIME_LIMIT, CorrespondenceClock
 from bot.service.errors import LimitReached, NotAllowed
 from games import GAMES, Termination
@@ -26,11 +35,13 @@ class EndingService:
 
     Args:
         db: the open database. clock: returns the current time in epoch seconds.
+        ends: told about every match that ends here (:class:`bot.service.base.MatchEnds`).
     """
 
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, ends: MatchEnds | None = None) -> None:
         self.db = db
         self.clock = clock
+        self.ends = ends or MatchEnds()
 
     async def resign(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Resign: the other seat wins (solitaire: the game is abandoned). Before every side has moved there is
@@ -50,7 +61,9 @@ class EndingService:
                                    loser=seat, now=now)
 
         now = self.clock()
-        return await write(self.db, body, landed=still_as_written)
+        finished = await write(self.db, body, landed=still_as_written)
+        self.ends.ended(finished)
+        return finished
 
     async def abort(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Abort a match before each human side has moved (no result, unrated).
@@ -61,6 +74,9 @@ class EndingService:
         def body(tx: Tx) -> MatchRecord:
             match = load_for_action(tx, match_id, guild_id)
             seat_of(match, user_id)
+            if tx.tournament_game_of_match(match_id) is not None:
+                raise NotAllowed(f"Match #{match_id} is a tournament game: it cannot be called off. Play it, or "
+                                 "resign it (it then counts as a loss).")
             moved = {m.seat for m in tx.get_moves(match_id)}
             if len(match.seats) == 1 and moved:
                 raise NotAllowed("A solitaire game can only be aborted before its first move; resign to end it "
@@ -71,7 +87,9 @@ class EndingService:
             return finisher.abort(tx, match, now)
 
         now = self.clock()
-        return await write(self.db, body, landed=still_as_written)
+        aborted = await write(self.db, body, landed=still_as_written)
+        self.ends.ended(aborted)
+        return aborted
 
     async def offer_draw(self, match_id: int, guild_id: int, user_id: int) -> tuple[MatchRecord, bool]:
         """Offer a draw, or accept the opponent's standing offer.
@@ -101,7 +119,10 @@ class EndingService:
             return reread(tx, match_id), False
 
         now = self.clock()
-        return await write(self.db, body, landed=lambda tx, result: still_as_written(tx, result[0]))
+        match, agreed = await write(self.db, body, landed=lambda tx, result: still_as_written(tx, result[0]))
+        if agreed:
+            self.ends.ended(match)
+        return match, agreed
 
     async def decline_draw(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Decline the opponent's draw offer.

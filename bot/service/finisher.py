@@ -88,8 +88,10 @@ def forfeit(tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> Ma
 
 def time_is_up(tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:
     """End ``match``, whose deadline has passed: aborted while a side has not made its first move
-    (:func:`never_moved`), else forfeited by the seat to move; with ``queue``, its final board is queued."""
+    (:func:`never_moved`), else forfeited by the seat to move; with ``queue``, its final board is queued. A
+    tournament's game is never aborted (it would count for nobody and stall its round): the seat to move forfeits
+    it, first move made or not."""
     absent = never_moved(tx, match)
-    if absent is not None:
+    if absent is not None and tx.tournament_game_of_match(match.id) is None:
         return abort_unstarted(tx, match, absent, now, queue=queue)
     return forfeit(tx, match, now, queue=queue)

@@ -15,7 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.service import finisher
-from bot.service.base import MoveResult, apply_move, check_active, quarantine, seat_of, write
+from bot.service.base import (
+    MatchEnds,
+    MoveResult,
+    apply_move,
+    check_active,
+    quarantine,
+    seat_of,
+    write,
+)
 from bot.service.clock import CorrespondenceClock
 from bot.service.computer import ComputerPool, ComputerStopped
 from bot.service.errors import Damaged, NotYourTurn, Outdated, TimeRanOut
@@ -34,14 +42,16 @@ class MoveService:
         db: the open database. clock: returns the current time in epoch seconds.
         computer: where computer moves are searched (worker processes in the bot; a thread without workers).
         premoves: asked, after each member's move, for the opponent's conditional reply.
+        ends: told about every match a move ends (:class:`bot.service.base.MatchEnds`).
     """
 
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, computer: ComputerPool,
-                 premoves: PremoveService) -> None:
+                 premoves: PremoveService, ends: MatchEnds | None = None) -> None:
         self.db = db
         self.clock = clock
         self.computer = computer
         self.premoves = premoves
+        self.ends = ends or MatchEnds()
 
     async def play(self, match_id: int, guild_id: int, user_id: int, text: str,
                    expected_version: int | None = None) -> MoveResult:
@@ -78,6 +88,10 @@ class MoveService:
 
         now = self.clock()
         result = await write(self.db, body, landed=lambda tx, result: _landed(tx, result, now))
+        if isinstance(result, MatchRecord):
+            self.ends.ended(result)
+        else:
+            self.ends.ended(result.match, *(reply.match for reply in result.chained))
         if isinstance(result, MatchRecord) and result.status == "aborted":
             raise TimeRanOut(f"Your time for a first move in match #{match_id} ran out before this move: the match "
                              "is aborted (it counts for nobody), and your move was not played.", result)
@@ -148,6 +162,7 @@ class MoveService:
             if result is None:
                 return results
             result.quick = chosen.quick
+            self.ends.ended(result.match)
             results.append(result)
 
 

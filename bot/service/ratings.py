@@ -1,7 +1,10 @@
 """Ratings and records per server and game, with openskill's Plackett-Luce model.
 
 A rating is shown as ``1000 + 40 × ordinal`` where openskill's ordinal is ``mu − 3·sigma`` (a conservative
-estimate; a new player shows 1000). It is *provisional* until :data:`PROVISIONAL_GAMES` rated games. Ratings
+estimate; a new player shows 1000). It is *provisional* until :data:`PROVISIONAL_GAMES` rated games, and while its
+``sigma``, grown with the time since the member's last game, is high (:mod:`bot.service.uncertainty`: the grown
+``sigma`` is what the next game's update starts from). While the server has seasons on, the result is also added to
+each member's record of the season (:mod:`bot.service.seasons`). Ratings
 change in the same transaction as the move (or resignation, forfeit, agreed draw) that ends the match, on rows held
 for it (:meth:`storage.Tx.lock_rating`), so processes finishing matches of one player at once count every one. Matches
 against the computer are unrated unless the server's ``rate_computer`` setting is on, in which case only the
@@ -11,18 +14,21 @@ to par (turns − par; lower is better) instead of a rating.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.service import seasons, uncertainty
 from games import Termination
 from games.base import read_stored_outcome
 from storage import PROVISIONAL_GAMES, Database, MatchRecord, RatingRecord, ReadTx, Tx
 
 __all__ = ["PAIR_RATED_PER_DAY", "PROVISIONAL_GAMES", "LeaderboardPage", "OneOpponent", "RatingService", "Standing",
-           "board_key", "display_rating", "leaderboard", "pair_allows_rating", "record_result", "split_key"]
+           "board_key", "display_rating", "leaderboard", "pair_allows_rating", "record_result", "season_board",
+           "split_key"]
 
 _MODEL = PlackettLuce()
 PAIR_RATED_PER_DAY = 3
@@ -107,6 +113,9 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> dict[str, list[int]
         return None
     locked = {seat.user_id: tx.lock_rating(_new(match, seat.user_id, seat.display_name), now)
               for seat in sorted(humans, key=lambda seat: seat.user_id)}  # one order: no two bodies wait in a ring
+    before_game = {user_id: dataclasses.replace(record) for user_id, record in locked.items()}
+    for row in locked.values():  # the uncertainty a member's time away added (bot.service.uncertainty)
+        row.sigma = uncertainty.grown(row.sigma, row.updated_at, now)
     records: list[RatingRecord | None] = [None if seat.is_computer else locked[seat.user_id] for seat in match.seats]
     winner, draw = outcome.get("winner"), bool(outcome.get("draw"))
     for seat, record in zip(match.seats, records, strict=True):
@@ -128,12 +137,15 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> dict[str, list[int]
         changes = {}
         for record, team in zip(records, rated, strict=True):
             assert record is not None
-            before = display_rating(record.mu, record.sigma)
+            old = before_game[record.user_id]
+            before = display_rating(old.mu, old.sigma)  # as the leaderboard showed it
             record.mu, record.sigma = team[0].mu, team[0].sigma
             changes[str(record.user_id)] = [before, display_rating(record.mu, record.sigma)]
     for record in records:
         if record is not None:
             tx.put_rating(record, now)
+    season = seasons.season_of(tx.get_settings(match.guild_id).seasons, now)
+    seasons.record(tx, season, before_game, [record for record in records if record is not None], now)
     return changes
 
 
@@ -169,26 +181,29 @@ class LeaderboardPage:
 
 
 def leaderboard(tx: ReadTx, guild_id: int, key: str, *, solitaire: bool = False, page: int = 1,
-                rows: int = 20) -> LeaderboardPage:
+                rows: int = 20, now: float | None = None, everyone: bool = True) -> LeaderboardPage:
     """Page ``page`` (a later page than the last shows the last) of ``rows`` standings of the board ``key``
     (:func:`board_key`), ranked and cut in SQL (:meth:`storage.ReadTx.leaderboard_page`): by rating, established
     players first, then wins and name; for solitaire by best result relative to par, then games. A read body:
     ``await db.read(ratings.leaderboard, guild_id, key, page=3)``; its cost follows ``rows``, not the number of
-    players.
+    players. A rating is provisional (:func:`bot.service.uncertainty.is_provisional`) at ``now`` (epoch seconds;
+    ``None``: by games alone); without ``everyone`` a duel board ranks only the established ratings.
 
     Raises:
         ValueError: ``page`` or ``rows`` below 1.
     """
     if page < 1 or rows < 1:
         raise ValueError("page and rows start at 1")
+    established = None if everyone or now is None else uncertainty.leaderboard_filter(now)
     ranked, offset, records = tx.leaderboard_page(guild_id, key, solitaire=solitaire, offset=(page - 1) * rows,
-                                                  limit=rows)
+                                                  limit=rows, established=established)
     pages = max(1, (ranked + rows - 1) // rows)
     page = min(page, pages)
     first = offset + 1
     standings = [
-        Standing(rank, r.user_id, r.display_name, display_rating(r.mu, r.sigma), r.games < PROVISIONAL_GAMES,
-                 r.wins, r.losses, r.draws, r.games, r.best_vs_par)
+        Standing(rank, r.user_id, r.display_name, display_rating(r.mu, r.sigma),
+                 uncertainty.is_provisional(r.games, r.sigma, r.updated_at, now), r.wins, r.losses, r.draws, r.games,
+                 r.best_vs_par)
         for rank, r in enumerate(records, start=first)
     ]
     return LeaderboardPage(standings, page, pages, ranked)
@@ -224,6 +239,26 @@ def one_opponent(duels: list[tuple[str, int, str, int, str]]) -> list[OneOpponen
     return found
 
 
+def season_board(tx: ReadTx, guild_id: int, game: str, season: str, *, page: int = 1, rows: int = 20,
+                 everyone: bool = False) -> LeaderboardPage:
+    """Page ``page`` of ``rows`` of a season's standings (:mod:`bot.service.seasons`): each member who played a
+    rated game of ``game`` in ``season``, by the rating their last game of the season left them, then wins; without
+    ``everyone``, only those whose rating was established then. A read body, ranked and cut in SQL.
+
+    Raises:
+        ValueError: ``page`` or ``rows`` below 1.
+    """
+    if page < 1 or rows < 1:
+        raise ValueError("page and rows start at 1")
+    ranked, offset, records = tx.season_page(guild_id, game, season, established_only=not everyone,
+                                             offset=(page - 1) * rows, limit=rows)
+    pages = max(1, (ranked + rows - 1) // rows)
+    standings = [Standing(rank, r.user_id, r.display_name, display_rating(r.mu, r.sigma), r.provisional, r.wins,
+                          r.losses, r.draws, r.games, None)
+                 for rank, r in enumerate(records, start=offset + 1)]
+    return LeaderboardPage(standings, min(page, pages), pages, ranked)
+
+
 class RatingService:
     """Leaderboards and members' records over a :class:`storage.Database` (ratings themselves change with the
     result that ends a match: :func:`record_result`).
@@ -236,15 +271,28 @@ class RatingService:
         self.db = db
 
     async def leaderboard(self, guild_id: int, game: str, *, solitaire: bool = False, page: int = 1,
-                          rows: int = 20) -> LeaderboardPage:
+                          rows: int = 20, now: float | None = None, everyone: bool = True) -> LeaderboardPage:
         """Page ``page`` of ``game``'s leaderboard in ``guild_id`` (the solitaire board with ``solitaire``), ``rows``
-        standings to a page: :func:`leaderboard`.
+        standings to a page: :func:`leaderboard` (provisional at ``now``; without ``everyone``, established only).
 
         Raises:
             ValueError: ``page`` or ``rows`` below 1.
         """
         return await self.db.read(leaderboard, guild_id, board_key(game, solitaire), solitaire=solitaire, page=page,
-                                  rows=rows)
+                                  rows=rows, now=now, everyone=everyone)
+
+    async def season(self, guild_id: int, game: str, season: str, *, page: int = 1, rows: int = 20,
+                     everyone: bool = False) -> LeaderboardPage:
+        """Page ``page`` of a season's standings of ``game`` in ``guild_id``: :func:`season_board`.
+
+        Raises:
+            ValueError: ``page`` or ``rows`` below 1.
+        """
+        return await self.db.read(season_board, guild_id, game, season, page=page, rows=rows, everyone=everyone)
+
+    async def seasons(self, guild_id: int, game: str | None = None) -> list[str]:
+        """The seasons ``guild_id`` has standings of (of ``game``, or any), latest first (at most 25)."""
+        return await self.db.read(ReadTx.seasons_of, guild_id, game)
 
     async def of_member(self, guild_id: int, user_id: int) -> list[RatingRecord]:
         """A member's rating rows in ``guild_id``, one per board played (:func:`split_key` names its game), by key."""

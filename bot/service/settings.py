@@ -1,5 +1,5 @@
 """A server's settings for Napkin Games (``/settings``): default days per move, threads, allowed channels, the limit
-of active matches, whether matches against the computer count, and the vacation allowance.
+of active matches, whether matches against the computer count, the vacation allowance, and seasons.
 
 No ``discord`` import; who may change them (Manage Server) is the extension's check. A change holds the server's
 settings row while it reads and writes it (:meth:`storage.Tx.lock_settings`), so two admins changing different
@@ -17,6 +17,7 @@ from typing import Any
 from bot.service.base import rerun, write
 from bot.service.clock import DAYS_PER_MOVE_CHOICES
 from bot.service.errors import BadOption
+from bot.service.seasons import SEASON_SETTINGS
 from storage import Database, ReadTx, SettingsRecord, Tx
 
 SETTINGS = frozenset(f.name for f in dataclasses.fields(SettingsRecord)) - {"guild_id"}
@@ -55,7 +56,7 @@ class SettingsService:
         """Change some of a server's settings and return them all.
 
         Keyword arguments are :class:`storage.SettingsRecord` fields (``days_per_move``, ``use_threads``,
-        ``allowed_channels``, ``max_active``, ``rate_computer``, ``vacation_days``).
+        ``allowed_channels``, ``max_active``, ``rate_computer``, ``vacation_days``, ``seasons``).
 
         Raises:
             BadOption: a value is out of range, or a name is not a setting.
@@ -66,6 +67,8 @@ class SettingsService:
             raise BadOption("The limit of active matches must be between 1 and 100.")
         if "vacation_days" in changes:
             check_allowance(int(changes["vacation_days"]))
+        if "seasons" in changes and changes["seasons"] not in SEASON_SETTINGS:
+            raise BadOption(f"Seasons are off, monthly or quarterly; `{changes['seasons']}` is none of these.")
         for key in changes:
             if key not in SETTINGS:
                 raise BadOption(f"Unknown setting {key!r}.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from bot.service.base import MatchEnds
 from bot.service.challenges import COMPUTER_NAME, ChallengeService
 from bot.service.computer import ComputerPool
 from bot.service.deadlines import DeadlineService
@@ -20,6 +21,8 @@ from bot.service.premoves import PremoveService
 from bot.service.ratings import RatingService
 from bot.service.reading import ReadingService
 from bot.service.settings import SettingsService
+from bot.service.tournament_rounds import RoundService
+from bot.service.tournaments import TournamentService
 from bot.service.vacations import VacationService
 from storage import Database, Shards
 
@@ -44,6 +47,8 @@ class Services:
         self.clock = clock
         self.shards = shards
         self.computer = computer or ComputerPool(0)
+        self.match_ends = MatchEnds()
+        """Told about every match that ends (the tournaments listen)."""
         self.reading = ReadingService(db)
         """One match, a member's lists and pages, a match's move log."""
         self.settings = SettingsService(db, clock=clock)
@@ -52,11 +57,11 @@ class Services:
         """Challenges and the start of matches."""
         self.premoves = PremoveService(db, clock=clock)
         """Conditional moves."""
-        self.moves = MoveService(db, clock=clock, computer=self.computer, premoves=self.premoves)
+        self.moves = MoveService(db, clock=clock, computer=self.computer, premoves=self.premoves, ends=self.match_ends)
         """Members' moves and the computer's replies."""
-        self.endings = EndingService(db, clock=clock)
+        self.endings = EndingService(db, clock=clock, ends=self.match_ends)
         """Resign, abort, draw offers, extra time."""
-        self.deadlines = DeadlineService(db, clock=clock, shards=shards)
+        self.deadlines = DeadlineService(db, clock=clock, shards=shards, ends=self.match_ends)
         """The deadline pass."""
         self.outbox = OutboxService(db, clock=clock, shards=shards)
         """News to deliver."""
@@ -65,7 +70,13 @@ class Services:
         self.vacations = VacationService(db, clock=clock, shards=shards)
         """Vacations and members' notification preferences."""
         self.ratings = RatingService(db)
-        """Leaderboards and members' records."""
+        """Leaderboards, seasons and members' records."""
+        self.tournament_rounds = RoundService(db, clock=clock, computer=self.computer, ends=self.match_ends,
+                                              shards=shards, computer_name=lambda: self.challenges.computer_name)
+        """Tournament rounds: results, pairings, the end, and their news."""
+        self.tournaments = TournamentService(db, clock=clock, rounds=self.tournament_rounds,
+                                             challenges=self.challenges, ends=self.match_ends)
+        """Tournaments: creating, entering, starting, withdrawing, cancelling, reading."""
 
     def set_computer(self, user_id: int, name: str) -> None:
         """Who the computer is in the seats of matches started from now on (the bot's own user, once connected)."""

@@ -7,6 +7,8 @@ from storage.queries.base import Queries
 from storage.records import RatingRecord, rating_from_row
 
 _RATING_COLUMNS = "guild_id, game, user_id, display_name, mu, sigma, games, wins, losses, draws, best_vs_par"
+_RATING_READ = _RATING_COLUMNS + ", updated_at"
+"""What a read of a rating row selects: its columns and when it last changed (the member's last game)."""
 
 PROVISIONAL_GAMES = 5
 """Rated games before a rating is established; provisional ratings rank after the established ones (a constant of the
@@ -28,26 +30,27 @@ class RatingReads(Queries):
 
     def get_rating(self, guild_id: int, game: str, user_id: int) -> RatingRecord | None:
         """A player's rating row, or ``None`` before their first finished match."""
-        row = self._one(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",  # noqa: S608 - column lists are module constants; values are bound parameters
+        row = self._one(f"SELECT {_RATING_READ} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",  # noqa: S608 - column lists are module constants; values are bound parameters
                         (guild_id, game, user_id))
         return rating_from_row(row) if row else None
 
     def ratings_of_game(self, guild_id: int, game: str) -> list[RatingRecord]:
         """All rating rows of a server and game (unsorted)."""
-        rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))  # noqa: S608 - column lists are module constants; values are bound parameters
+        rows = self._all(f"SELECT {_RATING_READ} FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))  # noqa: S608 - column lists are module constants; values are bound parameters
         return [rating_from_row(row) for row in rows]
 
     def ratings_of_user(self, guild_id: int, user_id: int) -> list[RatingRecord]:
         """A player's rating rows in a server, one per game played, by game key (the ``ratings_member`` index)."""
-        rows = self._all(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",  # noqa: S608 - column lists are module constants; values are bound parameters
+        rows = self._all(f"SELECT {_RATING_READ} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",  # noqa: S608 - column lists are module constants; values are bound parameters
                          (guild_id, user_id))
         return [rating_from_row(row) for row in rows]
 
-    def leaderboard_page(self, guild_id: int, game: str, *, solitaire: bool, offset: int,
-                         limit: int) -> tuple[int, int, list[RatingRecord]]:
-        """One page of a leaderboard, ranked in SQL along an index (``ratings_rank``, ``ratings_par``); how many rows
-        the board ranks is kept by the database as ratings change (``leaderboard_sizes``), so a page costs its rows
-        (and, for a page in the middle, its distance from the nearer end of the index), not the whole board.
+    def leaderboard_page(self, guild_id: int, game: str, *, solitaire: bool, offset: int, limit: int,
+                         established: tuple[float, float, float] | None = None) -> tuple[int, int, list[RatingRecord]]:
+        """One page of a leaderboard, ranked in SQL along an index (``ratings_rank``, ``ratings_par``). How many rows
+        a whole board ranks is kept by the database as ratings change (``leaderboard_sizes``), so a page of it costs
+        its rows (and, for a page in the middle, its distance from the nearer end of the index), not the whole board;
+        a board of established ratings only (``established``) is counted along its covering index.
 
         Returns ``(ranked, offset, rows)``: how many rows the board ranks, the offset used (``offset``, or that of
         the last page of ``limit`` rows when ``offset`` is past the end), and the rows ranked ``offset + 1`` to
@@ -55,12 +58,27 @@ class RatingReads(Queries):
         ratings (:data:`PROVISIONAL_GAMES` games or more) first, then by displayed rating
         (``round(1000 + 40 * (mu - 3 * sigma))``), wins, name; a solitaire board the rows with a result, by best
         result against par, then more games.
+
+        With ``established`` (``(now, variance_per_second, max_variance)``), a duel board ranks only established
+        ratings: :data:`PROVISIONAL_GAMES` games or more, and a ``sigma`` that, grown by ``variance_per_second``
+        (of ``sigma²``) for every second since the member's last game (``updated_at``) until ``now``, is at most
+        ``sqrt(max_variance)`` (how :mod:`bot.service.uncertainty` counts a rating provisional again), still read
+        from an index alone (``ratings_rank_recent``, which holds ``updated_at`` too).
         """
         where = "guild_id = ? AND game = ?" + (" AND best_vs_par IS NOT NULL" if solitaire else "")
+        params: tuple[object, ...] = (guild_id, game)
+        if established is not None and not solitaire:
+            now, per_second, most = established
+            where += f" AND games >= {PROVISIONAL_GAMES} AND sigma * sigma + ? * (? - updated_at) <= ?"
+            params = (*params, per_second, now, most)
         order = _PAR_ORDER if solitaire else _RANK_ORDER
-        size = self._one(f"SELECT {'with_par' if solitaire else 'ranked'} FROM leaderboard_sizes "  # noqa: S608 - module constants
-                         "WHERE guild_id = ? AND game = ?", (guild_id, game))
-        ranked = int(size[0]) if size else 0
+        if established is not None and not solitaire:  # who is established depends on now: counted
+            count = self._one(f"SELECT COUNT(*) FROM ratings WHERE {where}", params)  # noqa: S608 - module constants
+            ranked = int(count[0]) if count else 0
+        else:
+            size = self._one(f"SELECT {'with_par' if solitaire else 'ranked'} FROM leaderboard_sizes "  # noqa: S608 - module constants
+                             "WHERE guild_id = ? AND game = ?", (guild_id, game))
+            ranked = int(size[0]) if size else 0
         if offset >= ranked > 0:  # past the end: the last page
             offset = (ranked - 1) // limit * limit
         first = offset
@@ -70,10 +88,10 @@ class RatingReads(Queries):
             offset, limit = max(0, ranked - offset - limit), min(limit, max(0, ranked - offset))
         rowid = self._dialect.rowid
         rows = self._all(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE {rowid} IN (SELECT {rowid} FROM ratings "  # noqa: S608 - module constants
+            f"SELECT {_RATING_READ} FROM ratings WHERE {rowid} IN (SELECT {rowid} FROM ratings "  # noqa: S608 - module constants
             f"WHERE {where} "
             f"ORDER BY {walk} LIMIT ? OFFSET ?) ORDER BY {order}",
-            (guild_id, game, limit, offset),
+            (*params, limit, offset),
         )
         return ranked, first, [rating_from_row(row) for row in rows]
 
@@ -92,7 +110,7 @@ class RatingWrites(RatingReads):
             (fresh.guild_id, fresh.game, fresh.user_id, fresh.display_name, fresh.mu, fresh.sigma, fresh.games,
              fresh.wins, fresh.losses, fresh.draws, fresh.best_vs_par, now),
         )
-        row = self._one(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?"  # noqa: S608 - module constants
+        row = self._one(f"SELECT {_RATING_READ} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?"  # noqa: S608 - module constants
                         f"{self._dialect.for_update('ratings')}", (fresh.guild_id, fresh.game, fresh.user_id))
         assert row is not None  # inserted above, or there already
         return rating_from_row(row)

@@ -167,7 +167,7 @@ async def test_leaderboard_order_after_a_series(simcord_env, db: Database) -> No
         await world[accepter].click(result.response, label="Accept")
         await both_sides_move(world, db, max(await db.read(ReadTx.all_match_ids)))
         await world[loser].slash(world.thread(), "match resign")
-    board = await world["carol"].slash(world.channel, "leaderboard", game="chopsticks")
+    board = await world["carol"].slash(world.channel, "leaderboard", game="chopsticks", provisional=True)
     embed = board.response.embeds[0]
     lines = embed.description.splitlines()
     assert [line.split("**")[1] for line in lines] == ["alice", "bob", "carol"]

@@ -71,13 +71,14 @@ async def test_match_autocomplete_reads_only_what_it_shows(simcord_env, db: Data
 async def test_leaderboard_reaches_every_rank_and_stats_find_the_member(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice")
     members = 12_345
+    now = simcord_env.bot.now()  # every member played lately (a rating left for long is provisional again)
 
     def body(tx: Tx) -> None:
         for number in range(members):  # ratings fall with the number: member 0 ranks first
             tx.put_rating(RatingRecord(world.guild.id, "chopsticks", 10_000 + number, f"m{number}",
-                                       30.0 - number / 1000, 1.0, 9, 5, 4, 0, None), 1.0)
+                                       30.0 - number / 1000, 1.0, 9, 5, 4, 0, None), now)
         tx.put_rating(RatingRecord(world.guild.id, "chopsticks", world["alice"].id, "alice", 25.0, 1.0, 9, 5, 4, 0,
-                                   None), 1.0)
+                                   None), now)
 
     await db.write(body)
     last_page = (members + 1 + 19) // 20

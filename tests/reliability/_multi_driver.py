@@ -26,6 +26,13 @@ per request:
 * ``{"op": "hold", "now": T}`` → ``{"armed": true}``: the next request's write transaction stops right before its
   commit, answers ``{"holding": true}`` and waits there (the driver goes on reading) until ``{"op": "release"}``;
   then the held request answers as usual.
+* ``{"op": "end", "now": T, "match": M, "guild": G, "user": U, "at": W, "settle_at": S}`` → ``{"ended": M,
+  "advanced": [tournament ids], "announced": [[round, kind], ...]}``: at the wall-clock time ``W`` (the same instant
+  in every process), ``U`` resigns match ``M``; at ``S`` the end is settled as the bot's tournament task settles it
+  (the next round paired, if this was the last game of one), then the due tournament news claimed and "posted"
+  (reported here, then settled).
+* ``{"op": "hold-pairing", "now": T, "tournament": N}``: takes the lease of the tournament's next round and stops
+  before writing it (answers ``{"holding": round}`` first), for the test to kill.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ import logging
 import os
 import sys
 import threading
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.config import parse_shard_ids
@@ -97,6 +106,33 @@ async def _resume(service: MatchService) -> dict[str, Any]:
         finally:
             await service.release_computer_turn(match_id)
     return {"moves": moves}
+
+
+async def _end(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
+    await asyncio.sleep(max(0.0, float(request["at"]) - time.time()))
+    await service.resign(int(request["match"]), int(request["guild"]), int(request["user"]))
+    rounds = service.services.tournament_rounds
+    await asyncio.sleep(max(0.0, float(request["settle_at"]) - time.time()))
+    advanced = await rounds.settle_pending()
+    announced = []
+    while batch := await rounds.claim_news():
+        for news in batch:
+            announced.append([news.round, news.kind])
+            await rounds.news_done(news)
+    return {"ended": request["match"], "advanced": advanced, "announced": announced}
+
+
+async def _hold_pairing(service: MatchService, tournament_id: int) -> None:
+    rounds = service.services.tournament_rounds
+    original = rounds._write_round
+
+    async def hold(step: Any, result: Any) -> bool:  # the pairing is computed, under the lease: stop before writing
+        _say({"holding": step.round_number})
+        await asyncio.get_running_loop().run_in_executor(None, _hold_forever)
+        return await original(step, result)
+
+    rounds._write_round = hold  # type: ignore[method-assign]
+    await rounds.advance(tournament_id)
 
 
 async def _hold_due(service: MatchService) -> None:
@@ -168,19 +204,21 @@ async def main(argv: list[str]) -> None:
     gate: threading.Event | None = None
     held: set[asyncio.Task[None]] = set()
 
+    replies: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]] = {
+        "play": lambda request: _play(service, request["moves"]),
+        "due": lambda request: _due(service),
+        "resume": lambda request: _resume(service),
+        "vacation": lambda request: _vacation(service, request),
+        "accept": lambda request: _accept(service, request),
+        "settings": lambda request: _settings(service, request),
+        "end": lambda request: _end(service, request),
+    }
+
     async def answer(op: str, request: dict[str, Any]) -> None:
-        if op == "play":
-            _say(await _play(service, request["moves"]))
-        elif op == "due":
-            _say(await _due(service))
-        elif op == "resume":
-            _say(await _resume(service))
-        elif op == "vacation":
-            _say(await _vacation(service, request))
-        elif op == "accept":
-            _say(await _accept(service, request))
-        elif op == "settings":
-            _say(await _settings(service, request))
+        if op in replies:
+            _say(await replies[op](request))
+        elif op == "hold-pairing":
+            await _hold_pairing(service, int(request["tournament"]))
         elif op == "hold-due":
             await _hold_due(service)
         elif op == "hold-news":

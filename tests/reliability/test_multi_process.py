@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ import pytest_asyncio
 from bot.service import MatchService, Player, load_state
 from bot.service.clock import DAY
 from bot.service.outbox import NEWS_LEASE
+from bot.service.tournament_rounds import PAIRING_LEASE
 from storage import Database, ReadTx, Shards
 from tests.reliability._multi_driver import COMPUTER_ID
 from tests.reliability._support import (
@@ -479,6 +481,65 @@ async def test_settings_changed_in_two_processes_at_once_both_count(db: Database
     assert holder.answer()["settings"]["days_per_move"] == 7
     assert other.answer()["settings"] == {"guild_id": GUILD, "days_per_move": 7, "use_threads": True,
                                           "allowed_channels": [], "max_active": 25, "rate_computer": False,
-                                          "vacation_days": 20}
+                                          "vacation_days": 20, "seasons": "off"}
     stored = await db.read(ReadTx.get_settings, GUILD)
     assert (stored.days_per_move, stored.vacation_days) == (7, 20)
+
+
+async def _tournament(service: MatchService, players: int) -> int:
+    """A running Swiss of ``players`` (round 1 paired), a day per move."""
+    tournaments = service.services.tournaments
+    cup = await tournaments.create(guild_id=GUILD, channel_id=1, organizer=PLAYERS[0], name="Cup",
+                                   game="chopsticks", variant={}, rounds=3, days_per_move=1)
+    for player in PLAYERS[:players]:
+        await tournaments.join(cup.id, GUILD, player)
+    await tournaments.start(cup.id, GUILD, PLAYERS[0].user_id)
+    return cup.id
+
+
+async def test_two_processes_ending_a_rounds_last_two_games_at_once_pair_the_next_tournament_round_once(
+        db: Database, drivers: list[Driver]) -> None:
+    clock = Clock(T0)
+    service = MatchService(db, computer_id=COMPUTER_ID, clock=clock)
+    cup = await _tournament(service, 8)
+    boards = [b for b in await db.read(ReadTx.tournament_games, cup, 1) if b.kind == "game"]
+    assert len(boards) == 4
+    for board in boards[:2]:
+        await service.resign(board.match_id, GUILD, board.second_id)
+    matches_before = len(await db.read(ReadTx.all_match_ids))
+    # the last two games end in two processes at the same instant; both then settle the ends at the same instant
+    # (each sees the round over, so both try to pair the next one)
+    at = time.time() + 1.0
+    for driver, board in zip(drivers[:2], boards[2:], strict=True):
+        driver.send("end", T0 + 60, match=board.match_id, guild=GUILD, user=board.second_id, at=at, settle_at=at + 1.0)
+    answers = [driver.answer() for driver in drivers[:2]]
+    assert sorted(answer["ended"] for answer in answers) == sorted(b.match_id for b in boards[2:])
+    assert sorted(cup for answer in answers for cup in answer["advanced"]) == [cup], answers  # one paired it
+    assert [number for number, _ in await db.read(ReadTx.paired_rounds, cup)] == [1, 2]
+    assert len(await db.read(ReadTx.tournament_games, cup, 2)) == 4
+    assert len(await db.read(ReadTx.all_match_ids)) == matches_before + 4  # round 2's games started once
+    # each round's pairings announced once, by whichever process claimed them
+    assert sorted(once_each(answers, "announced")) == [(1, "round"), (2, "round")]
+    assert await db.fetchall("SELECT * FROM tournament_news") == []
+    # settling everything afterwards (a restart's sweep) finds nothing left to pair
+    assert await service.services.tournament_rounds.sweep() == []
+
+
+async def test_a_process_killed_holding_a_tournament_pairing_leaves_it_to_another_once_its_lease_runs_out(
+        db: Database, drivers: list[Driver]) -> None:
+    clock = Clock(T0)
+    service = MatchService(db, computer_id=COMPUTER_ID, clock=clock)
+    cup = await _tournament(service, 4)
+    for board in [b for b in await db.read(ReadTx.tournament_games, cup, 1) if b.kind == "game"]:
+        await service.resign(board.match_id, GUILD, board.second_id)
+    holder = drivers[0]
+    holder.send("hold-pairing", T0 + 60, tournament=cup)
+    assert holder.answer() == {"holding": 2}
+    holder.kill()
+    clock.now = T0 + 61  # the lease is still held: nobody else pairs the round meanwhile
+    assert await service.services.tournament_rounds.advance(cup) is False
+    assert [number for number, _ in await db.read(ReadTx.paired_rounds, cup)] == [1]
+    clock.now = T0 + 60 + PAIRING_LEASE + 1  # the dead process's lease ran out: the next sweep pairs it, once
+    assert await service.services.tournament_rounds.sweep() == [cup]
+    assert [number for number, _ in await db.read(ReadTx.paired_rounds, cup)] == [1, 2]
+    assert await service.services.tournament_rounds.sweep() == []

@@ -21,7 +21,7 @@ from bot import cli
 from bot.service import MatchService, Player, load_state, premoves
 from bot.service.vacations import VacationService
 from games import GAMES
-from storage import Database, ReadTx, Tx
+from storage import Database, ReadTx, SeasonRecord, TournamentEntryRecord, TournamentGameRecord, Tx
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from storage.transfer import TransferFailed, TransferRefused, read_rows, transfer
 from tests.postgres_cluster import Cluster, fresh_database
@@ -30,7 +30,8 @@ from tests.reliability._support import Clock, legal_texts, service_match
 GUILD = 7
 ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")
 TABLES = {"guild_settings", "matches", "seats", "moves", "challenges", "ratings", "meta", "outbox", "vacations",
-          "member_prefs", "premoves"}
+          "member_prefs", "premoves", "tournaments", "tournament_entries", "tournament_rounds", "tournament_games",
+          "tournament_news", "season_records"}
 DERIVED = {"leaderboard_sizes"}
 """Kept by the database's triggers from the ratings: not copied, yet the same on the other side."""
 
@@ -46,8 +47,9 @@ async def _play_some(service: MatchService, match_id: int, plies: int) -> None:
 
 async def _server(path: Path) -> dict[str, int]:
     """A server's database: for every game a running match, a resigned one and a computer duel played to its end;
-    open, declined and cancelled challenges; ratings; reminders and results in the outbox; settings and meta; a
-    vacation under way and one ended, a member's preferences and a conditional move.
+    open, declined and cancelled challenges; ratings and a season's records; reminders and results in the outbox;
+    settings and meta; a vacation under way and one ended, a member's preferences and a conditional move; a Swiss
+    tournament in its first round, its news still to post.
     Returns a few of its match ids by role."""
     clock = Clock()
     db = await Database.open(path)
@@ -71,6 +73,7 @@ async def _server(path: Path) -> dict[str, int]:
         declined = await service.create_challenge(guild_id=GUILD, channel_id=1, game="napkin_chess", variant={},
                                                   challenger=CAROL, opponent=ALICE, days_per_move=1)
         await service.decline_challenge(declined.id, GUILD, ALICE)
+        await db.write(_tournament, roles["running"])
         clock.now += 0.7 * 86400  # the one-day matches are past their reminder time
         work = await service.process_due()
         assert work.reminded
@@ -90,6 +93,25 @@ async def _server(path: Path) -> dict[str, int]:
     finally:
         await db.close()
     return roles
+
+
+def _tournament(tx: Tx, match_id: int) -> None:
+    """A Swiss in its first round, on ``match_id`` (alice and bob; carol has the bye), its news still to post; and the
+    season records of a rated result."""
+    tournament_id = tx.insert_tournament(guild_id=GUILD, channel_id=1, name="Cup", game="chopsticks", variant={},
+                                         fmt="swiss", rounds=2, days_per_move=1, max_players=8, rated=True,
+                                         organizer_id=ALICE.user_id, organizer_name=ALICE.name, starts_at=None,
+                                         now=1.0)
+    for number, player in enumerate((ALICE, BOB, CAROL), start=1):
+        tx.insert_entry(TournamentEntryRecord(tournament_id, player.user_id, player.name, number, 1000, None, 1.0))
+    tx.insert_round(tournament_id, 1, "dutch", 2.0)
+    tx.insert_board(TournamentGameRecord(tournament_id, 1, 1, ALICE.user_id, BOB.user_id, "game", match_id))
+    tx.insert_board(TournamentGameRecord(tournament_id, 1, 2, CAROL.user_id, None, "bye", first_points=1.0,
+                                         played=False))
+    assert tx.update_tournament(tournament_id, 0, status="running", current_round=1, started_at=2.0)
+    tx.add_tournament_news(tournament_id, 1, "round", 2.0)
+    tx.add_to_season(SeasonRecord(GUILD, "chopsticks", "2025-03", CAROL.user_id, CAROL.name, 26.0, 8.0, True, 1, 1,
+                                  0, 0), 3.0)
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,9 @@
 games' declarations; ``_games`` makes one command group per game; ``_cog`` holds ``/match`` and handles the
 persistent buttons (:mod:`bot.utils.buttons`); ``_review`` and ``_premove`` are ``/match review`` and ``/match
 premove``. Boards, posting and the ``match`` option are shared with other extensions from :mod:`bot.utils`. These
-modules are private to the package; what others may use of the feature is named here.
+modules are private to the package; what others may use of the feature is named here (the tournaments build their
+``create`` commands from the games' declarations as ``start`` is built, and start a round's matches as any match
+starts).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from typing import TYPE_CHECKING
 
 from bot.exts.match._cog import BOARD_REPOSTS, REMATCH_RATE, REPLAY_FRAMES, Match, replay_frames
 from bot.exts.match._games import game_cog
+from bot.exts.match._options import DAYS_CHOICES, generated_command, option_annotation
 from bot.exts.match._review import review_embed, waiting_text
+from bot.exts.match._starts import begin_match, variant_words
 from bot.utils.buttons import DYNAMIC_ITEMS
 from games import GAMES
 
@@ -21,8 +25,8 @@ if TYPE_CHECKING:
     from bot.client import NapkinBot
 
 
-__all__ = ["BOARD_REPOSTS", "REMATCH_RATE", "REPLAY_FRAMES", "replay_frames", "review_embed", "setup",
-           "waiting_text"]
+__all__ = ["BOARD_REPOSTS", "DAYS_CHOICES", "REMATCH_RATE", "REPLAY_FRAMES", "begin_match", "generated_command",
+           "option_annotation", "replay_frames", "review_embed", "setup", "variant_words", "waiting_text"]
 
 
 async def setup(bot: NapkinBot) -> None:

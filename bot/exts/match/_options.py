@@ -51,7 +51,9 @@ matches) a minute."""
 # ---------------------------------------------------------------- start
 
 
-def _option_annotation(option: Option) -> Any:
+def option_annotation(option: Option) -> Any:
+    """The annotation of a variant option as discord.py reads it: on/off, a bounded integer, one of its choices,
+    or bounded text; always optional (left empty, it takes its default)."""
     if option.kind == "bool":
         kind: Any = bool
     elif option.kind == "int":
@@ -75,9 +77,12 @@ def _is_optional(annotation: Any) -> bool:
     return type(None) in getattr(annotation, "__args__", ())
 
 
-def _command(name: str, description: str, callback: Callable[..., Awaitable[None]],
-             params: list[tuple[str, Any]], descriptions: Mapping[str, str],
-             renames: Mapping[str, str] | None = None) -> app_commands.Command[Any, ..., None]:
+def generated_command(name: str, description: str, callback: Callable[..., Awaitable[None]],
+                      params: list[tuple[str, Any]], descriptions: Mapping[str, str],
+                      renames: Mapping[str, str] | None = None) -> app_commands.Command[Any, ..., None]:
+    """A slash command whose callback ``callback(interaction, **options)`` takes the options ``params`` (name,
+    annotation; an ``Optional`` one may be left empty), described by ``descriptions`` (and renamed by ``renames``):
+    its signature is made for discord.py, which reads a command's options from it."""
     generated: Any = callback
     generated.__signature__ = _signature(params)  # how discord.py (through inspect) reads the options
     generated = app_commands.describe(**descriptions)(generated)
@@ -100,10 +105,11 @@ def start_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
     params: list[tuple[str, Any]] = [
         ("opponent", Optional[discord.Member]), ("level", Optional[LevelOption]),  # noqa: UP045
         ("days", Optional[int]), ("seat", Optional[SeatOption]),  # noqa: UP045
-        *((option.name, _option_annotation(option)) for option in game.options)]
+        *((option.name, option_annotation(option)) for option in game.options)]
     descriptions = {**START_DESCRIPTIONS, **{option.name: option.description[:100] for option in game.options}}
     start_cb = app_commands.choices(days=DAYS_CHOICES)(start)
-    command = _command("start", f"Challenge someone (or me) to {game.title}"[:100], start_cb, params, descriptions)
+    command = generated_command("start", f"Challenge someone (or me) to {game.title}"[:100], start_cb, params,
+                                descriptions)
     return START_COOLDOWN(command)
 
 
@@ -131,7 +137,7 @@ def move_command(game: Game[Any, Any], spec: MoveCommand) -> app_commands.Comman
     descriptions = {_python_name(p.name): p.description[:100] for p in spec.params}
     descriptions["match"] = "The match (implied inside its thread)"
     renames = {python: name for python, name in names.items() if python != name}
-    command = _command(spec.name, spec.description[:100], move, params, descriptions, renames)
+    command = generated_command(spec.name, spec.description[:100], move, params, descriptions, renames)
     for param in spec.params:
         if param.suggest is not None:
             command.autocomplete(_python_name(param.name))(_suggester(game, spec, param))

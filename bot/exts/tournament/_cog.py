@@ -1,0 +1,207 @@
+"""``/tournament``: join, leave, start, withdraw, standings, info, list, cancel and end-game (``create`` is
+:mod:`._create`'s). Refusals are the service's domain errors, answered ephemerally by the error handler with what was
+typed; commands that may pair a round (start, withdraw, end-game) answer within Discord's 3 seconds by deferring
+first (ephemerally: a refusal is only the member's), then say in the channel what happened."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.exts.tournament._options import TournamentTransformer, the_tournament
+from bot.exts.tournament._show import LIST_LINES, info_embed, list_line, standings_payload, title
+from bot.service.tournaments import label
+from bot.texts import plural
+from bot.utils.converters import MatchOption, player_of, require_guild
+from bot.utils.messages import notify, post_board
+from bot.utils.names import escape
+from storage import TournamentRecord
+
+if TYPE_CHECKING:
+    from bot.client import NapkinBot
+
+log = logging.getLogger(__name__)
+
+LevelOption = Literal["easy", "medium", "hard"]
+TOURNAMENT = "The tournament (implied when the server has only one it could be)"
+OpenOption = app_commands.Transform[TournamentRecord, TournamentTransformer("open")]
+JoinOption = app_commands.Transform[TournamentRecord, TournamentTransformer("live")]
+RunningOption = app_commands.Transform[TournamentRecord, TournamentTransformer("running")]
+AnyOption = app_commands.Transform[TournamentRecord, TournamentTransformer("all")]
+
+
+def manager(interaction: discord.Interaction[NapkinBot]) -> bool:
+    """``True`` when the member has Manage Server here (they may act for any tournament's organizer)."""
+    return bool(interaction.permissions.manage_guild)
+
+
+async def announce(interaction: discord.Interaction[NapkinBot], text: str, done: str) -> None:
+    """Say ``text`` in the channel (no pings) and tell the member ``done`` (ephemerally; the deferred answer). When
+    the channel does not take the message, the member is told instead."""
+    channel = interaction.channel
+    try:
+        if not isinstance(channel, discord.abc.Messageable):
+            raise discord.ClientException("the channel takes no messages")
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+    except (discord.HTTPException, discord.ClientException) as error:
+        log.info("could not announce in channel %s: %s", interaction.channel_id, error)
+        done = f"{done} (I could not say so in this channel: {text})"
+    await notify(interaction, done)
+
+
+def wake(bot: NapkinBot) -> None:
+    """Wake the tournament task: news was queued (a round paired, a tournament over)."""
+    cog = bot.get_cog("TournamentRounds")
+    waker = getattr(cog, "wake", None)
+    if waker is not None:
+        waker()
+
+
+class Tournament(commands.GroupCog, group_name="tournament", group_description="Swiss and round-robin tournaments"):
+    """The ``/tournament`` commands."""
+
+    def __init__(self, bot: NapkinBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="join", description="Enter a tournament (or, as its organizer, enter the computer)")
+    @app_commands.describe(tournament=TOURNAMENT, computer="Organizer: enter the computer at this level instead")
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction[NapkinBot], tournament: JoinOption | None = None,
+                   computer: LevelOption | None = None) -> None:
+        """Enter the member (or the computer); a late entry into a running Swiss gets ½-point byes."""
+        chosen = await the_tournament(interaction, tournament, "live")
+        entered = await self.bot.services.tournaments.join(chosen.id, chosen.guild_id, player_of(interaction.user),
+                                                           level=computer, manager=manager(interaction))
+        who = f"The computer ({computer})" if computer else f"**{escape(interaction.user.display_name)}**"
+        late = (f" They join in round {entered.entry.joined_round}, with a ½-point bye for each round missed "
+                f"({entered.late_byes})." if entered.late_byes else "")
+        await interaction.response.send_message(f"{who} joins **{escape(title(entered.tournament))}**.{late}",
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="leave", description="Leave a tournament that has not started")
+    @app_commands.describe(tournament=TOURNAMENT, computer="Organizer: take the computer out instead")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction[NapkinBot], tournament: OpenOption | None = None,
+                    computer: bool = False) -> None:
+        """Take the member (or the computer) out of an open tournament."""
+        chosen = await the_tournament(interaction, tournament, "open")
+        left = await self.bot.services.tournaments.leave(chosen.id, chosen.guild_id, interaction.user.id,
+                                                         computer=computer, manager=manager(interaction))
+        who = "The computer" if computer else f"**{escape(interaction.user.display_name)}**"
+        await interaction.response.send_message(f"{who} leaves **{escape(title(left))}**.",
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="start", description="Start a tournament now and pair its first round (organizer)")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction[NapkinBot], tournament: OpenOption | None = None) -> None:
+        """Start it (its organizer, or Manage Server): round 1 is paired in a worker and posted by the task."""
+        chosen = await the_tournament(interaction, tournament, "open")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        started = await self.bot.services.tournaments.start(chosen.id, chosen.guild_id, interaction.user.id,
+                                                            manager=manager(interaction))
+        await announce(interaction, f"**{escape(title(started))}** starts: {plural(started.rounds, 'round')}; "
+                                    "round 1 is paired below.",
+                       f"Tournament #{started.id} starts; its pairings follow in <#{started.channel_id}>.")
+        wake(self.bot)
+
+    @app_commands.command(name="withdraw", description="Withdraw from a running tournament")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.guild_only()
+    async def withdraw(self, interaction: discord.Interaction[NapkinBot],
+                       tournament: RunningOption | None = None) -> None:
+        """Withdraw: the game under way is resigned; a Swiss pairs them no more, a round robin forfeits the rest."""
+        chosen = await the_tournament(interaction, tournament, "running")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        withdrawn = await self.bot.services.tournaments.withdraw(chosen.id, chosen.guild_id, interaction.user.id)
+        who = f"**{escape(interaction.user.display_name)}**"
+        parts = [f"{who} withdraws from **{escape(title(withdrawn.tournament))}**."]
+        if withdrawn.resigned is not None:
+            parts.append(f"Their game under way, match #{withdrawn.resigned.id}, is resigned (a loss).")
+        if withdrawn.tournament.format == "round_robin":
+            parts.append(f"Their remaining {plural(withdrawn.forfeited, 'game')} are forfeited: each opponent scores "
+                         "the point.")
+        else:
+            parts.append("They will not be paired in later rounds.")
+        await announce(interaction, " ".join(parts), f"You are withdrawn from tournament #{chosen.id}.")
+        if withdrawn.resigned is not None:
+            await post_board(self.bot, withdrawn.resigned)
+        wake(self.bot)
+
+    @app_commands.command(name="standings", description="A tournament's standings, with tie-breaks")
+    @app_commands.describe(tournament=TOURNAMENT, page="Page of 25 players (default 1)")
+    @app_commands.guild_only()
+    async def standings(self, interaction: discord.Interaction[NapkinBot], tournament: AnyOption | None = None,
+                        page: app_commands.Range[int, 1, 100] = 1) -> None:
+        """Post the standings after the completed rounds (the final ones once it finished) with their image."""
+        chosen = await the_tournament(interaction, tournament, "all")
+        view = await self.bot.services.tournaments.view(chosen.id, chosen.guild_id)
+        payload = await standings_payload(view.tournament, view.standings, view.completed, page,
+                                          final=view.tournament.status == "finished")
+        await interaction.response.send_message(**payload)
+
+    @app_commands.command(name="info", description="A tournament's game, format, players and where it stands")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.guild_only()
+    async def info(self, interaction: discord.Interaction[NapkinBot], tournament: AnyOption | None = None) -> None:
+        """Show the tournament's information (only to the member)."""
+        chosen = await the_tournament(interaction, tournament, "all")
+        view = await self.bot.services.tournaments.view(chosen.id, chosen.guild_id)
+        await interaction.response.send_message(embed=info_embed(view), ephemeral=True)
+
+    @app_commands.command(name="list", description="This server's open, running and finished tournaments")
+    @app_commands.describe(page=f"Page of {LIST_LINES} tournaments (default 1)")
+    @app_commands.guild_only()
+    async def list_(self, interaction: discord.Interaction[NapkinBot],
+                    page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+        """List the server's tournaments, newest first (only to the member)."""
+        guild_id = require_guild(interaction)
+        found, page, pages = await self.bot.services.tournaments.page(guild_id, page, LIST_LINES)
+        if not found:
+            await interaction.response.send_message(
+                "This server has no tournaments yet. Open one with `/tournament create`.", ephemeral=True)
+            return
+        lines = [list_line(tournament) for tournament in found]
+        if pages > 1:
+            more = f" · `/tournament list page:{page + 1}` for more" if page < pages else ""
+            lines.append(f"Page {page} of {pages}{more}.")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="cancel", description="Cancel a tournament (organizer or Manage Server)")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction[NapkinBot],
+                     tournament: app_commands.Transform[TournamentRecord, TournamentTransformer("live")] | None = None,
+                     ) -> None:
+        """Cancel it: no further round, no final standings; games under way go on as ordinary matches."""
+        chosen = await the_tournament(interaction, tournament, "live")
+        cancelled = await self.bot.services.tournaments.cancel(chosen.id, chosen.guild_id, interaction.user.id,
+                                                               manager=manager(interaction))
+        running = " Its games under way go on as ordinary matches." if chosen.status == "running" else ""
+        await interaction.response.send_message(
+            f"**{escape(title(cancelled))}** is cancelled by **{escape(interaction.user.display_name)}**.{running}",
+            allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="end-game", description="End a tournament game idle past its deadline and a day "
+                                                       "(organizer)")
+    @app_commands.describe(tournament=TOURNAMENT, match="The idle game: its player to move loses on time")
+    @app_commands.guild_only()
+    async def end_game(self, interaction: discord.Interaction[NapkinBot], match: MatchOption,
+                       tournament: RunningOption | None = None) -> None:
+        """End an idle game of the current round (its organizer, or Manage Server), so the round cannot stall."""
+        chosen = await the_tournament(interaction, tournament, "running")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        ended = await self.bot.services.tournament_rounds.end_idle_game(
+            chosen.id, chosen.guild_id, interaction.user.id, match.id, manager=manager(interaction))
+        await announce(interaction, f"Match #{ended.id} of {escape(label(chosen))} is ended: its player to move had "
+                                    "not moved for their days per move and a day more, and loses on time.",
+                       f"Match #{ended.id} is ended.")
+        message = await post_board(self.bot, ended)
+        if message is None:
+            await notify(interaction, f"Match #{ended.id}'s final board could not be posted yet; it is queued.")
+        wake(self.bot)

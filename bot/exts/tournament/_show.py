@@ -1,0 +1,183 @@
+"""How a tournament reads on Discord: its one-line description, the standings as an embed and a Pillow image, its
+information, a new round's pairings, the final standings with the podium, and the lines of ``/tournament list``.
+
+Names are escaped (:func:`bot.utils.names.escape`); nothing here pings: who is pinged is decided where a message is
+sent, from each member's ``/notify`` preference.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+import renderers.standings
+from bot.exts.match import variant_words
+from bot.service.standings import SHORT_TIEBREAKS, TIEBREAKS, Line, points_text, tiebreak_text
+from bot.service.tournament_rounds import RoundNews
+from bot.service.tournaments import FORMAT_WORDS, TournamentView, describe, start_words
+from bot.texts import plural
+from bot.utils.names import escape
+from games import GAMES
+from storage import MatchRecord, TournamentEntryRecord, TournamentGameRecord, TournamentRecord
+
+PAGE_ROWS = renderers.standings.PAGE_ROWS
+"""Standings per page, in the embed and in the image."""
+PODIUM_MARKS = ("🥇", "🥈", "🥉")
+LIST_LINES = 10
+"""Tournaments per page of ``/tournament list``."""
+EMBED_TEXT = 4000
+"""What an embed's description may hold (Discord's limit is 4096 characters)."""
+
+
+def title(tournament: TournamentRecord) -> str:
+    """``#3 Spring cup``."""
+    return f"#{tournament.id} {tournament.name}"
+
+
+def heading(tournament: TournamentRecord, completed: int, *, final: bool = False) -> str:
+    """What the standings are after: ``final standings``, ``after round 2 of 4``, ``before round 1``."""
+    if final or tournament.status == "finished":
+        return f"final standings after {plural(completed, 'round')}"
+    if completed == 0:
+        return "standings before the first result"
+    return f"standings after round {completed} of {tournament.rounds}"
+
+
+def standing_line(line: Line, fmt: str, *, final: bool = False) -> str:
+    """One line of the standings embed: ``1. alice · 3½ · BH-1 8½ · SB 10¼ · 4 games · 1234``."""
+    first, second = SHORT_TIEBREAKS[fmt]
+    mark = PODIUM_MARKS[line.rank - 1] + " " if final and line.rank <= 3 else ""
+    withdrawn = " (withdrawn)" if line.withdrawn else ""
+    return (f"`{line.rank:>3}.` {mark}**{escape(line.name)}**{withdrawn} · {points_text(line.points)} · "
+            f"{first} {tiebreak_text(line.tiebreaks[0])} · {second} {tiebreak_text(line.tiebreaks[1])} · "
+            f"{plural(line.games, 'game')} · {line.rating}")
+
+
+def _cells(line: Line) -> list[str]:
+    name = line.name + (" (withdrawn)" if line.withdrawn else "")
+    return [str(line.rank), name, points_text(line.points), tiebreak_text(line.tiebreaks[0]),
+            tiebreak_text(line.tiebreaks[1]), str(line.games), str(line.rating)]
+
+
+async def standings_payload(tournament: TournamentRecord, lines: Sequence[Line], completed: int, page: int = 1, *,
+                            final: bool = False) -> dict[str, Any]:
+    """The standings (page ``page`` of :data:`PAGE_ROWS`; past the last shows the last) as an embed and its image,
+    drawn off the event loop, with the podium marked when ``final``: keyword arguments for ``send``."""
+    pages = max(1, -(-len(lines) // PAGE_ROWS))
+    page = min(max(page, 1), pages)
+    shown = list(lines[(page - 1) * PAGE_ROWS:page * PAGE_ROWS])
+    columns = (renderers.standings.SWISS_COLUMNS if tournament.format == "swiss"
+               else renderers.standings.ROUND_ROBIN_COLUMNS)
+    caption = f"{tournament.name} · {heading(tournament, completed, final=final)}"
+    png = await asyncio.to_thread(functools.partial(
+        renderers.standings.render_standings, caption, columns, [_cells(line) for line in shown],
+        podium=final, muted=[index for index, line in enumerate(shown) if line.withdrawn]))
+    embed = discord.Embed(title=f"{title(tournament)} — {heading(tournament, completed, final=final)}"[:256],
+                          colour=discord.Colour.gold() if final else discord.Colour.blurple())
+    text = "\n".join(standing_line(line, tournament.format, final=final) for line in shown) or "No players yet."
+    embed.description = text[:EMBED_TEXT]
+    first, second = TIEBREAKS[tournament.format]
+    short = SHORT_TIEBREAKS[tournament.format]
+    embed.set_footer(text=f"page {page} of {pages} · ranked by points, then {first} ({short[0]}), then {second}"
+                          f" ({short[1]}) · rating at the start · /help explains the tie-breaks")
+    embed.set_image(url="attachment://standings.png")
+    return {"embed": embed, "file": discord.File(io.BytesIO(png), filename="standings.png"),
+            "allowed_mentions": discord.AllowedMentions.none()}
+
+
+def info_embed(view: TournamentView) -> discord.Embed:
+    """``/tournament info``: the game and its options, the format, rounds, time, players, who organizes, where it
+    stands, the entrants and the engine that paired each round."""
+    tournament = view.tournament
+    embed = discord.Embed(title=title(tournament)[:256], description=describe(tournament),
+                          colour=discord.Colour.blurple())
+    game = variant_words(tournament.game, tournament.variant) if tournament.game in GAMES else tournament.game
+    embed.add_field(name="Game", value=game[:1024], inline=False)
+    standing = start_words(tournament) if tournament.status == "open" else describe(tournament).rsplit(" · ", 1)[-1]
+    embed.add_field(name="Format", value=f"{FORMAT_WORDS[tournament.format]} · tie-breaks "
+                                         f"{', then '.join(TIEBREAKS[tournament.format])}", inline=False)
+    embed.add_field(name="Where it stands", value=standing, inline=True)
+    embed.add_field(name="Organizer", value=escape(tournament.organizer_name), inline=True)
+    embed.add_field(name="Players", value=f"{len(view.entries)} of at most {tournament.max_players}", inline=True)
+    names = [_entrant(entry) for entry in view.entries]
+    listing = ", ".join(names)
+    if len(listing) > 1000:
+        listing = ", ".join(names[:40]) + f" and {len(names) - 40} more"
+    embed.add_field(name="Entrants", value=listing[:1024] or "Nobody yet: `/tournament join`.", inline=False)
+    if view.engines:
+        engines = "; ".join(f"round {number}: {_engine_words(engine)}" for number, engine in view.engines)
+        embed.add_field(name="Pairings", value=engines[:1024], inline=False)
+    return embed
+
+
+def _entrant(entry: TournamentEntryRecord) -> str:
+    who = f"{escape(entry.display_name)} ({entry.level})" if entry.is_computer else escape(entry.display_name)
+    if entry.withdrawn_round is not None:
+        who += f" (withdrawn from round {entry.withdrawn_round}: {entry.withdrawn_reason})"
+    return who
+
+
+def _engine_words(engine: str) -> str:
+    if engine == "dutch":
+        return "FIDE Dutch system"
+    if engine == "berger":
+        return "FIDE Berger table"
+    return "maximum-weight matching" + (" (standing in for the Dutch system)" if "Dutch" in engine else "")
+
+
+def list_line(tournament: TournamentRecord) -> str:
+    """One line of ``/tournament list``."""
+    return f"**{escape(title(tournament))}** · {describe(tournament)}"
+
+
+def board_line(board: TournamentGameRecord, names: dict[int, str], matches: dict[int, MatchRecord]) -> str:
+    """One board of a round's pairings: ``1. alice – bob · match #12`` (the first named moves first); a bye, a rest
+    or a forfeit said as such."""
+    first = f"**{escape(names.get(board.first_id, '?'))}**"
+    if board.kind == "bye":
+        return f"`{board.board:>3}.` {first}: a bye (1 point)"
+    if board.kind == "half_bye":
+        return f"`{board.board:>3}.` {first}: a ½-point bye (entered late)"
+    if board.kind == "rest":
+        return f"`{board.board:>3}.` {first} rests this round"
+    second = f"**{escape(names.get(board.second_id or 0, '?'))}**"
+    if board.kind == "forfeit":
+        winner = first if (board.first_points or 0) > (board.second_points or 0) else second
+        return f"`{board.board:>3}.` {first} – {second}: forfeited (withdrawn), the point to {winner}"
+    match = matches.get(board.match_id or 0)
+    where = f" · <#{match.post_channel_id}>" if match is not None and match.thread_id else ""
+    return f"`{board.board:>3}.` {first} – {second} · match #{board.match_id}{where}"
+
+
+def round_embed(view: RoundNews) -> discord.Embed:
+    """A new round's pairings: every board (as many as fit), the entrants withdrawn from this round on and why."""
+    tournament = view.tournament
+    names = {entry.user_id: entry.display_name for entry in view.entries}
+    embed = discord.Embed(title=f"{title(tournament)} — round {view.news.round} of {tournament.rounds}"[:256],
+                          colour=discord.Colour.blurple())
+    lines = [board_line(board, names, view.matches) for board in view.boards]
+    text = ""
+    for index, line in enumerate(lines):
+        if len(text) + len(line) + 60 > EMBED_TEXT:
+            text += f"\n… and {plural(len(lines) - index, 'more board')}: each game's board is in its own thread."
+            break
+        text += ("\n" if text else "") + line
+    embed.description = text or "No games this round."
+    if view.withdrawn:
+        gone = ", ".join(f"{escape(entry.display_name)} ({entry.withdrawn_reason})" for entry in view.withdrawn)
+        embed.add_field(name="Withdrawn from this round on", value=gone[:1024], inline=False)
+    days = plural(tournament.days_per_move, "day")
+    embed.set_footer(text=f"The first named moves first · {days} per move · a game lost on time withdraws its "
+                          "loser from later rounds · /tournament standings")
+    return embed
+
+
+def podium_text(lines: Sequence[Line]) -> str:
+    """``🥇 alice · 🥈 bob · 🥉 carol`` (players sharing a place share its medal)."""
+    parts = [f"{PODIUM_MARKS[line.rank - 1]} **{escape(line.name)}**" for line in lines if line.rank <= 3]
+    return " · ".join(parts)

@@ -1,0 +1,477 @@
+"""Tournaments: create one, enter and leave it, start it, withdraw from it, cancel it, and read it (the list, its
+information and standings).
+
+No ``discord`` import. Each change is one transaction body on the tournament's held row; starting a tournament and
+everything after (pairing rounds, reading results, finishing) is :mod:`bot.service.tournament_rounds`'. A member who
+withdraws while playing resigns their game under way (:func:`bot.service.finisher.finish`, in the same
+transaction); later, a Swiss does not pair them again, and a round robin scores each of their remaining games as a
+forfeit to the opponent. Late entries into a running Swiss are taken until half its rounds have started, with a
+½-point bye for each round missed (lichess's practice); a round robin takes none once started.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.service import finisher, ratings, standings
+from bot.service.base import MatchEnds, Player
+from bot.service.challenges import ChallengeService
+from bot.service.clock import DAYS_PER_MOVE_CHOICES
+from bot.service.errors import BadOption, LimitReached, NotAllowed, NotFound
+from bot.service.pairing import DUTCH_PLAYERS, pair_round_robin, round_robin_rounds
+from bot.service.tournament_rounds import RoundService, begin, tournament_here
+from bot.texts import plural, quote
+from games import GAMES, Level, Termination
+from storage import (
+    Database,
+    MatchRecord,
+    ReadTx,
+    TournamentEntryRecord,
+    TournamentGameRecord,
+    TournamentRecord,
+    Tx,
+)
+
+log = logging.getLogger(__name__)
+
+FORMATS = ("swiss", "round_robin")
+FORMAT_WORDS = {"swiss": "Swiss", "round_robin": "round robin"}
+DEFAULT_ROUNDS = 5
+"""A Swiss's rounds when ``rounds`` is not given."""
+MAX_ROUNDS = 20
+NAME_LIMIT = 60
+"""Longest tournament name, in characters."""
+DEFAULT_MAX_PLAYERS = DUTCH_PLAYERS
+"""A tournament's ``max_players`` when not given: the most players whose rounds the FIDE Dutch engine pairs within
+10 seconds on 2 cores (128: ``make bench``)."""
+MAX_PLAYERS = 256
+"""The most players a tournament may take (above :data:`DEFAULT_MAX_PLAYERS`, Swiss rounds are paired by
+maximum-weight matching)."""
+ROUND_ROBIN_MAX_PLAYERS = 32
+"""The most players of a round robin (each plays every other, one round at a time: 31 rounds)."""
+MAX_START_HOURS = 24 * 30
+"""The latest a tournament may be set to start by itself: 30 days ahead, in hours."""
+MAX_LIVE = 10
+"""Open and running tournaments a server may have at once."""
+COMPUTER_RATING: dict[str, int] = {"easy": 800, "medium": 1000, "hard": 1200}
+"""The rating the computer is seeded by, per level (it has no rating of its own)."""
+NEW_RATING = 1000
+"""A member's seeding rating before their first rated game of the tournament's game."""
+STATUS_GROUPS: dict[str, tuple[str, ...]] = {
+    "open": ("open",), "running": ("running",), "live": ("open", "running"),
+    "all": ("open", "running", "finished", "cancelled"),
+}
+"""The statuses a command's tournament option offers (its autocomplete)."""
+
+
+@dataclass
+class Entered:
+    """A member (or the computer) entered: the tournament, the entry, and the ½-point byes a late entrant got."""
+
+    tournament: TournamentRecord
+    entry: TournamentEntryRecord
+    late_byes: int = 0
+
+
+@dataclass
+class Withdrawn:
+    """A withdrawal: the tournament, the member's game under way that they resigned (if any), and how many of their
+    remaining round-robin games are forfeited to their opponents (0 in a Swiss: they are not paired again)."""
+
+    tournament: TournamentRecord
+    resigned: MatchRecord | None
+    forfeited: int = 0
+
+
+@dataclass
+class TournamentView:
+    """A tournament as ``/tournament info`` and ``/tournament standings`` read it, in one snapshot."""
+
+    tournament: TournamentRecord
+    entries: list[TournamentEntryRecord]
+    games: list[TournamentGameRecord]
+    completed: int
+    """Rounds whose every result is in."""
+    standings: list[standings.Line] = field(default_factory=list)
+    engines: list[tuple[int, str]] = field(default_factory=list)
+    """``(round, engine)`` of the paired rounds."""
+
+
+def label(tournament: TournamentRecord) -> str:
+    """``#3 “Spring cup”``: how a refusal names a tournament."""
+    return f"#{tournament.id} “{tournament.name}”"
+
+
+def completed_rounds(tournament: TournamentRecord, games: Sequence[TournamentGameRecord]) -> int:
+    """Rounds of ``tournament`` whose every board has its result."""
+    waiting = {game.round for game in games if game.first_points is None}
+    done = 0
+    for number in range(1, tournament.current_round + 1):
+        if number in waiting:
+            break
+        done = number
+    return done
+
+
+def check_options(*, name: str, title: str, fmt: str, rounds: int | None, days_per_move: int | None,
+                  max_players: int | None, starts_in: int | None, computer: str | None) -> None:
+    """Refuse the options of :meth:`TournamentService.create` that are out of range, quoting them.
+
+    Raises:
+        BadOption: the first option out of range.
+    """
+    if not title or len(title) > NAME_LIMIT or not title.isprintable():
+        raise BadOption(f"`{quote(name)}` cannot name a tournament: 1 to {NAME_LIMIT} characters on one line.")
+    if fmt not in FORMATS:
+        raise BadOption(f"`{quote(fmt)}` is not a format: `swiss` or `round_robin`.")
+    if fmt == "round_robin" and rounds is not None:
+        raise BadOption(f"`rounds:{rounds}` is for a Swiss: a round robin has as many rounds as its players need "
+                        "(one fewer than the players, or as many when they are odd). Leave `rounds` out.")
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        raise BadOption(f"`rounds:{quote(rounds)}` is out of range: a Swiss has 1 to {MAX_ROUNDS} rounds.")
+    if days_per_move is not None and (days_per_move not in DAYS_PER_MOVE_CHOICES or days_per_move == 0):
+        raise BadOption(f"`days:{quote(days_per_move)}` is not allowed: a tournament's games take 1, 2, 3, 5, 7 "
+                        "or 14 days per move (a time limit, so that every round ends).")
+    if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
+        raise BadOption(f"`max_players:{quote(max_players)}` is out of range: 2 to {MAX_PLAYERS}.")
+    if fmt == "round_robin" and max_players is not None and max_players > ROUND_ROBIN_MAX_PLAYERS:
+        raise BadOption(f"`max_players:{max_players}` is too many for a round robin (each plays everyone else, "
+                        f"one round at a time): at most {ROUND_ROBIN_MAX_PLAYERS}. A Swiss takes more.")
+    if starts_in is not None and not 1 <= starts_in <= MAX_START_HOURS:
+        raise BadOption(f"`starts_in:{quote(starts_in)}` is out of range: 1 to {MAX_START_HOURS} hours "
+                        "(leave it out to start by hand).")
+    if computer is not None and computer not in COMPUTER_RATING:
+        raise BadOption(f"`computer:{quote(computer)}` is not a level: easy, medium or hard.")
+
+
+class TournamentService:
+    """Tournaments over a :class:`storage.Database`.
+
+    Args:
+        db: the open database. clock: returns the current time in epoch seconds.
+        rounds: the rounds service (starting pairs round 1). challenges: who the computer is, and the variant check.
+        ends: told about a game a withdrawal resigns (:class:`bot.service.base.MatchEnds`).
+    """
+
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, rounds: RoundService,
+                 challenges: ChallengeService, ends: MatchEnds) -> None:
+        self.db = db
+        self.clock = clock
+        self.rounds = rounds
+        self.challenges = challenges
+        self.ends = ends
+
+    async def create(self, *, guild_id: int, channel_id: int, organizer: Player, name: str, game: str,
+                     variant: dict[str, Any], fmt: str = "swiss", rounds: int | None = None,
+                     days_per_move: int | None = None, max_players: int | None = None, starts_in: int | None = None,
+                     rated: bool = True, computer: Level | None = None) -> TournamentRecord:
+        """Open a tournament of ``game`` (its variant options as in ``/<game> start``) in ``channel_id``.
+
+        Args:
+            fmt: ``swiss`` or ``round_robin``. rounds: a Swiss's rounds (default :data:`DEFAULT_ROUNDS`; a round
+                robin takes none). days_per_move: 1–14 (default the server's, 3 when it has no limit).
+            max_players: 2 to :data:`MAX_PLAYERS` (default :data:`DEFAULT_MAX_PLAYERS`). starts_in: hours until it
+                starts by itself (default: started by hand). computer: enter the computer at this level.
+
+        Raises:
+            NotFound (no such game), NotAllowed (no two-player mode; a channel where matches may not start),
+            BadOption (a value out of range, quoted), LimitReached (:data:`MAX_LIVE` tournaments open or running),
+            games.InvalidVariant.
+        """
+        if game not in GAMES:
+            raise NotFound(f"There is no game called `{quote(game)}`.")
+        full = self.challenges.validate_variant(game, variant)
+        if GAMES[game].seats_for(full) != 2:
+            raise NotAllowed(f"{GAMES[game].title} with these options is played alone, and a tournament needs a "
+                             "two-player game: choose its duel mode.")
+        title = " ".join(name.split())
+        check_options(name=name, title=title, fmt=fmt, rounds=rounds, days_per_move=days_per_move,
+                      max_players=max_players, starts_in=starts_in, computer=computer)
+        now = self.clock()
+        players = max_players or (ROUND_ROBIN_MAX_PLAYERS if fmt == "round_robin" else DEFAULT_MAX_PLAYERS)
+
+        def body(tx: Tx) -> TournamentRecord:
+            settings = tx.get_settings(guild_id)
+            if settings.allowed_channels and channel_id not in settings.allowed_channels:
+                channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
+                raise NotAllowed(f"Tournaments cannot be held in this channel. Allowed here: {channels}.")
+            live, _ = tx.tournaments_of_guild(guild_id, STATUS_GROUPS["live"], 1)
+            if live >= MAX_LIVE:
+                raise LimitReached(f"This server has {live} tournaments open or running, the most it may have at "
+                                   "once; finish or cancel one first.")
+            days = days_per_move or settings.days_per_move or 3
+            tournament_id = tx.insert_tournament(
+                guild_id=guild_id, channel_id=channel_id, name=title, game=game, variant=full, fmt=fmt,
+                rounds=rounds or (DEFAULT_ROUNDS if fmt == "swiss" else 1), days_per_move=days,
+                max_players=players, rated=rated, organizer_id=organizer.user_id, organizer_name=organizer.name,
+                starts_at=None if starts_in is None else now + starts_in * 3600.0, now=now)
+            if computer is not None:
+                tx.insert_entry(TournamentEntryRecord(tournament_id, self.challenges.computer_id,
+                                                      self.challenges.computer_name, 1, COMPUTER_RATING[computer],
+                                                      computer, now))
+            return tournament_here(tx, tournament_id, guild_id)
+
+        return await self.db.write(body)
+
+    async def get(self, tournament_id: int, guild_id: int) -> TournamentRecord:
+        """Tournament ``tournament_id`` of server ``guild_id`` (raises :class:`NotFound`, also for another
+        server's)."""
+        return await self.db.read(tournament_here, tournament_id, guild_id)
+
+    async def join(self, tournament_id: int, guild_id: int, player: Player, *, level: Level | None = None,
+                   manager: bool = False) -> Entered:
+        """Enter ``player`` (or, with ``level``, the computer at that level: the organizer's or a member with Manage
+        Server's, ``manager``). Into a running Swiss until half its rounds have started, with a ½-point bye for each
+        round already paired.
+
+        Raises:
+            NotFound, NotAllowed (entered already; running round robin; too late; finished or cancelled; the computer
+            entered by someone else), LimitReached (full).
+        """
+        now = self.clock()
+
+        def body(tx: Tx) -> Entered:
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
+            name = label(tournament)
+            if level is not None and tournament.organizer_id != player.user_id and not manager:
+                raise NotAllowed(f"Only the organizer of {name} (or a member with Manage Server) can enter the "
+                                 "computer.")
+            who = self.challenges.computer_id if level is not None else player.user_id
+            if tx.tournament_entry(tournament_id, who) is not None:
+                raise NotAllowed(f"The computer is in {name} already." if level is not None
+                                 else f"You are in {name} already.")
+            if tournament.status in ("finished", "cancelled"):
+                raise NotAllowed(f"{name} is {tournament.status}; it takes no more players.")
+            late = 0
+            if tournament.status == "running":
+                if tournament.format == "round_robin":
+                    raise NotAllowed(f"{name} is a round robin under way: its table was fixed at the start, so it "
+                                     "takes no more players.")
+                if tournament.current_round * 2 >= tournament.rounds:
+                    raise NotAllowed(f"{name} is in round {tournament.current_round} of {tournament.rounds}: late "
+                                     "entries close once half its rounds have started.")
+                late = tournament.current_round
+            entries = tx.tournament_entries(tournament_id)
+            if len(entries) >= tournament.max_players:
+                raise LimitReached(f"{name} is full: {tournament.max_players} players.")
+            if level is not None:
+                entry = TournamentEntryRecord(tournament_id, who, self.challenges.computer_name, len(entries) + 1,
+                                              COMPUTER_RATING[level], level, now, late + 1)
+            else:
+                rating = tx.get_rating(guild_id, tournament.game, who)
+                seed = ratings.display_rating(rating.mu, rating.sigma) if rating is not None else NEW_RATING
+                entry = TournamentEntryRecord(tournament_id, who, player.name, len(entries) + 1, seed, None, now,
+                                              late + 1)
+            tx.insert_entry(entry)
+            for round_number in range(1, late + 1):  # a ½-point bye for each round missed
+                board = 1 + len(tx.tournament_games(tournament_id, round_number))
+                tx.insert_board(TournamentGameRecord(tournament_id, round_number, board, who, None, "half_bye",
+                                                     first_points=0.5, played=False))
+            return Entered(tournament, entry, late)
+
+        return await self.db.write(body)
+
+    async def leave(self, tournament_id: int, guild_id: int, user_id: int, *, computer: bool = False,
+                    manager: bool = False) -> TournamentRecord:
+        """Take ``user_id`` (or, with ``computer``, the computer: the organizer's or a manager's) out of a tournament
+        that has not started.
+
+        Raises:
+            NotFound, NotAllowed (not entered; it has started: withdraw instead; the computer by someone else).
+        """
+        def body(tx: Tx) -> TournamentRecord:
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
+            name = label(tournament)
+            if computer and tournament.organizer_id != user_id and not manager:
+                raise NotAllowed(f"Only the organizer of {name} (or a member with Manage Server) can take the "
+                                 "computer out.")
+            who = self.challenges.computer_id if computer else user_id
+            if tournament.status != "open":
+                hint = " `/tournament withdraw` takes you out of its later rounds." if tournament.status == "running" \
+                    else ""
+                raise NotAllowed(f"{name} has started, so it can no longer be left.{hint}"
+                                 if tournament.status == "running" else f"{name} is {tournament.status}.")
+            if not tx.delete_entry(tournament_id, who):
+                raise NotAllowed(f"The computer is not in {name}." if computer else f"You are not in {name}.")
+            return tournament
+
+        return await self.db.write(body)
+
+    async def start(self, tournament_id: int, guild_id: int, user_id: int, *,
+                    manager: bool = False) -> TournamentRecord:
+        """Start an open tournament now (its organizer, or a member with Manage Server) and pair round 1.
+
+        Raises:
+            NotFound, NotAllowed (someone else; not open; fewer than two players).
+        """
+        now = self.clock()
+
+        def body(tx: Tx) -> TournamentRecord:
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
+            if tournament.organizer_id != user_id and not manager:
+                raise NotAllowed(f"Only the organizer of {label(tournament)} (or a member with Manage Server) can "
+                                 "start it.")
+            if tournament.status != "open":
+                raise NotAllowed(f"{label(tournament)} is {tournament.status}; only an open tournament can start.")
+            started = begin(tx, tournament, now)
+            if started.format == "swiss":  # more rounds than the players allow could never be paired
+                most = round_robin_rounds(len(tx.tournament_entries(tournament_id)))
+                if started.rounds > most:
+                    tx.update_tournament(tournament_id, started.version, rounds=most)
+            return tournament_here(tx, tournament_id, guild_id)
+
+        await self.db.write(body)
+        await self._advance(tournament_id)
+        return await self.get(tournament_id, guild_id)
+
+    async def _advance(self, tournament_id: int) -> None:
+        """Pair what is due after a change this service stored; a failure (a worker died, a pairing took too long)
+        is logged and left to the rounds task, which tries again (the change itself stands)."""
+        try:
+            await self.rounds.retrying(tournament_id)
+        except Exception:
+            log.exception("tournament %s: its next round could not be paired now; it is tried again", tournament_id)
+            self.rounds.wake()
+
+    async def withdraw(self, tournament_id: int, guild_id: int, user_id: int) -> Withdrawn:
+        """Withdraw ``user_id`` from a running tournament: their game under way is resigned; a Swiss does not pair
+        them again, a round robin scores each of their remaining games as a forfeit to the opponent.
+
+        Raises:
+            NotFound, NotAllowed (not entered or withdrawn already; not running: leave an open one).
+        """
+        now = self.clock()
+
+        def body(tx: Tx) -> Withdrawn:
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
+            name = label(tournament)
+            if tournament.status == "open":
+                raise NotAllowed(f"{name} has not started: `/tournament leave` takes you out of it.")
+            if tournament.status != "running":
+                raise NotAllowed(f"{name} is {tournament.status}.")
+            entry = tx.tournament_entry(tournament_id, user_id)
+            if entry is None:
+                raise NotAllowed(f"You are not in {name}.")
+            if entry.withdrawn_round is not None:
+                raise NotAllowed(f"You are withdrawn from {name} already (from round {entry.withdrawn_round}).")
+            following = tournament.current_round + 1
+            tx.update_entry(tournament_id, user_id, withdrawn_round=following, withdrawn_reason="withdrew")
+            resigned = None
+            for board in tx.tournament_games(tournament_id, tournament.current_round):
+                if board.match_id is None or user_id not in (board.first_id, board.second_id):
+                    continue
+                match = tx.lock_match(board.match_id)
+                if match is not None and match.status == "active":
+                    seat = 0 if board.first_id == user_id else 1
+                    resigned = finisher.finish(tx, match, winner=1 - seat, draw=False,
+                                               termination=Termination.RESIGNED, loser=seat, now=now)
+            forfeited = 0
+            if tournament.format == "round_robin":  # the games the fixed table still holds for them
+                keys = [e.user_id for e in tx.tournament_entries(tournament_id)]
+                forfeited = sum(1 for number in range(following, tournament.rounds + 1)
+                                for board in pair_round_robin(keys, number).boards
+                                if user_id in (board.first, board.second) and board.second is not None)
+            return Withdrawn(tournament, resigned, forfeited)
+
+        withdrawn = await self.db.write(body)
+        self.ends.ended(withdrawn.resigned)
+        await self._advance(tournament_id)
+        return withdrawn
+
+    async def cancel(self, tournament_id: int, guild_id: int, user_id: int, *,
+                     manager: bool = False) -> TournamentRecord:
+        """Cancel an open or running tournament (its organizer, or a member with Manage Server). Its games under way
+        go on as ordinary matches; no further round is paired and no standings are final.
+
+        Raises:
+            NotFound, NotAllowed (someone else; finished or cancelled already).
+        """
+        now = self.clock()
+
+        def body(tx: Tx) -> TournamentRecord:
+            tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
+            if tournament.organizer_id != user_id and not manager:
+                raise NotAllowed(f"Only the organizer of {label(tournament)} (or a member with Manage Server) can "
+                                 "cancel it.")
+            if tournament.status not in ("open", "running"):
+                raise NotAllowed(f"{label(tournament)} is {tournament.status} already.")
+            tx.update_tournament(tournament_id, tournament.version, status="cancelled", finished_at=now,
+                                 starts_at=None)
+            return tournament_here(tx, tournament_id, guild_id)
+
+        return await self.db.write(body)
+
+    async def view(self, tournament_id: int, guild_id: int) -> TournamentView:
+        """The tournament with its entrants, boards, engines and standings after its completed rounds (the final
+        standings once it finished).
+
+        Raises:
+            NotFound.
+        """
+        def body(tx: ReadTx) -> TournamentView:
+            tournament = tournament_here(tx, tournament_id, guild_id)
+            entries = tx.tournament_entries(tournament_id)
+            games = tx.tournament_games(tournament_id)
+            done = completed_rounds(tournament, games)
+            lines = standings.standings(tournament.format, entries, games, done)
+            return TournamentView(tournament, entries, games, done, lines, tx.paired_rounds(tournament_id))
+
+        return await self.db.read(body)
+
+    async def page(self, guild_id: int, page: int, size: int,
+                   statuses: Sequence[str] = STATUS_GROUPS["all"]) -> tuple[list[TournamentRecord], int, int]:
+        """Page ``page`` (from 1; past the last shows the last) of ``size`` of the server's tournaments, newest
+        first: ``(tournaments, page, pages)``.
+
+        Raises:
+            BadOption: ``page`` below 1.
+        """
+        if page < 1:
+            raise BadOption(f"There is no page {page}; pages start at 1.")
+
+        def body(tx: ReadTx) -> tuple[list[TournamentRecord], int, int]:
+            count, _ = tx.tournaments_of_guild(guild_id, statuses, 0)
+            pages = max(1, -(-count // size))
+            shown = min(page, pages)
+            return tx.tournaments_of_guild(guild_id, statuses, size, (shown - 1) * size)[1], shown, pages
+
+        return await self.db.read(body)
+
+    async def choices(self, guild_id: int, needle: str, statuses: Sequence[str],
+                      limit: int = 25) -> list[tuple[int, str, str]]:
+        """``(id, name, status)`` of the server's tournaments with one of ``statuses`` matching ``needle``, newest
+        first (for autocomplete)."""
+        return await self.db.read(ReadTx.tournament_choices, guild_id, statuses, needle, limit)
+
+    async def of_member(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
+        """``(finished tournaments played, won, podiums)`` of a member in a server (for ``/stats``)."""
+        return await self.db.read(ReadTx.member_tournaments, guild_id, user_id)
+
+
+def describe(tournament: TournamentRecord) -> str:
+    """One line about a tournament: game, format, rounds, time control, players, rated, and where it stands."""
+    game = GAMES[tournament.game].title if tournament.game in GAMES else tournament.game
+    rounds = (f"{plural(tournament.rounds, 'round')}" if tournament.format == "swiss" or tournament.status != "open"
+              else "rounds as the players need")
+    rated = "rated" if tournament.rated else "unrated"
+    state = {"open": "open for entries", "running": f"round {tournament.current_round} of {tournament.rounds}",
+             "finished": "finished", "cancelled": "cancelled"}[tournament.status]
+    return (f"{game} · {FORMAT_WORDS[tournament.format]} · {rounds} · {plural(tournament.days_per_move, 'day')} per "
+            f"move · {rated} · {state}")
+
+
+def start_words(tournament: TournamentRecord) -> str:
+    """When an open tournament starts: by itself at a time, or by hand."""
+    if tournament.starts_at is not None:
+        return f"starts by itself <t:{int(tournament.starts_at)}:R>"
+    return "starts when its organizer starts it"
+
+
+__all__ = ["COMPUTER_RATING", "DEFAULT_MAX_PLAYERS", "DEFAULT_ROUNDS", "FORMATS", "FORMAT_WORDS", "MAX_LIVE",
+           "MAX_PLAYERS", "MAX_ROUNDS", "MAX_START_HOURS", "NAME_LIMIT", "ROUND_ROBIN_MAX_PLAYERS", "STATUS_GROUPS",
+           "Entered", "TournamentService", "TournamentView", "Withdrawn", "completed_rounds", "describe", "label",
+           "start_words"]
