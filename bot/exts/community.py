@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot.answers import PRIVATE, respond
+from bot.answers import PRIVATE, respond, suggest_in_time
 from bot.service import BadOption, ratings, uncertainty
 from bot.service.seasons import season_of, season_words
 from bot.texts import plural, quote
@@ -195,6 +195,7 @@ class Community(commands.Cog):
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @leaderboard.autocomplete("season")
+    @suggest_in_time
     async def _seasons(self, interaction: discord.Interaction[NapkinBot],
                        current: str) -> list[app_commands.Choice[str]]:
         """The server's seasons of the game chosen (latest first), and all time."""

@@ -184,6 +184,13 @@ def every_side_moved(tx: ReadTx, match: MatchRecord) -> bool:
     return {move.seat for move in tx.get_moves(match.id)} >= {seat.seat for seat in match.seats}
 
 
+def has_result(tx: ReadTx, match: MatchRecord) -> bool:
+    """Whether ``match``, ending now, ends with a result rather than aborted: every side has moved
+    (:func:`every_side_moved`), or it is a tournament's game, which is never aborted (that would stall its round; the
+    tournament scores a game that ends before both sides moved as a forfeit)."""
+    return every_side_moved(tx, match) or tx.tournament_game_of_match(match.id) is not None
+
+
 def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: str, now: float) -> MoveResult:
     """Validate and apply ``text`` for ``seat`` in ``before`` (the state of ``match``) and store the move at time
     ``now``: the move log, the new state, the next deadline, or the result and the ratings when the move ends the
@@ -200,7 +207,7 @@ def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: 
         "state": after.to_dict(), "ply": after.ply, "current_seat": after.current_seat, "updated_at": now,
         "reminded": False, "draw_offer_seat": None,
     }
-    if after.outcome is not None and len(match.seats) > 1 and not every_side_moved(tx, match):
+    if after.outcome is not None and len(match.seats) > 1 and not has_result(tx, match):
         scores = after.outcome.scores  # the rules ended it before every side moved: aborted, as lichess would
         fields.update(status="aborted", outcome=Outcome(None, False, scores, Termination.ABORTED).to_dict(),
                       end_reason=Termination.ABORTED.value, deadline=None, finished_at=now, current_seat=None)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from bot.service import finisher
 from bot.service.base import (
     MatchEnds,
-    every_side_moved,
+    has_result,
     load_for_action,
     reread,
     seat_of,
@@ -54,7 +54,7 @@ class EndingService:
         def body(tx: Tx) -> MatchRecord:
             match = load_for_action(tx, match_id, guild_id)
             seat = seat_of(match, user_id)
-            if not every_side_moved(tx, match):  # nothing was played out: it counts for nobody
+            if not has_result(tx, match):  # nothing was played out: it counts for nobody
                 return finisher.abort(tx, match, now)
             winner = None if len(match.seats) == 1 else 1 - seat
             return finisher.finish(tx, match, winner=winner, draw=False, termination=Termination.RESIGNED,
@@ -108,7 +108,7 @@ class EndingService:
             if any(s.is_computer for s in match.seats):
                 raise NotAllowed("The computer does not accept draw offers; play on or resign.")
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
-                if not every_side_moved(tx, match):  # agreed before anything was played out: it counts for nobody
+                if not has_result(tx, match):  # agreed before anything was played out: it counts for nobody
                     return finisher.abort(tx, match, now), True
                 drawn = finisher.finish(tx, match, winner=None, draw=True, termination=Termination.DRAW_AGREED,
                                         now=now)

@@ -14,8 +14,8 @@ from openskill.models import PlackettLuce
 from bot.service import Player, ratings, seasons, uncertainty
 from bot.service.facade import MatchService
 from storage import Database, ReadTx
-from tests.bot.helpers import World
-from tests.reliability._support import Clock, service_match
+from tests.bot.helpers import World, both_sides_move, stored
+from tests.reliability._support import Clock, service_match, start_discord_match
 
 DAY = 86400.0
 GUILD = 7
@@ -44,16 +44,30 @@ def test_a_season_is_named_by_its_month_or_quarter_in_utc() -> None:
     assert seasons.season_words("2025-03") == "March 2025" and seasons.season_words("2025-Q1") == "2025 Q1"
 
 
+PAIR_SPACING = 8 * 3600 + 60
+"""Seconds between two rated games of the same pair in these tests: three in any 24 hours count."""
+
+
+async def both_play(service: MatchService, match_id: int) -> None:
+    """Each side of a Chopsticks match moves once (a match resigned before that is aborted, unrated)."""
+    for _ in range(2):
+        match = await service.get_match(match_id)
+        assert match.current_seat is not None
+        await service.play(match_id, GUILD, match.seats[match.current_seat].user_id, "LL")
+
+
 async def test_the_next_game_after_time_away_starts_from_the_grown_sigma(db: Database) -> None:
     clock = Clock(1_700_000_000.0)
     service = MatchService(db, clock=clock)
     first = await service_match(service, "chopsticks", GUILD, (ALICE, BOB))
+    await both_play(service, first.id)
     await service.resign(first.id, GUILD, BOB.user_id)
     alice = await db.read(ReadTx.get_rating, GUILD, "chopsticks", ALICE.user_id)
     bob = await db.read(ReadTx.get_rating, GUILD, "chopsticks", BOB.user_id)
     assert alice is not None and bob is not None and alice.updated_at == clock.now
     clock.now += 200 * DAY  # alice and bob stay away 200 days
     second = await service_match(service, "chopsticks", GUILD, (ALICE, BOB))
+    await both_play(service, second.id)
     finished = await service.resign(second.id, GUILD, BOB.user_id)
     model = PlackettLuce()
     grown = [uncertainty.grown(row.sigma, row.updated_at, clock.now) for row in (alice, bob)]
@@ -75,19 +89,22 @@ async def jump(env: object, seconds: float) -> None:
     await env.settle()  # type: ignore[attr-defined]
 
 
-async def _series(world: World, games: int, winner: str = "alice", loser: str = "bob") -> None:
+async def _series(world: World, db: Database, games: int, winner: str = "alice", loser: str = "bob") -> None:
+    """``games`` rated wins of ``winner`` over ``loser``, each played into by both and resigned, eight hours apart (at
+    most three rated results a day count between the same two members)."""
     for _ in range(games):
-        await world.env.advance_time(7)  # (under the start command's cooldown of 10 a minute)
-        start = await world[winner].slash(world.channel, "chopsticks start", opponent=world[loser])
-        await world[loser].click(start.response, label="Accept")
+        await jump(world.env, PAIR_SPACING)
+        match_id = await start_discord_match(world, db, "chopsticks", challenger=winner, accepter=loser)
+        await both_sides_move(world, db, match_id)
         await world[loser].slash(world.thread(), "match resign")
+        assert (await stored(db, match_id)).rated
 
 
 async def test_a_rating_left_alone_for_a_year_is_provisional_and_off_the_leaderboard(simcord_env,
                                                                                      db: Database) -> None:
     world = World(simcord_env, "alice", "bob", "carol")
-    await _series(world, 20)  # alice and bob: established (20 games, sigma near 5)
-    await _series(world, 5, "carol", "alice")  # carol: 5 games, alice 25
+    await _series(world, db, 20)  # alice and bob: established (20 games, sigma near 5)
+    await _series(world, db, 5, "carol", "alice")  # carol: 5 games, alice 25
     board = await world["carol"].slash(world.channel, "leaderboard", game="chopsticks")
     names = [line.split("**")[1] for line in board.response.embeds[0].description.splitlines()]
     assert set(names) == {"alice", "bob", "carol"} and "?" not in board.response.embeds[0].description
@@ -115,12 +132,12 @@ async def test_seasons_are_separate_standings_while_the_rating_carries_on(simcor
     changed = await boss.slash(world.channel, "settings", seasons="monthly")
     assert "Seasons (separate leaderboards; ratings carry on): monthly" in changed.response.content
     january = seasons.season_of("monthly", simcord_env.bot.now())
-    await _series(world, 6, "alice", "bob")
+    await _series(world, db, 6, "alice", "bob")
     rating_then = await db.read(ReadTx.get_rating, world.guild.id, "chopsticks", world["alice"].id)
     await jump(simcord_env, 40 * DAY)
     february = seasons.season_of("monthly", simcord_env.bot.now())
     assert (january, february) == ("2026-01", "2026-02")
-    await _series(world, 2, "bob", "alice")
+    await _series(world, db, 2, "bob", "alice")
     board = await world["bob"].slash(world.channel, "leaderboard", game="chopsticks", provisional=True)
     embed = board.response.embeds[0]
     assert embed.title.endswith("season February 2026")

@@ -143,8 +143,12 @@ async def _setting_the_scene(env: Any, db: Database) -> tuple[dict[str, Drive], 
         "button: decline": lambda: bob.click(offered_too.response, label="Decline"),
         "button: rematch": lambda: alice.click(resigned.response, label="Rematch"),
     }
+    drives.update(await _tournament_drives(service, world, here))
     for key in GAMES:
         declared = GAMES[key]
+        drives[f"tournament create {declared.command}"] = (lambda command=declared.command:
+                                                           carol.slash(here, f"tournament create {command}",
+                                                                       name="Cup"))
         drives[f"{declared.command} start"] = (lambda command=declared.command:
                                                dave.slash(here, f"{command} start", opponent=carol))
         member, name, options = await _first_move(service, per_game[key], world)
@@ -155,6 +159,39 @@ async def _setting_the_scene(env: Any, db: Database) -> tuple[dict[str, Drive], 
         return await _autocomplete_result(alice, here, "chopsticks move", "match", "", {})
 
     return drives, suggest
+
+
+async def _tournament_drives(service: MatchService, world: World, here: Any) -> dict[str, Drive]:
+    """Tournaments to act on (an open one with an entrant, one ready to start, a running one with its first round
+    paired), made while the database answers at once; one drive per ``/tournament`` command but ``create``."""
+    tournaments = service.services.tournaments
+    guild = world.guild.id
+    alice, bob, carol, dave = (world[name] for name in ("alice", "bob", "carol", "dave"))
+    players = {member: Player(member.id, name) for name, member in zip(("alice", "bob", "carol", "dave"),
+                                                                         (alice, bob, carol, dave), strict=True)}
+    cups = [await tournaments.create(guild_id=guild, channel_id=here.id, organizer=players[alice], name=name,
+                                     game="chopsticks", variant={}, rounds=3, days_per_move=1)
+            for name in ("Open", "Ready", "Running")]
+    opened, ready, running = (cup.id for cup in cups)
+    await tournaments.join(opened, guild, players[dave])
+    for cup in (ready, running):
+        for member in (alice, bob):
+            await tournaments.join(cup, guild, players[member])
+    await tournaments.start(running, guild, alice.id)
+    await service.services.tournament_rounds.sweep()  # round 1 paired
+    [board] = [b for b in await service.db.read(ReadTx.tournament_games, running, 1) if b.match_id is not None]
+    return {
+        "tournament join": lambda: bob.slash(here, "tournament join", tournament=str(opened)),
+        "tournament leave": lambda: dave.slash(here, "tournament leave", tournament=str(opened)),
+        "tournament start": lambda: alice.slash(here, "tournament start", tournament=str(ready)),
+        "tournament withdraw": lambda: bob.slash(here, "tournament withdraw", tournament=str(running)),
+        "tournament standings": lambda: carol.slash(here, "tournament standings", tournament=str(running)),
+        "tournament info": lambda: carol.slash(here, "tournament info", tournament=str(running)),
+        "tournament list": lambda: carol.slash(here, "tournament list"),
+        "tournament cancel": lambda: alice.slash(here, "tournament cancel", tournament=str(opened)),
+        "tournament end-game": lambda: alice.slash(here, "tournament end-game", tournament=str(running),
+                                                   match=str(board.match_id)),
+    }
 
 
 async def test_every_command_and_button_is_answered_in_time_while_the_database_is_held(

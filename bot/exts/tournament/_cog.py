@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import PRIVATE, defer, respond
 from bot.exts.tournament._options import TournamentTransformer, the_tournament
 from bot.exts.tournament._show import LIST_LINES, info_embed, list_line, standings_payload, title
 from bot.service.tournaments import label
@@ -80,8 +81,8 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         who = f"The computer ({computer})" if computer else f"**{escape(interaction.user.display_name)}**"
         late = (f" They join in round {entered.entry.joined_round}, with a ½-point bye for each round missed "
                 f"({entered.late_byes})." if entered.late_byes else "")
-        await interaction.response.send_message(f"{who} joins **{escape(title(entered.tournament))}**.{late}",
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, f"{who} joins **{escape(title(entered.tournament))}**.{late}",
+                      allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="leave", description="Leave a tournament that has not started")
     @app_commands.describe(tournament=TOURNAMENT, computer="Organizer: take the computer out instead")
@@ -93,16 +94,17 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         left = await self.bot.services.tournaments.leave(chosen.id, chosen.guild_id, interaction.user.id,
                                                          computer=computer, manager=manager(interaction))
         who = "The computer" if computer else f"**{escape(interaction.user.display_name)}**"
-        await interaction.response.send_message(f"{who} leaves **{escape(title(left))}**.",
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await respond(interaction, f"{who} leaves **{escape(title(left))}**.",
+                      allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(name="start", description="Start a tournament now and pair its first round (organizer)")
+    @app_commands.command(name="start", description="Start a tournament now and pair its first round (organizer)",
+                          extras=PRIVATE)
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction[NapkinBot], tournament: OpenOption | None = None) -> None:
         """Start it (its organizer, or Manage Server): round 1 is paired in a worker and posted by the task."""
         chosen = await the_tournament(interaction, tournament, "open")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, private=True)
         started = await self.bot.services.tournaments.start(chosen.id, chosen.guild_id, interaction.user.id,
                                                             manager=manager(interaction))
         await announce(interaction, f"**{escape(title(started))}** starts: {plural(started.rounds, 'round')}; "
@@ -110,14 +112,14 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
                        f"Tournament #{started.id} starts; its pairings follow in <#{started.channel_id}>.")
         wake(self.bot)
 
-    @app_commands.command(name="withdraw", description="Withdraw from a running tournament")
+    @app_commands.command(name="withdraw", description="Withdraw from a running tournament", extras=PRIVATE)
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.guild_only()
     async def withdraw(self, interaction: discord.Interaction[NapkinBot],
                        tournament: RunningOption | None = None) -> None:
         """Withdraw: the game under way is resigned; a Swiss pairs them no more, a round robin forfeits the rest."""
         chosen = await the_tournament(interaction, tournament, "running")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, private=True)
         withdrawn = await self.bot.services.tournaments.withdraw(chosen.id, chosen.guild_id, interaction.user.id)
         who = f"**{escape(interaction.user.display_name)}**"
         parts = [f"{who} withdraws from **{escape(title(withdrawn.tournament))}**."]
@@ -143,18 +145,20 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         view = await self.bot.services.tournaments.view(chosen.id, chosen.guild_id)
         payload = await standings_payload(view.tournament, view.standings, view.completed, page,
                                           final=view.tournament.status == "finished")
-        await interaction.response.send_message(**payload)
+        await respond(interaction, **payload)
 
-    @app_commands.command(name="info", description="A tournament's game, format, players and where it stands")
+    @app_commands.command(name="info", description="A tournament's game, format, players and where it stands",
+                          extras=PRIVATE)
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.guild_only()
     async def info(self, interaction: discord.Interaction[NapkinBot], tournament: AnyOption | None = None) -> None:
         """Show the tournament's information (only to the member)."""
         chosen = await the_tournament(interaction, tournament, "all")
         view = await self.bot.services.tournaments.view(chosen.id, chosen.guild_id)
-        await interaction.response.send_message(embed=info_embed(view), ephemeral=True)
+        await respond(interaction, embed=info_embed(view), private=True)
 
-    @app_commands.command(name="list", description="This server's open, running and finished tournaments")
+    @app_commands.command(name="list", description="This server's open, running and finished tournaments",
+                          extras=PRIVATE)
     @app_commands.describe(page=f"Page of {LIST_LINES} tournaments (default 1)")
     @app_commands.guild_only()
     async def list_(self, interaction: discord.Interaction[NapkinBot],
@@ -163,14 +167,14 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         guild_id = require_guild(interaction)
         found, page, pages = await self.bot.services.tournaments.page(guild_id, page, LIST_LINES)
         if not found:
-            await interaction.response.send_message(
-                "This server has no tournaments yet. Open one with `/tournament create`.", ephemeral=True)
+            await respond(interaction, "This server has no tournaments yet. Open one with `/tournament create`.",
+                          private=True)
             return
         lines = [list_line(tournament) for tournament in found]
         if pages > 1:
             more = f" · `/tournament list page:{page + 1}` for more" if page < pages else ""
             lines.append(f"Page {page} of {pages}{more}.")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await respond(interaction, "\n".join(lines), private=True)
 
     @app_commands.command(name="cancel", description="Cancel a tournament (organizer or Manage Server)")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -183,19 +187,19 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         cancelled = await self.bot.services.tournaments.cancel(chosen.id, chosen.guild_id, interaction.user.id,
                                                                manager=manager(interaction))
         running = " Its games under way go on as ordinary matches." if chosen.status == "running" else ""
-        await interaction.response.send_message(
-            f"**{escape(title(cancelled))}** is cancelled by **{escape(interaction.user.display_name)}**.{running}",
-            allowed_mentions=discord.AllowedMentions.none())
+        by = escape(interaction.user.display_name)
+        await respond(interaction, f"**{escape(title(cancelled))}** is cancelled by **{by}**.{running}",
+                      allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="end-game", description="End a tournament game idle past its deadline and a day "
-                                                       "(organizer)")
+                                                       "(organizer)", extras=PRIVATE)
     @app_commands.describe(tournament=TOURNAMENT, match="The idle game: its player to move loses on time")
     @app_commands.guild_only()
     async def end_game(self, interaction: discord.Interaction[NapkinBot], match: MatchOption,
                        tournament: RunningOption | None = None) -> None:
         """End an idle game of the current round (its organizer, or Manage Server), so the round cannot stall."""
         chosen = await the_tournament(interaction, tournament, "running")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, private=True)
         ended = await self.bot.services.tournament_rounds.end_idle_game(
             chosen.id, chosen.guild_id, interaction.user.id, match.id, manager=manager(interaction))
         await announce(interaction, f"Match #{ended.id} of {escape(label(chosen))} is ended: its player to move had "

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 import discord
 from discord import app_commands
 
+from bot.answers import respond
 from bot.exts.match import DAYS_CHOICES, generated_command, option_annotation, variant_words
 from bot.exts.tournament._show import title
 from bot.service import Player
@@ -80,8 +81,8 @@ async def announce_created(interaction: discord.Interaction[NapkinBot], tourname
     start = start_words(tournament)
     if tournament.starts_at is None:
         start += " (`/tournament start`)"
-    await interaction.response.send_message(
-        f"**{escape(interaction.user.display_name)}** opens tournament **{escape(title(tournament))}**: "
+    await respond(
+        interaction, f"**{escape(interaction.user.display_name)}** opens tournament **{escape(title(tournament))}**: "
         f"{describe(tournament)}; it {start}.\nGame: {variant_words(tournament.game, tournament.variant)}.{computer}\n"
         f"Join with `/tournament join tournament:{tournament.id}`.",
         allowed_mentions=discord.AllowedMentions.none())

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import discord
 from discord import app_commands
 
+from bot.answers import suggest_in_time
 from bot.service import BadOption
 from bot.service.tournaments import STATUS_GROUPS
 from bot.texts import quote
@@ -42,6 +43,7 @@ class TournamentTransformer(app_commands.Transformer["NapkinBot"]):
             raise BadOption(f"`{quote(value)}` is not a tournament number; pick one from the list.")
         return await interaction.client.services.tournaments.get(int(text), guild_id)
 
+    @suggest_in_time
     async def autocomplete(self, interaction: discord.Interaction[NapkinBot],  # type: ignore[override]
                            value: str) -> list[app_commands.Choice[str]]:
         """This server's tournaments of the group, newest first, filtered by what is typed (at most 25)."""
