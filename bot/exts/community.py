@@ -170,7 +170,9 @@ class Community(commands.Cog):
             title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
         if not board.standings:
-            embed.description = ("No finished rated matches yet." if solo or provisional else
+            nobody = solo or provisional or not (await self.bot.services.ratings.leaderboard(
+                guild_id, game, page=1, rows=1, now=now, everyone=True)).standings  # (all time: anyone rated)
+            embed.description = ("No finished rated matches yet." if nobody else
                                  "No established ratings yet (`provisional:true` ranks everyone who played).")
         else:
             lines = []

@@ -14,7 +14,9 @@ import signal
 import time
 
 import psutil
+import pytest
 
+from bot.service import computer
 from bot.service.computer import ComputerPool, LongWork, choose_notation
 from bot.service.reviews import review_match
 from games import GAMES
@@ -23,7 +25,7 @@ from tests.bot.helpers import until
 
 KILLS = 20
 SEARCH = ("polygons", {})
-"""A hard search of a few tens of milliseconds of CPU: long enough to be killed in the middle."""
+"""A hard search of a few hundred milliseconds of CPU: long enough to be killed in the middle."""
 
 
 def _finished_match() -> tuple[dict[str, object], list[str]]:
@@ -171,7 +173,10 @@ def _searching_on_both(pool: ComputerPool) -> bool:
     return len(pool.worker_pids("move")) == 2
 
 
-async def test_pools_replaced_one_after_another_never_exceed_their_workers_nor_leave_any() -> None:
+async def test_pools_replaced_one_after_another_never_exceed_their_workers_nor_leave_any(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # slow moves may take every worker here (no worker kept for quick ones), so that two run at once to be killed
+    monkeypatch.setattr(computer, "QUICK_KEPT_SECONDS", 0.0)
     state = GAMES[SEARCH[0]].new_state(SEARCH[1]).to_dict()
     before = _workers()
     for round_ in range(3):  # pools made, broken by SIGKILL, and closed in the same process
@@ -179,6 +184,9 @@ async def test_pools_replaced_one_after_another_never_exceed_their_workers_nor_l
         pool.start()
         watching = asyncio.create_task(_most_workers(pool, before))
         try:
+            # both workers started first (they start as work comes)
+            await asyncio.gather(*(pool.move(SEARCH[0], state, "hard", f"{round_}:warm:{n}") for n in range(2)))
+            await until(lambda pool=pool: pool.processes == 2, 0.01)
             for kill in range(2):
                 searches = [asyncio.create_task(pool.move(SEARCH[0], state, "hard", f"{round_}:{kill}:{n}"))
                             for n in range(2)]
