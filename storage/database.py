@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable
 from typing import Any, ClassVar, Concatenate, ParamSpec, Protocol, TypeVar
 
+from storage.records import PoolConnections
 from storage.sqlite import SqliteDatabase, Synchronous
 from storage.tx import ReadTx, Tx
 
@@ -83,6 +84,11 @@ class Database(Protocol):
 
     async def close(self) -> None:
         """Close every connection (idempotent)."""
+        ...
+
+    def connections(self) -> PoolConnections | None:
+        """The connection pool now, read in memory (no round trip): PostgreSQL's; ``None`` on SQLite, whose two
+        connections (one writer, one reader) are not pooled."""
         ...
 
     async def __aenter__(self) -> Database: ...

@@ -62,6 +62,7 @@ from storage.dialect import POSTGRESQL, pyformat
 from storage.errors import CommitUncertain, ConnectionLost, StorageError
 from storage.migrations import POSTGRES_MIGRATIONS, SCHEMA_VERSION
 from storage.queries.base import Cursor
+from storage.records import PoolConnections
 from storage.tx import ReadTx, Tx
 
 log = logging.getLogger(__name__)
@@ -269,6 +270,14 @@ class PostgresDatabase:
     async def close(self) -> None:
         """Close the pool (idempotent)."""
         await asyncio.to_thread(self._pool.close)
+
+    def connections(self) -> PoolConnections:
+        """The pool's connections lent out and idle, and the requests waiting for one (psycopg_pool's
+        :meth:`~psycopg_pool.ConnectionPool.get_stats`, read in memory)."""
+        stats = self._pool.get_stats()
+        idle = stats.get("pool_available", 0)
+        return PoolConnections(in_use=max(0, stats.get("pool_size", 0) - idle), idle=idle,
+                               waiting=stats.get("requests_waiting", 0))
 
     async def __aenter__(self) -> PostgresDatabase:
         return self

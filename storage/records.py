@@ -10,6 +10,16 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
+@dataclass(frozen=True)
+class PoolConnections:
+    """A connection pool at one instant (:meth:`storage.Database.connections`): connections lent out (``in_use``),
+    connections open and idle in the pool (``idle``), and requests waiting for a connection (``waiting``)."""
+
+    in_use: int
+    idle: int
+    waiting: int
+
+
 class Row(Protocol):
     """A result row, by column position or name (:class:`sqlite3.Row`, or the PostgreSQL backend's row)."""
 

@@ -130,6 +130,10 @@ class SqliteDatabase:
             with contextlib.suppress(ValueError, sqlite3.ProgrammingError):
                 await connection.close()
 
+    def connections(self) -> None:
+        """``None``: no connection pool (one writer and one reader connection)."""
+        return None
+
     async def __aenter__(self) -> SqliteDatabase:
         return self
 

@@ -4,8 +4,10 @@ Every bot has its own registry (:class:`Metrics`), so several bots in one proces
 What is measured here is what the client sees without looking into the services: interactions by command and
 outcome with their duration, those under way, unexpected errors by type, each shard's gateway connection and
 latency, and the computer's workers and the work asked of them (read from :class:`bot.service.computer.ComputerPool`
-at each scrape; its waits and quick moves as they happen), plus the process's own CPU, memory and open files
-(prometheus-client's process collector).
+at each scrape; its waits and quick moves as they happen), the moves stored and the time a member's took, the
+deadline passes and what they did (the services' observers: :class:`bot.service.moves.MoveObserver`,
+:class:`bot.service.deadlines.DeadlineObserver`), the database's pool (:meth:`storage.Database.connections`, read at
+each scrape), plus the process's own CPU, memory and open files (prometheus-client's process collector).
 
 The endpoint is an aiohttp application in the bot's own event loop (aiohttp comes with discord.py): ``/healthz``
 awaits a read of the bot's database directly and stops with the bot, in order, which prometheus-client's own
@@ -18,7 +20,7 @@ import asyncio
 import logging
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from prometheus_client import (
@@ -34,6 +36,10 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
+if TYPE_CHECKING:
+    from bot.service.deadlines import DueWork
+    from bot.service.moves import Mover
+
 log = logging.getLogger(__name__)
 
 # No `_created` series beside every counter and histogram (the text format's readers ignore them).
@@ -45,6 +51,10 @@ within 30 s, a review within a minute."""
 WAIT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0)
 """Upper bounds (seconds) of the computer's wait histogram: a move should get a worker within a few hundredths of a
 second, a review its turn within minutes."""
+DEADLINE_ACTIONS = {"reminder": "reminded", "forfeit": "forfeited", "abort": "aborted", "expiry": "expired",
+                    "quarantine": "quarantined"}
+"""The ``action`` label of ``napkin_deadline_actions_total``, and the list of :class:`bot.service.deadlines.DueWork`
+it counts."""
 HEALTH_TIMEOUT = 2.0
 """Seconds the database has to answer ``/healthz``'s read."""
 
@@ -79,13 +89,32 @@ class Metrics:
             "napkin_computer_fallbacks", "Computer moves played at the easy level instead of a search at their own, "
             "by game and reason: overloaded (no answer within the budget), queue_full (too many moves waiting), "
             "worker_lost (its workers died).", ["game", "reason"], registry=self.registry)
+        self.moves = Counter(
+            "napkin_moves", "Moves stored, by game and by whom: member, computer, or conditional (a member's "
+            "conditional move played for them).", ["game", "by"], registry=self.registry)
+        self.move_seconds = Histogram(
+            "napkin_move_duration_seconds", "Time from a member's move reaching the move service to its stored "
+            "result (the conditional reply stored with it included), by game.", ["game"], registry=self.registry)
+        self.deadline_pass_seconds = Histogram(
+            "napkin_deadline_pass_seconds", "Time one deadline pass took, from finding what is due to the last of it "
+            "settled.", registry=self.registry)
+        self.deadline_actions = Counter(
+            "napkin_deadline_actions", "What the deadline passes did, by action: reminder, forfeit, abort (a side "
+            "never moved), expiry (a challenge), quarantine (a damaged match set aside).", ["action"],
+            registry=self.registry)
+        for action in DEADLINE_ACTIONS:
+            self.deadline_actions.labels(action)
         ProcessCollector(registry=self.registry)
 
     def watch(self, bot: Any) -> None:
-        """Also report ``bot``'s gateway shards and computer pool, read at every scrape (:class:`BotCollector`), and
-        the pool's waits and quick moves as they happen (this object is the pool's observer)."""
+        """Also report ``bot``'s gateway shards, computer pool and database pool, read at every scrape
+        (:class:`BotCollector`), and as they happen the computer's waits and quick moves, the moves stored and the
+        deadline passes (this object is the observer of the computer pool, the move service and the deadline
+        service)."""
         self.registry.register(BotCollector(bot))
         bot.computer.observer = self
+        bot.services.moves.observer = self
+        bot.services.deadlines.observer = self
 
     def waited(self, lane: str, seconds: float) -> None:
         """The computer's work of ``lane`` waited ``seconds`` (:class:`bot.service.computer.PoolObserver`)."""
@@ -95,13 +124,29 @@ class Metrics:
         """A computer move of ``game`` was played at the easy level for ``reason``."""
         self.computer_fallbacks.labels(game, reason).inc()
 
+    def moved(self, game: str, by: Mover) -> None:
+        """A move of ``game`` played ``by`` a member, the computer or a conditional move was stored."""
+        self.moves.labels(game, by).inc()
+
+    def move_took(self, game: str, seconds: float) -> None:
+        """A member's move of ``game`` took ``seconds`` from the service's call to its stored result."""
+        self.move_seconds.labels(game).observe(seconds)
+
+    def passed(self, seconds: float, work: DueWork) -> None:
+        """A deadline pass did ``work`` in ``seconds``."""
+        self.deadline_pass_seconds.observe(seconds)
+        for action, done in DEADLINE_ACTIONS.items():
+            if count := len(getattr(work, done)):
+                self.deadline_actions.labels(action).inc(count)
+
     def exposition(self) -> bytes:
         """Every metric in Prometheus' text format."""
         return generate_latest(self.registry)
 
 
 class BotCollector(Collector):
-    """Gauges read from the bot when scraped: each shard's gateway connection and latency, the computer's workers."""
+    """Gauges read from the bot when scraped: each shard's gateway connection and latency, the computer's workers,
+    the database's pool (no samples on SQLite, which has none)."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -137,6 +182,14 @@ class BotCollector(Collector):
             running.add_metric([lane], pool.busy(lane))
         yield depth
         yield running
+        connections = GaugeMetricFamily("napkin_db_connections", "The database's connection pool (PostgreSQL; none on "
+                                        "SQLite), by state: in_use (lent out), idle (open in the pool), waiting "
+                                        "(requests waiting for a connection).", labels=["state"])
+        pooled = self.bot.db.connections()
+        if pooled is not None:
+            for state in ("in_use", "idle", "waiting"):
+                connections.add_metric([state], getattr(pooled, state))
+        yield connections
 
 
 class Health:

@@ -2,7 +2,8 @@
 moved) at their deadline, and challenges expired; and when the next pass is due.
 
 No ``discord`` import: the pass decides and stores, the caller (:mod:`bot.exts.deadlines`) posts. Reminders and
-results are queued in the outbox (:mod:`bot.service.outbox`) in the transaction that decides them.
+results are queued in the outbox (:mod:`bot.service.outbox`) in the transaction that decides them. Each pass, with
+what it did and how long it took, is told to :attr:`DeadlineService.observer` (the bot's metrics).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from bot.service import finisher
 from bot.service.base import MatchEnds, update
@@ -43,6 +45,18 @@ class DueWork:
     """Ids of due matches found damaged (marked, left out of the pass)."""
 
 
+class DeadlineObserver(Protocol):
+    """What the deadline pass reports (the bot's metrics, :class:`bot.ops.metrics.Metrics`)."""
+
+    def passed(self, seconds: float, work: DueWork) -> None:
+        """A deadline pass did ``work`` in ``seconds``."""
+
+
+class _Unobserved:
+    def passed(self, seconds: float, work: DueWork) -> None:
+        """Nobody watches."""
+
+
 class DeadlineService:
     """The deadline pass over a :class:`storage.Database`.
 
@@ -59,6 +73,8 @@ class DeadlineService:
         self.clock = clock
         self.shards = shards
         self.ends = ends or MatchEnds()
+        self.observer: DeadlineObserver = _Unobserved()
+        """Told of every pass that ends, with what it did and how long it took."""
 
     async def process_due(self) -> DueWork:
         """Send due reminders (mark them), forfeit matches past their deadline and expire old challenges.
@@ -77,6 +93,7 @@ class DeadlineService:
         Members' actions queued meanwhile take their turn between two batches, so a burst of due matches never holds
         them up for long. A challenge is expired by the one transaction that closes it while it is still open.
         """
+        started = time.perf_counter()
         now = self.clock()
         work = DueWork()
         shards = self.shards
@@ -118,6 +135,7 @@ class DeadlineService:
             self.ends.ended(*batch.forfeited, *batch.aborted)
         for start in range(0, len(challenges), DUE_BATCH):
             work.expired += await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
+        self.observer.passed(time.perf_counter() - started, work)
         return work
 
     async def next_wakeup(self) -> float | None:

@@ -5,6 +5,9 @@ No ``discord`` import. A move is one transaction body: the match is locked and r
 rules core validates and applies the move (:func:`bot.service.base.apply_move`), and the conditional moves service
 (:class:`bot.service.premoves.PremoveService`) is asked for the waiting seat's answer, which is applied right after
 it. A move that comes after the mover's deadline ends the match instead (:func:`bot.service.finisher.time_is_up`).
+
+Every move stored, and the time a member's took, is told to the service's :attr:`MoveService.observer` (the bot's
+metrics: ``napkin_moves_total``, ``napkin_move_duration_seconds``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, Protocol
 
 from bot.service import finisher
 from bot.service.base import (
@@ -34,6 +37,29 @@ from storage import Database, MatchRecord, PremoveRecord, ReadTx, Tx
 
 log = logging.getLogger(__name__)
 
+Mover = Literal["member", "computer", "conditional"]
+"""Who played a stored move: a member, the computer, or a member's conditional move (``/match premove``) played for
+them."""
+
+
+class MoveObserver(Protocol):
+    """What the move service reports as it happens (the bot's metrics, :class:`bot.ops.metrics.Metrics`)."""
+
+    def moved(self, game: str, by: Mover) -> None:
+        """A move of ``game`` (its key) played ``by`` a member, the computer or a conditional move was stored."""
+
+    def move_took(self, game: str, seconds: float) -> None:
+        """A member's move of ``game`` was stored ``seconds`` after :meth:`MoveService.play` was called (the
+        conditional reply stored with it included)."""
+
+
+class _Unobserved:
+    def moved(self, game: str, by: Mover) -> None:
+        """Nobody watches."""
+
+    def move_took(self, game: str, seconds: float) -> None:
+        """Nobody watches."""
+
 
 class MoveService:
     """Members' and the computer's moves over a :class:`storage.Database`.
@@ -52,6 +78,8 @@ class MoveService:
         self.computer = computer
         self.premoves = premoves
         self.ends = ends or MatchEnds()
+        self.observer: MoveObserver = _Unobserved()
+        """Told of every move stored, and of the time each member's move took."""
 
     async def play(self, match_id: int, guild_id: int, user_id: int, text: str,
                    expected_version: int | None = None) -> MoveResult:
@@ -86,11 +114,16 @@ class MoveService:
             moved = apply_move(tx, match, before, before.current_seat or 0, text, now)
             return self._conditional_reply(tx, moved, lines, now)
 
+        started = time.perf_counter()
         now = self.clock()
         result = await write(self.db, body, landed=lambda tx, result: _landed(tx, result, now))
         if isinstance(result, MatchRecord):
             self.ends.ended(result)
         else:
+            self.observer.move_took(result.match.game, time.perf_counter() - started)
+            self.observer.moved(result.match.game, "member")
+            for reply in result.chained:
+                self.observer.moved(reply.match.game, "conditional")
             self.ends.ended(result.match, *(reply.match for reply in result.chained))
         if isinstance(result, MatchRecord) and result.status == "aborted":
             raise TimeRanOut(f"Your time for a first move in match #{match_id} ran out before this move: the match "
@@ -162,6 +195,7 @@ class MoveService:
             if result is None:
                 return results
             result.quick = chosen.quick
+            self.observer.moved(result.match.game, "computer")
             self.ends.ended(result.match)
             results.append(result)
 

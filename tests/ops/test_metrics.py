@@ -1,6 +1,8 @@
 """The bot's own metrics, health and log lines, with the real client under SimCord: /metrics scraped over HTTP
-before and after a few interactions moves by exactly what happened, /healthz follows the database and the gateway,
-JSON log lines carry the interaction's context, and interactions arriving while the bot stops are refused."""
+before and after a few interactions, moves (a member's, the computer's, a conditional one) and deadline passes moves
+by exactly what happened, the PostgreSQL pool's connections are read at each scrape, /healthz follows the database
+and the gateway, JSON log lines carry the interaction's context, and interactions arriving while the bot stops are
+refused."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import asyncio
 import io
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,9 +22,12 @@ from bot.client import NapkinBot
 from bot.ops.interactions import RESTARTING
 from bot.ops.logs import configure_logging
 from bot.ops.metrics import Health, MetricsServer
-from storage import Database
+from storage import Database, ReadTx
+from storage.postgres import POOL_SIZE
 from tests.bot.helpers import World, only_match_id, stored
 from tests.ops._page import free_port, samples
+
+DAY = 86400
 
 
 @pytest_asyncio.fixture
@@ -93,6 +99,10 @@ async def test_interaction_counters_move_by_exactly_what_happened(simcord_env: A
     assert set(samples(after, "napkin_gateway_latency_seconds")) == {'shard="0"'}
     assert samples(after, "napkin_computer_workers")[""] == simcord_env.bot.computer.workers
     assert (await stored(db, await only_match_id(db))).ply == 1  # the one good move, and only it
+    assert _moved(before, after, "napkin_moves_total") == {'by="member",game="chopsticks"': 1}
+    assert _moved(before, after, "napkin_move_duration_seconds_count") == {'game="chopsticks"': 1}
+    assert samples(after, "napkin_db_connections") == {}  # SQLite has no pool
+    assert "# TYPE napkin_db_connections gauge" in after
 
 
 async def test_health_follows_the_gateway(simcord_env: Any, simcord_bot: NapkinBot, endpoint: str) -> None:
@@ -200,6 +210,8 @@ async def test_the_computers_waits_and_quick_moves_are_counted_and_a_quick_move_
         await asyncio.sleep(0.05)
     after = await _scrape(endpoint)
     assert _moved(before, after, "napkin_computer_fallbacks_total") == {'game="chopsticks",reason="overloaded"': 1}
+    assert _moved(before, after, "napkin_moves_total") == {'by="computer",game="chopsticks"': 2,
+                                                           'by="member",game="chopsticks"': 1}
     # both searches got a worker at once (a free one): the first then ran past its budget of no time at all
     assert _moved(before, after, "napkin_computer_wait_seconds_count") == {'lane="move"': 2}
     assert _moved(before, after, 'napkin_computer_wait_seconds_bucket') == {'lane="move",le="0.01"': 2, **{
@@ -207,3 +219,80 @@ async def test_the_computers_waits_and_quick_moves_are_counted_and_a_quick_move_
                                                       "30.0", "60.0", "300.0", "+Inf")}}
     assert samples(after, "napkin_computer_queue_depth") == {'lane="move"': 0, 'lane="long"': 0}
     assert samples(after, "napkin_computer_running") == {'lane="move"': 0, 'lane="long"': 0}
+
+
+async def test_moves_are_counted_by_game_and_by_whom_and_a_members_move_is_timed(
+        simcord_env: Any, db: Database, endpoint: str) -> None:
+    world = World(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    challenge = await alice.slash(world.channel, "differences start", opponent=bob)
+    await bob.click(challenge.response, label="Accept")
+    thread = world.thread()
+    before = await _scrape(endpoint)
+    await alice.slash(thread, "differences mark", square="a1")
+    stored_line = await alice.slash(thread, "match premove", if_they_play="b2", reply="c3")
+    assert stored_line.ephemeral and "you play `c3`" in stored_line.response.content
+    refused = await bob.slash(thread, "differences mark", square="a1")  # taken: no move
+    assert refused.ephemeral
+    await bob.slash(thread, "differences mark", square="b2")  # answered at once by alice's conditional c3
+    after = await _scrape(endpoint)
+    assert [move.notation for move in await db.read(ReadTx.get_moves, await only_match_id(db))] == ["a1", "b2", "c3"]
+    assert _moved(before, after, "napkin_moves_total") == {'by="member",game="differences"': 2,
+                                                           'by="conditional",game="differences"': 1}
+    assert _moved(before, after, "napkin_move_duration_seconds_count") == {'game="differences"': 2}
+    assert _moved(before, after, "napkin_move_duration_seconds_sum")['game="differences"'] > 0
+    assert _moved(before, after, "napkin_deadline_actions_total") == {}
+
+
+def _reminders(world: World) -> int:
+    return sum("a third of your time" in message.content for thread in world.channel.threads
+               for message in thread.history())
+
+
+async def test_the_deadline_passes_are_timed_and_their_actions_counted(
+        simcord_env: Any, db: Database, endpoint: str) -> None:
+    world = World(simcord_env, "alice", "bob", "carol", "dave")
+    alice = world["alice"]
+    for opponent in ("bob", "carol"):
+        challenge = await alice.slash(world.channel, "chopsticks start", opponent=world[opponent], days=1)
+        await world[opponent].click(challenge.response, label="Accept")
+    forfeited, aborted = sorted(await db.read(ReadTx.all_match_ids))
+    thread = next(thread for thread in world.channel.threads if "bob" in thread.name)
+    for actor, move in ((alice, "LL"), (world["bob"], "LL"), (alice, "RR")):  # both sides moved: bob forfeits
+        await actor.slash(thread, "chopsticks move", notation=move)
+    unanswered = await alice.slash(world.channel, "chopsticks start", opponent=world["dave"], days=1)
+    assert not unanswered.ephemeral
+
+    before = await _scrape(endpoint)
+    await simcord_env.advance_time(DAY * 2 / 3 + 60)  # a third of a day left in both matches
+    reminded = await _scrape(endpoint)
+    assert _reminders(world) == 2
+    assert _moved(before, reminded, "napkin_deadline_actions_total") == {'action="reminder"': 2}
+    await simcord_env.advance_time(DAY / 3 + 60)  # past both deadlines and the challenge's day
+    after = await _scrape(endpoint)
+    assert _reminders(world) == 2
+    assert [(await stored(db, match_id)).status for match_id in (forfeited, aborted)] == ["finished", "aborted"]
+    assert _moved(reminded, after, "napkin_deadline_actions_total") == {
+        'action="forfeit"': 1, 'action="abort"': 1, 'action="expiry"': 1}
+    assert samples(after, "napkin_deadline_actions_total")['action="quarantine"'] == 0
+    passes = _moved(before, after, "napkin_deadline_pass_seconds_count")[""]
+    assert passes >= 2 and _moved(before, after, 'napkin_deadline_pass_seconds_bucket')['le="+Inf"'] == passes
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_the_postgresql_pools_connections_are_read_at_each_scrape(
+        simcord_env: Any, db: Database, endpoint: str) -> None:
+    release = threading.Event()
+    held = [asyncio.ensure_future(db.read(lambda tx: release.wait(30))) for _ in range(POOL_SIZE + 1)]
+    try:
+        for _ in range(200):  # the pool opens its connections as they are asked for
+            busy = samples(await _scrape(endpoint), "napkin_db_connections")
+            if busy == {'state="in_use"': POOL_SIZE, 'state="idle"': 0, 'state="waiting"': 1}:
+                break
+            await asyncio.sleep(0.05)
+        assert busy == {'state="in_use"': POOL_SIZE, 'state="idle"': 0, 'state="waiting"': 1}
+    finally:
+        release.set()
+        assert await asyncio.gather(*held) == [True] * (POOL_SIZE + 1)
+    assert samples(await _scrape(endpoint), "napkin_db_connections") == {
+        'state="in_use"': 0, 'state="idle"': POOL_SIZE, 'state="waiting"': 0}
