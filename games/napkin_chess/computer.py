@@ -99,7 +99,7 @@ _BANDIT_SPACINGS = (75, 100, 150, 200)
 _BANDIT_PER_SIZE = 8  # root candidates per size
 _BANDIT_EXPLORATION = 0.5
 _TRAPS = 12  # best moves compared by the opponent's ways to keep the value
-_VERIFY = 3  # best moves checked on the graph of the position they lead to
+_CHECKED = 40  # placements checked at most on the graph of the position they lead to
 _SIMPLIFY = 5  # hundredths: tolerance of the region outlines whose vertices are candidates
 _POCKETS = 50  # exact pocket points per size
 _INFINITY = 10**6
@@ -206,6 +206,10 @@ class _Graph:
         self.work += 1
         if self.work > self.limit:
             raise _OutOfWork
+
+    def playable(self, size: int) -> bool:
+        """Whether a coin of ``size`` is left in the supply (2s always are)."""
+        return not ((size == 3 and not self.threes) or (size == 4 and not self.fours))
 
     def gain(self, size: int) -> int:
         return size if self.points else 0
@@ -432,9 +436,8 @@ def _exact_move(state: NapkinState) -> tuple[Move | None, bool]:
     and whether the search was tried (and so spent its budget when it gives ``None``).
 
     Among the placements that keep the value (the largest coins first), the one after which the opponent's
-    highest-scoring replies least often keep theirs is tried first; the first of the best few whose value a
-    fresh graph of the position it leads to confirms (or where that graph is not solved in a quarter of the
-    budget) is played, else the first of them.
+    highest-scoring replies least often keep theirs comes first; then each is checked on the graph of the position
+    it leads to (:func:`_checked`).
     """
     graph = _exact_graph(state, EXACT_STEPS)
     if graph is None:
@@ -456,16 +459,44 @@ def _exact_move(state: NapkinState) -> tuple[Move | None, bool]:
             first = min(scored)[2]
             keeping.remove(first)
             keeping.insert(0, first)
-    for i in keeping[:_VERIFY]:
+    return _checked(state, graph, value, keeping), True
+
+
+def _checked(state: NapkinState, graph: _Graph, value: int, keeping: list[int]) -> Move:
+    """The first placement, in the order of ``keeping`` and then the others (largest coins first), whose value a
+    fresh graph of the position it leads to confirms as ``value`` at least; a placement of ``keeping`` whose fresh
+    graph is not solved is taken on trust. At most :data:`_CHECKED` are checked, on what is left of the budget
+    that ``graph``'s search began with; past it, the best of those checked, else the first of ``keeping``.
+
+    (The graph is a sample of a continuous napkin: after a coin the free region has new edges, and the new
+    graph can see a difference that the old one missed.)
+    """
+    kept = set(keeping)
+    others = sorted((i for i, move in enumerate(graph.moves) if i not in kept and graph.playable(move.size)),
+                    key=lambda i: (-graph.moves[i].size, i))
+    left = graph.limit - graph.work
+    best_value, best = -_INFINITY, keeping[0]
+    for i in (keeping + others)[:_CHECKED]:
         move = graph.moves[i]
         child = state.apply(move)
         if child.is_over:
-            return move, True
-        fresh = _exact_graph(child, EXACT_STEPS // 4)
-        checked = None if fresh is None else _solve_graph(fresh)
-        if checked is None or graph.gain(move.size) - checked[0] >= value:
-            return move, True
-    return graph.moves[keeping[0]], True
+            found: int | None = graph.gain(move.size) - (0 if graph.points else -1)
+        else:
+            fresh = _exact_graph(child, min(left, EXACT_STEPS // 4))
+            checked = None if fresh is None else _solve_graph(fresh)
+            if fresh is not None:
+                left -= fresh.work
+            found = None if checked is None else graph.gain(move.size) - checked[0]
+        if found is None:
+            if i in kept:
+                return move
+        elif found >= value:
+            return move
+        elif found > best_value:
+            best_value, best = found, i
+        if left <= 0:
+            break
+    return graph.moves[best]
 
 
 def _bandit_move(state: NapkinState, rng: random.Random, playouts: int) -> Move | None:
