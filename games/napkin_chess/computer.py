@@ -22,9 +22,13 @@ checking it on a graph built afresh from the position it leads to. Where the gra
 fits, at random), and plays the most tried one. On the nearly empty napkin, where even a coarse graph is too large,
 it takes the largest coin that fits where it leaves the least room for a size-2 coin (packing tightly).
 
-The symmetry strategy (open in the centre, answer each coin with its mirror image through the centre) is played
+The symmetry strategy (open in the centre, answer each coin with its mirror image through the centre) comes first
 only where it is proven to win: no hole, a centre on the lattice, seat 0, and a supply that leaves an even count
-of every size after the opening coin, so that every coin the opponent takes has a twin in the supply.
+of every size after the opening coin, so that every coin the opponent takes has a twin in the supply. Elsewhere
+without a hole (the classic supply leaves odd counts), seat 0 still opens in the centre and mirrors while the
+mirror holds (the napkin is symmetric and the opponent's size is still in supply), but the exact search comes
+first wherever it fits, so the mirror never stands in for a value the search can compute; once the opponent takes
+the last coin of a size, the symmetry is over and the search plays on.
 
 Budgets are counts of work, not clock time, so a move depends only on the position and the seed:
 :data:`EXACT_STEPS` search steps, :data:`PLAYOUTS` play-outs. They were set so that a move costs at most about
@@ -63,18 +67,25 @@ def mirror_opening(variant: Variant) -> int | None:
     return odd[0]
 
 
-def _mirror(state: NapkinState) -> Move | None:
-    """The symmetry strategy's move for seat 0 where :func:`mirror_opening` proves it wins, else ``None``."""
+def _mirror(state: NapkinState, proven: bool = True) -> Move | None:
+    """The symmetry strategy's move for seat 0 where :func:`mirror_opening` proves it wins, else ``None``.
+
+    With ``proven`` false, also where it only holds for now: on any napkin without a hole whose centre is a lattice
+    point, the opening coin (the smallest size allowed with ``first_coin_two``, else the largest) in the centre, and
+    later the mirror of the opponent's coin while the napkin is point-symmetric but for that coin and the mirror's
+    size is still in supply (legal then, by the argument of :func:`mirror_opening`; seat 0 leads by the centre coin
+    after it)."""
     variant = state.variant
     opening = mirror_opening(variant)
-    if opening is None or variant.centre is None or state.ply % 2 != 0:
+    if variant.hole or variant.centre is None or state.ply % 2 != 0 or (proven and opening is None):
         return None
-    if not state.coins:
-        return Move(opening, *variant.centre)
-    w, h = variant.width, variant.height
     coins = state.coins
-    if (coins[0].size, coins[0].x, coins[0].y) != (opening, *variant.centre):
+    if not coins:
+        allowed = state.allowed_sizes()
+        return Move(opening or (allowed[0] if variant.first_coin_two else allowed[-1]), *variant.centre)
+    if (coins[0].x, coins[0].y) != variant.centre or (opening is not None and coins[0].size != opening):
         return None
+    w, h = variant.width, variant.height
     for i in range(1, len(coins) - 1, 2):
         a, b = coins[i], coins[i + 1]
         if (a.size, w - a.x, h - a.y) != (b.size, b.x, b.y):
@@ -558,13 +569,17 @@ def _packing(state: NapkinState, rng: random.Random) -> Move:
 
 
 def _hard(state: NapkinState, rng: random.Random) -> Move:
-    """The symmetry strategy where it is proven to win, else the exact search, else the bandit, else packing."""
+    """The symmetry strategy where it is proven to win; else the exact search where it fits; else the symmetry
+    strategy while it holds; else the bandit; else packing (see the module docstring)."""
     mirror = _mirror(state)
     if mirror is not None:
         return mirror
     exact, tried = _exact_move(state)
     if exact is not None:
         return exact
+    mirror = _mirror(state, proven=False)
+    if mirror is not None:
+        return mirror
     return _bandit_move(state, rng, PLAYOUTS // 2 if tried else PLAYOUTS) or _packing(state, rng)
 
 

@@ -68,7 +68,7 @@ class NapkinChess(Game[NapkinState, Move]):
         "easy": "places a random coin that fits, anywhere",
         "medium": "places the largest coin that fits where it leaves the least room",
         "hard": "searches the ending to the last coin once few places are left, tries its candidate coins by many "
-                "play-outs before, and mirrors your coins where the supply makes that a sure win",
+                "play-outs before, and when it opens on a napkin without a hole, mirrors your coins while it can",
     }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("classic 30×30, 20/15/7", {}, ("hard", "medium")),)
 

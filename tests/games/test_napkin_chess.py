@@ -536,22 +536,28 @@ def test_symmetry_strategy_wins_where_the_supply_is_even_after_the_opening(seed,
     assert state.ply % 2 == 1 and state.outcome.winner == 0  # seat 0 placed the last coin and leads by the opening
 
 
-def test_symmetry_strategy_only_where_proven() -> None:
-    """With an odd count of more than one size after the opening (the classic supply), or a hole, or the centre off
-    the lattice, hard does not mirror: its moves are still legal."""
-    for variant in ({}, {"width": 16.5, "height": 22.25, "supply": [21, 16, 8]}, {"hole": True, "supply": [21, 16, 8]},
-                    {"first_coin_two": False}):
+def test_symmetry_strategy_needs_a_lattice_centre_and_no_hole() -> None:
+    for variant in ({"width": 16.5, "height": 22.25, "supply": [21, 16, 8]}, {"hole": True, "supply": [21, 16, 8]}):
         state = GAME.new_state(variant)
         assert computer.mirror_opening(state.variant) is None
         move = GAME.computer_move(state, "hard", random.Random(0))
-        assert state.is_legal(move)
+        assert state.is_legal(move) and (move.x * 2, move.y * 2) != (state.variant.width, state.variant.height)
         state = state.apply(move)
         state = state.apply(GAME.computer_move(state, "easy", random.Random(1)))
-        move = GAME.computer_move(state, "hard", random.Random(2))
-        assert state.is_legal(move)
-        last = state.last_move
-        assert move != Move(last.size, state.variant.width - last.x, state.variant.height - last.y) or \
-            (state.coins[0].x * 2, state.coins[0].y * 2) != (state.variant.width, state.variant.height)
+        assert state.is_legal(GAME.computer_move(state, "hard", random.Random(2)))
+
+
+def test_symmetry_strategy_while_it_holds_in_the_classic_supply() -> None:
+    """Classic leaves 19 / 15 / 7 after the opening 2: not proven, yet hard opens in the centre and mirrors while the
+    mirror's size is in supply; once the opponent has taken the last coin of a size, it plays on by its search."""
+    state = GAME.new_state({})
+    assert computer.mirror_opening(state.variant) is None
+    assert format_move(GAME.computer_move(state, "hard", random.Random(0))) == "2@15,15"
+    state = play({}, ["2@15,15", "4@4,4"])
+    assert format_move(GAME.computer_move(state, "hard", random.Random(0))) == "4@26,26"
+    state = play({"supply": [20, 15, 3]}, ["2@15,15", "4@4,4", "4@26,26", "4@4,26"])  # the last 4 is gone
+    move = GAME.computer_move(state, "hard", random.Random(0))
+    assert state.is_legal(move) and move.size in (2, 3) and state.variant.centre is not None
 
 
 def _small_graph(seed: int, scoring: str) -> tuple[NapkinState, list[Move]]:
