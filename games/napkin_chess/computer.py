@@ -10,14 +10,16 @@ region), each exact-verified, with an edge between two placements whose coins wo
 its placement and its neighbours, so the rest of the game is a game on that graph. On it:
 
 * parts of the graph that hold only size-2 placements are independent games in which every coin scores 2, so each
-  counts only by its Grundy value (who makes its last move; Sprague–Grundy, the game of node Kayles), computed
-  exactly over bit masks with a memo;
+  counts only by its Grundy value (Sprague–Grundy over node Kayles: a move there is worth 2 and lowers the sum of
+  those values), computed exactly over bit masks with a memo;
 * the rest (the parts where a 3 or a 4 still fits) is searched exactly by alpha-beta with a table of proven bounds,
   counting the points margin (or, with ``last_mover``, who places last) and the 3s and 4s left in the supply.
 
 Where the graph is small enough that this exact search ends within its work budget, hard plays a move of best
 value (among those, the one that leaves the opponent's best coins the fewest ways to keep their value), after
-checking it on a graph built afresh from the position it leads to. Where the graph is larger, hard runs a bandit
+checking it on a graph built afresh from the position it leads to (the graph samples a continuous napkin, so it is
+exact on the graph, not on the napkin: a new coin's edge brings new placements). Where the graph is larger, hard
+runs a bandit
 (UCB1) over a few candidate placements of each size, each judged by play-outs on the graph (largest coin that
 fits, at random), and plays the most tried one. On the nearly empty napkin, where even a coarse graph is too large,
 it takes the largest coin that fits where it leaves the least room for a size-2 coin (packing tightly).
@@ -31,8 +33,8 @@ first wherever it fits, so the mirror never stands in for a value the search can
 the last coin of a size, the symmetry is over and the search plays on.
 
 Budgets are counts of work, not clock time, so a move depends only on the position and the seed:
-:data:`EXACT_STEPS` search steps, :data:`PLAYOUTS` play-outs. They were set so that a move costs at most about
-half a second of CPU on the machine the figures of the project's README were measured on.
+:data:`EXACT_STEPS` search steps, :data:`PLAYOUTS` play-outs. They were set so that a move costs under a second of
+CPU, about a tenth of one in the median, on the machine the arena figures of the project's README were measured on.
 """
 
 from __future__ import annotations
