@@ -67,7 +67,8 @@ class NapkinChess(Game[NapkinState, Move]):
     level_descriptions: ClassVar[Mapping[Level, str]] = {
         "easy": "places a random coin that fits, anywhere",
         "medium": "places the largest coin that fits where it leaves the least room",
-        "hard": "looks two moves ahead and plays its best candidates out to the end",
+        "hard": "searches the ending to the last coin once few places are left, tries its candidate coins by many "
+                "play-outs before, and when it opens on a napkin without a hole, mirrors your coins while it can",
     }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("classic 30×30, 20/15/7", {}, ("hard", "medium")),)
 
@@ -102,14 +103,14 @@ class NapkinChess(Game[NapkinState, Move]):
         return NapkinState(make_variant(variant))
 
     def choose_move(self, state: NapkinState, level: Level, rng: random.Random) -> Move:
-        """Choose a move: ``easy`` random, ``medium`` greedy, ``hard`` symmetry strategy or two-ply search
-        (:func:`games.napkin_chess.computer.choose_move`).
+        """Choose a move: ``easy`` random, ``medium`` greedy, ``hard`` a search over placements (exact in the
+        ending, play-outs before, the symmetry strategy where proven) (:func:`games.napkin_chess.computer.choose_move`).
         (:meth:`Game.computer_move` checks the state, the level and that the match is running.)
         """
         return computer.choose_move(state, level, rng)
 
     def estimate(self, state: NapkinState, seat: int, rng: random.Random) -> Estimate:
-        """The ``hard`` player's evaluation of ``state`` for ``seat``: the mean of its play-outs, the expected points
+        """The evaluation of ``state`` for ``seat`` behind reviews: the mean of play-outs, the expected points
         margin (``points`` scoring, kind ``"margin"``) or the expected result (``last_mover``, kind ``"outcome"``)
         (:func:`games.napkin_chess.computer.estimate`)."""
         return computer.estimate(state, seat, rng)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
-from games.napkin_chess import GAME
+from games.napkin_chess import GAME, computer
 from games.napkin_chess.rules import PRESETS, Move, NapkinState, format_move, parse_move
 
 VECTORS = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "napkin_chess.json").read_text())
@@ -507,18 +508,20 @@ def test_hard_finds_the_winning_last_coin() -> None:
 @given(
     seed=st.integers(0, 2**32 - 1),
     side=st.sampled_from([(30, 30), (20, 14), (16.5, 22.5), (12, 12)]),
-    first_coin_two=st.booleans(),
-    supply=st.sampled_from([(20, 15, 7), (5, 5, 5), (9, 1, 2)]),
+    setup=st.sampled_from([(True, (21, 16, 8)), (True, (5, 4, 2)), (True, (9, 0, 2)), (False, (20, 15, 8)),
+                           (False, (4, 4, 5))]),
 )
-def test_symmetry_strategy_mirror_is_always_legal(seed, side, first_coin_two, supply) -> None:
-    """While hard keeps the napkin point-symmetric, the mirror of every opponent coin is legal if in supply."""
+def test_symmetry_strategy_wins_where_the_supply_is_even_after_the_opening(seed, side, setup) -> None:
+    """Where every count is even after the opening coin, hard opens in the centre, mirrors every coin and wins."""
+    first_coin_two, supply = setup
     rng = random.Random(seed)
     state = GAME.new_state({"width": side[0], "height": side[1], "first_coin_two": first_coin_two,
                             "supply": list(supply)})
     width, height = state.variant.width, state.variant.height
+    opening = next(size for size, count in zip((2, 3, 4), supply, strict=True) if count % 2)
+    assert computer.mirror_opening(state.variant) == opening
     move = GAME.computer_move(state, "hard", rng)
-    assert (move.x * 2, move.y * 2) == (width, height)
-    assert move.size == (2 if first_coin_two else 4)
+    assert (move.x * 2, move.y * 2, move.size) == (width, height, opening)
     state = state.apply(move)
     while not state.is_over:
         state = state.apply(GAME.computer_move(state, "easy", rng))
@@ -526,23 +529,111 @@ def test_symmetry_strategy_mirror_is_always_legal(seed, side, first_coin_two, su
             break
         last = state.last_move
         mirror = Move(last.size, width - last.x, height - last.y)
-        if state.supply[last.size - 2] == 0:
-            break  # the strategy no longer applies; hard falls back to its search
+        assert state.supply[last.size - 2] > 0
         assert state.is_legal(mirror) and brute_legal(state, mirror)
         assert GAME.computer_move(state, "hard", rng) == mirror
         state = state.apply(mirror)
-    if state.is_over and state.ply % 2 == 1:
-        assert state.outcome.winner == 0  # seat 0 placed the last coin and leads by its centre coin
+    assert state.ply % 2 == 1 and state.outcome.winner == 0  # seat 0 placed the last coin and leads by the opening
 
 
 def test_symmetry_strategy_needs_a_lattice_centre_and_no_hole() -> None:
-    for variant in ({"width": 16.5, "height": 22.25}, {"hole": True}):
+    for variant in ({"width": 16.5, "height": 22.25, "supply": [21, 16, 8]}, {"hole": True, "supply": [21, 16, 8]}):
         state = GAME.new_state(variant)
+        assert computer.mirror_opening(state.variant) is None
         move = GAME.computer_move(state, "hard", random.Random(0))
-        assert state.is_legal(move)
+        assert state.is_legal(move) and (move.x * 2, move.y * 2) != (state.variant.width, state.variant.height)
         state = state.apply(move)
         state = state.apply(GAME.computer_move(state, "easy", random.Random(1)))
         assert state.is_legal(GAME.computer_move(state, "hard", random.Random(2)))
+
+
+def test_symmetry_strategy_while_it_holds_in_the_classic_supply() -> None:
+    """Classic leaves 19 / 15 / 7 after the opening 2: not proven, yet hard opens in the centre and mirrors while the
+    mirror's size is in supply; once the opponent has taken the last coin of a size, it plays on by its search."""
+    state = GAME.new_state({})
+    assert computer.mirror_opening(state.variant) is None
+    assert format_move(GAME.computer_move(state, "hard", random.Random(0))) == "2@15,15"
+    state = play({}, ["2@15,15", "4@4,4"])
+    assert format_move(GAME.computer_move(state, "hard", random.Random(0))) == "4@26,26"
+    state = play({"supply": [20, 15, 3]}, ["2@15,15", "4@4,4", "4@26,26", "4@4,26"])  # the last 4 is gone
+    move = GAME.computer_move(state, "hard", random.Random(0))
+    assert state.is_legal(move) and move.size in (2, 3) and state.variant.centre is not None
+
+
+def _small_graph(seed: int, scoring: str) -> tuple[NapkinState, list[Move]]:
+    """A position of a 20 × 16 napkin after a few coins, and up to 22 of its legal placements drawn at random,
+    about a third of each size."""
+    rng = random.Random(seed)
+    state = GAME.new_state({"width": 20, "height": 16, "supply": [9, 3, 3], "scoring": scoring})
+    for _ in range(2 + seed % 3):
+        state = state.apply(GAME.computer_move(state, "easy", rng))
+    moves = sorted({m for size in state.allowed_sizes() for m in state.sample_placements(size, 7, rng)})
+    return state, moves
+
+
+def _brute_values(state: NapkinState, moves: list[Move]) -> list[int]:
+    """Plain minimax over the placements ``moves`` (no decomposition, no pruning): the value of each for the mover
+    (points margin still to come, or +1 / -1 for placing the last coin), 3s and 4s counted, 2s unlimited."""
+    points = state.variant.scoring == "points"
+    n = len(moves)
+    overlaps = [sum(1 << j for j, b in enumerate(moves)
+                    if (a.x - b.x) ** 2 + (a.y - b.y) ** 2 < (a.radius + b.radius) ** 2) for a in moves]
+
+    @functools.cache
+    def value(mask: int, threes: int, fours: int) -> int:
+        found = [gain(i, mask, threes, fours) for i in range(n) if mask >> i & 1 and
+                 not (moves[i].size == 3 and not threes) and not (moves[i].size == 4 and not fours)]
+        return max(found) if found else (0 if points else -1)
+
+    def gain(i: int, mask: int, threes: int, fours: int) -> int:
+        size = moves[i].size
+        return (size if points else 0) - value(mask & ~overlaps[i], threes - (size == 3), fours - (size == 4))
+
+    supply = state.supply
+    return [gain(i, (1 << n) - 1, supply[1], supply[2]) for i in range(n)]
+
+
+@pytest.mark.parametrize("scoring", ["points", "last_mover"])
+@pytest.mark.parametrize("seed", range(10))
+def test_exact_search_agrees_with_plain_minimax_on_the_graph(seed: int, scoring: str) -> None:
+    """The exact search (Grundy values of the size-2-only parts, alpha-beta with a bounds table on the rest) gives
+    the value and the best placements that plain minimax over the same placements gives."""
+    state, moves = _small_graph(seed, scoring)
+    assert {2, 3} <= {m.size for m in moves} and all(state.is_legal(m) for m in moves)
+    supply = state.supply
+    graph = computer._Graph(moves, scoring == "points", supply[1], supply[2], 10**9)
+    value, keeping = graph.best()
+    brute = _brute_values(state, moves)
+    assert value == max(brute)
+    assert sorted(moves[i] for i in keeping) == sorted(m for m, v in zip(moves, brute, strict=True) if v == value)
+
+
+def test_graph_of_a_position_holds_only_legal_placements_and_stops_at_its_budget() -> None:
+    state = random_board(random.Random(5), {"preset": "holed"}, 12)
+    graph = computer._Graph.of(state, 75, 5)
+    assert graph.moves and all(brute_legal(state, m) for m in graph.moves)
+    assert {m.size for m in graph.moves} == {s for s in state.allowed_sizes() if state.fits(s)}
+    with pytest.raises(computer._OutOfWork):
+        graph.best()
+
+
+@pytest.mark.parametrize("preset", ["classic", "holed"])
+def test_hard_plays_legal_moves_and_is_deterministic(preset: str) -> None:
+    """A whole seeded match of hard against medium: every hard move legal (exactly, by the brute-force test), and the
+    same seed gives the same move again."""
+    rng = random.Random(7)
+    state = GAME.new_state({"preset": preset})
+    while not state.is_over:
+        if state.ply % 2 == 0:
+            seed = rng.getrandbits(32)
+            move = GAME.computer_move(state, "hard", random.Random(seed))
+            assert brute_legal(state, move)
+            if state.ply in (0, 8, 12):
+                assert GAME.computer_move(state, "hard", random.Random(seed)) == move
+        else:
+            move = GAME.computer_move(state, "medium", rng)
+        state = state.apply(move)
+    assert state.outcome is not None
 
 
 # ------------------------------------------------------------------------------------------ random games
