@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from bot.service import ratings
-from bot.service.base import reread, update
+from bot.service.base import every_side_moved, reread, update
 from bot.service.states import load_state, sound_state
 from games import Outcome, Termination
 from storage import MatchRecord, ReadTx, Tx
@@ -21,8 +21,8 @@ def finish(tx: Tx, match: MatchRecord, *, winner: int | None, draw: bool, termin
            loser: int | None = None) -> MatchRecord:
     """End ``match`` at ``now`` (``termination``: resigned, out of time, draw agreed; ``loser`` is the seat that
     resigned or ran out of time), record the result in the ratings — unless its two members already have
-    :data:`bot.service.ratings.PAIR_RATED_PER_DAY` rated results that day: it is then unrated — and return the
-    finished match.
+    :data:`bot.service.ratings.PAIR_RATED_PER_DAY` rated results that day, or a side never moved (a tournament's
+    game, which is never aborted): it is then unrated — and return the finished match.
 
     Raises:
         Outdated: the match changed since it was read.
@@ -30,7 +30,9 @@ def finish(tx: Tx, match: MatchRecord, *, winner: int | None, draw: bool, termin
     state = load_state(match)
     scores = state.scores
     outcome = Outcome(winner, draw, tuple(scores) if scores is not None else None, termination, loser).to_dict()
-    rated = match.rated and ratings.pair_allows_rating(tx, match, now)
+    # a duel that ends before both sides moved (a tournament's game, never aborted) has a result but no rating
+    played = len(match.seats) == 1 or every_side_moved(tx, match)
+    rated = match.rated and played and ratings.pair_allows_rating(tx, match, now)
     changes = ratings.record_result(tx, dataclasses.replace(match, status="finished", outcome=outcome, rated=rated),
                                     now)
     update(tx, match, status="finished", outcome=outcome, end_reason=termination.value, deadline=None,

@@ -204,6 +204,24 @@ async def test_losing_on_time_withdraws_and_an_unstarted_game_is_forfeited_not_a
     assert first.first_id not in {b.first_id for b in round_two} | {b.second_id for b in round_two}
 
 
+async def test_a_game_resigned_or_forfeited_before_both_sides_moved_has_a_result_but_no_rating(
+        services: Services, db: Database, clock: Clock) -> None:
+    cup = await _cup(services, PLAYERS[:4], days_per_move=1)
+    first, second = await _games(db, cup.id, 1)
+    resigned = await services.endings.resign(second.match_id, GUILD, second.second_id)  # nobody has moved
+    assert (resigned.status, resigned.rated) == ("finished", False)  # not aborted: the round needs its result
+    assert resigned.rating_changes in (None, {})
+    clock.now += DAY + 60
+    work = await services.deadlines.process_due()
+    assert [m.id for m in work.forfeited] == [first.match_id]
+    assert not (await services.reading.get_match(first.match_id)).rated
+    assert await db.fetchall("SELECT * FROM ratings") == []  # neither game moved anyone's rating
+    await services.tournament_rounds.settle_pending()
+    boards = await db.read(ReadTx.tournament_games, cup.id, 1)
+    assert sorted((b.first_points, b.second_points, b.played) for b in boards) == [(0.0, 1.0, False),
+                                                                                   (1.0, 0.0, False)]
+
+
 async def test_the_organizer_ends_a_game_idle_past_its_deadline_and_a_day(services: Services, db: Database,
                                                                           clock: Clock) -> None:
     cup = await _cup(services, PLAYERS[:2], days_per_move=2)
