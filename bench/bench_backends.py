@@ -340,7 +340,7 @@ def _anchored_names(backend: str) -> list[str]:
         names += [f"{name}, {anchor}: moves/s", f"{name}, {anchor}: latency p50",
                   f"{name}, {anchor}: the service's share of its moves/s"]
     if backend == "PostgreSQL":
-        names += ["round trips per move through the service"]
+        names += ["round trips per move through the service (median)"]
         names += [f"round trips per move of {anchor}" for anchor in anchors]
     return names
 

@@ -57,8 +57,11 @@ async def _start(service: MatchService, rng: random.Random, games: list[str], fd
                                          player=rng.choice(PLAYERS), level=None)
     else:
         first, second = rng.sample(PLAYERS, 2)
-        challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game=game, variant={},
-                                                   challenger=first, opponent=second)
+        try:
+            challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game=game, variant={},
+                                                       challenger=first, opponent=second)
+        except LimitReached:  # challenges a kill left unanswered count toward the hourly cap per target
+            return
         match = (await service.accept_challenge(challenge.id, GUILD, second)).match
     _say(fd, f"start {match.id}")
     for reply in await service.computer_replies(match.id):
