@@ -101,16 +101,7 @@ def _shape(processes: int, flushed: bool) -> str:
 
 def _moves_rows(backend: str, target: Target, processes: int, flushed: bool) -> list[Row]:
     """Throughput and latency rows of ``processes`` writer processes on ``target`` (a fresh database)."""
-    from storage import Database
-
-    async def prepare() -> list[int]:
-        db = await Database.open(target.database)
-        try:
-            return await db.write(fill_matches, MATCHES)
-        finally:
-            await db.close()
-
-    ids = asyncio.run(prepare())
+    ids = asyncio.run(_fill(target.database))
     run = throughput(target.database, ids, processes=processes, moves_per_writer=MOVES // processes,
                      synchronous=target.synchronous)
     writes = run.writes
@@ -129,16 +120,7 @@ def _moves_rows(backend: str, target: Target, processes: int, flushed: bool) -> 
 
 def _service_run(target: Target) -> tuple[Throughput, list[int]]:
     """One writer process's moves through the service on ``target`` (a fresh database), and the match ids."""
-    from storage import Database
-
-    async def prepare() -> list[int]:
-        db = await Database.open(target.database)
-        try:
-            return await db.write(fill_matches, MATCHES)
-        finally:
-            await db.close()
-
-    ids = asyncio.run(prepare())
+    ids = asyncio.run(_fill(target.database))
     return throughput(target.database, ids, processes=1, moves_per_writer=MOVES, synchronous=target.synchronous), ids
 
 
