@@ -5,6 +5,7 @@ skipped backend are (``run`` pairs them up figure by figure)."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -17,7 +18,7 @@ from tests.postgres_cluster import Cluster
 def tiny(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench_backends, "MATCHES", 12)
     monkeypatch.setattr(bench_backends, "MOVES", 8)
-    monkeypatch.setattr(bench_backends, "ROUND_TRIP_MOVES", 4)
+    monkeypatch.setattr(bench_backends, "ROUND_TRIP_MOVES", 5)
     monkeypatch.setattr(bench_backends, "RUNS", ((2, True),))
     monkeypatch.setattr(bench_backends, "SIZES", (20, 60))
     monkeypatch.setattr(bench_backends, "PASSES", 3)
@@ -40,8 +41,13 @@ def _check(rows: list[Row], backend: str, flushed_setting: str) -> None:
         assert "the same 6 statements with the same values as a move of the service" in anchors[0].note
     else:
         trips = {row.name: row.median for row in rows[:anchored] if row.unit == "trips"}
-        assert trips == {"PostgreSQL: round trips per move through the service (median)": 3.0,
-                         "PostgreSQL: round trips per move of pgbench, one statement a round trip": 7.0,
+        service = trips.pop("PostgreSQL: round trips per move through the service (median)")
+        # A pipelined send that crosses an answer in the proxy counts one off, so a 3-trip move may count 2.
+        assert service in (2.0, 3.0)
+        counted = next(row.note for row in rows if row.unit == "trips" and "through the service" in row.name)
+        low, high = map(int, re.search(r"from (\d+) to (\d+)", counted).groups())  # type: ignore[union-attr]
+        assert 2 <= low <= high <= 3
+        assert trips == {"PostgreSQL: round trips per move of pgbench, one statement a round trip": 7.0,
                          "PostgreSQL: round trips per move of pgbench, the service's pipelines": 3.0}
     others = rows[anchored:]
     throughput, p50, p99 = others[:3]
