@@ -41,9 +41,12 @@ lint: $(STAMP)
 test-deps:
 	bash scripts/install-test-deps.sh
 
+# The suite in TEST_WORKERS processes (pytest-xdist), each test file kept in one of them (its module fixtures:
+# a browser, a PostgreSQL cluster).
+TEST_WORKERS ?= 2
 test: test-deps
 	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 bench: $(STAMP)
 	$(VENV)/bin/napkin bench

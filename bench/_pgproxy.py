@@ -106,6 +106,8 @@ class RoundTripProxy:
     def close(self) -> None:
         """Stop listening and close every connection (idempotent)."""
         self._closed = True
+        with contextlib.suppress(OSError):  # wakes the acceptor blocked in accept() (closing alone does not)
+            self._listener.shutdown(socket.SHUT_RDWR)
         self._listener.close()
         self.cut()
         self._acceptor.join(timeout=5)
