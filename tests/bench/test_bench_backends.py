@@ -5,7 +5,6 @@ skipped backend are (``run`` pairs them up figure by figure)."""
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
 
@@ -42,11 +41,8 @@ def _check(rows: list[Row], backend: str, flushed_setting: str) -> None:
     else:
         trips = {row.name: row.median for row in rows[:anchored] if row.unit == "trips"}
         service = trips.pop("PostgreSQL: round trips per move through the service (median)")
-        # A pipelined send that crosses an answer in the proxy counts one off, so a 3-trip move may count 2.
+        # A pipelined send that crosses an answer in the proxy counts one off (either way): the median of an odd count.
         assert service in (2.0, 3.0)
-        counted = next(row.note for row in rows if row.unit == "trips" and "through the service" in row.name)
-        low, high = map(int, re.search(r"from (\d+) to (\d+)", counted).groups())  # type: ignore[union-attr]
-        assert 2 <= low <= high <= 3
         assert trips == {"PostgreSQL: round trips per move of pgbench, one statement a round trip": 7.0,
                          "PostgreSQL: round trips per move of pgbench, the service's pipelines": 3.0}
     others = rows[anchored:]
