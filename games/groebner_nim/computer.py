@@ -21,13 +21,18 @@ without the two extra passes still can with them, by answering a pass with a pas
 position is ``(sticks, passes % 2)`` and a pass is searched only from odd parity.
 
 Every search counts the positions it expands against a node budget (deterministic on every machine); when
-the budget is spent it stops and says so instead of returning a guess.
+the budget is spent it stops and says so instead of returning a guess. A ``hard`` move is also capped in CPU time
+(:data:`HARD_CPU_SECONDS`, checked every :data:`_CLOCK_EVERY` positions): on the machine the budgets were set on
+the cap is never what stops a search, on a slower one it keeps the move within a second, where the move may then
+differ.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,6 +64,10 @@ SWINDLE_NODES = 1_000
 """Node budget of the ``hard`` duel player's choice among the pairs of best value (:meth:`DuelSolver.trickiest`)."""
 FALLBACK_DUEL_NODES = 1_000
 """Node budget of the depth-limited :func:`duel_search` of a ``hard`` move whose exact search ran out of budget."""
+HARD_CPU_SECONDS = 0.8
+"""CPU time (``time.process_time``) after which a ``hard`` duel move stops searching and plays the best pair found."""
+_CLOCK_EVERY = 64
+"""Positions expanded between two looks at the clock."""
 START_DUEL_NODES = 500
 """Node budget of the fairness check of one candidate random start."""
 START_TOTAL_NODES = 1_500
@@ -349,6 +358,7 @@ class DuelSolver:
         self._lower: dict[int, int] = {}
         self._upper: dict[int, int] = {}
         self._budget = 0
+        self._deadline = math.inf
 
     def _passes_odd(self, position: int, ply_odd: int) -> int:
         """1 when the unpicked pairs of ``position`` that reduce to zero are odd in number.
@@ -371,7 +381,7 @@ class DuelSolver:
         if upper <= alpha:
             return upper
         self._budget -= 1
-        if self._budget < 0:
+        if self._budget < 0 or (self._budget % _CLOCK_EVERY == 0 and time.process_time() > self._deadline):
             raise BudgetSpent
         low, high = max(alpha, lower), min(beta, upper)
         best = -_INFINITY
@@ -400,14 +410,17 @@ class DuelSolver:
             self._lower[key] = self._upper[key] = best
         return best
 
-    def solve(self, sticks: Sequence[Stick], passes: int, nodes: int = DUEL_NODES) -> DuelValue:
+    def solve(self, sticks: Sequence[Stick], passes: int, nodes: int = DUEL_NODES,
+              deadline: float = math.inf) -> DuelValue:
         """Return the exact value and a best pair of the position ``sticks`` with ``passes`` unpicked pairs that
         reduce to zero, for the seat to move.
 
         Raises:
-            BudgetSpent: the search would expand more than ``nodes`` positions.
+            BudgetSpent: the search would expand more than ``nodes`` positions, or go on past ``deadline``
+                (``time.process_time`` seconds).
         """
         self._budget = nodes
+        self._deadline = deadline
         position = self.positions.root(sticks)
         if self.positions.missing(position) == 0:
             return DuelValue(0, None, 0)
@@ -428,16 +441,19 @@ class DuelSolver:
         return DuelValue(best_value, best_pair, nodes - self._budget)
 
 
-    def trickiest(self, sticks: Sequence[Stick], passes: int, best: int, nodes: int = 1_000) -> PairIndex | None:
+    def trickiest(self, sticks: Sequence[Stick], passes: int, best: int, nodes: int = 1_000,
+                  deadline: float = math.inf) -> PairIndex | None:
         """Among the moves of the position that keep its value ``best`` (from :meth:`solve`), the one that leaves the
         opponent the largest share of replies losing value, the first in move order on a tie (``None``: a pair that
         reduces to zero). Every test is a null-window search, whose answer is a fact of the position. For duels
         without ``bonus_turn`` only (where the opponent answers every move).
 
         Raises:
-            BudgetSpent: the tests would expand more than ``nodes`` positions.
+            BudgetSpent: the tests would expand more than ``nodes`` positions, or go on past ``deadline``
+                (``time.process_time`` seconds).
         """
         self._budget = nodes
+        self._deadline = deadline
         points = POINTS_PER_STICK
         position = self.positions.root(sticks)
         n = len(self.positions.sticks(position))
@@ -505,7 +521,7 @@ def _duel_moves(positions: Positions, position: int, picked: frozenset[PairIndex
     return found + ([(zero, None)] if zero is not None else [])
 
 
-def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES) -> Pair:
+def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES, deadline: float = math.inf) -> Pair:
     """Return the pair maximising the mover's point margin, by iterative-deepening alpha-beta search over the
     :class:`Positions` of ``state``'s sticks (the ``hard`` duel player's move when :class:`DuelSolver` runs out of
     budget).
@@ -513,14 +529,17 @@ def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES) -> Pa
     Values count points still to be scored (3 per stick: the mover's minus the opponent's); positions beyond the
     depth reached count as 0. Pairs that reduce to zero are interchangeable (each only passes the turn), so one
     stands for all. Each depth is searched completely or not at all within ``nodes`` positions; the best pair of
-    the deepest complete search is returned (at least depth 1). Deterministic: a fresh :class:`Positions` rooted at
-    ``state.sticks`` each call, so the answer does not depend on what was searched before.
+    the deepest complete search is returned (at least depth 1, whatever ``deadline``, the ``time.process_time``
+    seconds after which no deeper search is begun or finished). Deterministic without a deadline: a fresh
+    :class:`Positions` rooted at ``state.sticks`` each call, so the answer does not depend on what was searched
+    before.
     """
     bonus = state.variant.bonus_turn
     positions = Positions(state.variant.order, target_heads(state.sticks, state.variant.order))
     budget = [nodes]
     infinity = _INFINITY
     horizon = [False]  # did the last iteration stop anywhere short of the end of the game?
+    depth_done = [False]  # has one depth been searched completely (only then may the clock stop the search)?
 
     def value_of(position: int, picked: frozenset[PairIndex], pair: PairIndex, new: Stick | None, depth: int,
                  alpha: int, beta: int) -> int:
@@ -543,7 +562,7 @@ def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES) -> Pa
             horizon[0] = True
             return 0
         budget[0] -= 1
-        if budget[0] < 0:
+        if budget[0] < 0 or (depth_done[0] and budget[0] % _CLOCK_EVERY == 0 and time.process_time() > deadline):
             raise BudgetSpent
         best = -infinity
         for pair, new in _duel_moves(positions, position, picked):
@@ -567,6 +586,7 @@ def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES) -> Pa
                 if value > best_value:
                     best_value, best_pair = value, pair
             choice = best_pair
+            depth_done[0] = True
             if not horizon[0]:
                 break  # the whole game was searched: the choice is exact
     except BudgetSpent:
@@ -665,24 +685,27 @@ def hard_move(state: GroebnerNimState) -> Pair:
     by every move of the game and by the start generator, :func:`duel_solver`), and among the pairs that keep it,
     without ``bonus_turn``, the one leaving the opponent most ways to go wrong (:meth:`DuelSolver.trickiest`,
     within :data:`SWINDLE_NODES`; the first best pair when that runs out); when the budget runs out,
-    :func:`duel_search` within :data:`FALLBACK_DUEL_NODES`. Solitaire: the plan of the exact par search from the
+    :func:`duel_search` within :data:`FALLBACK_DUEL_NODES`. The whole duel move stops searching after
+    :data:`HARD_CPU_SECONDS` of CPU time (the fallback then plays the best pair of its deepest finished depth).
+    Solitaire: the plan of the exact par search from the
     start (par turns when par is exact, and never more than the stated bound, :func:`start_plan`), searched again
     from the position if the game left the plan.
     """
     order = state.variant.order
     if state.variant.mode == "duel":
+        deadline = time.process_time() + HARD_CPU_SECONDS
         solver = duel_solver(state.sticks[: state.start_count], order, state.variant.bonus_turn)
         adding = set(state.adding_pairs())
         passes = [pair for pair in state.unpicked_pairs() if pair not in adding]
         try:
-            found = solver.solve(state.sticks, len(passes))
+            found = solver.solve(state.sticks, len(passes), deadline=deadline)
         except BudgetSpent:
             forget(solver)
-            return duel_search(state, nodes=FALLBACK_DUEL_NODES)
+            return duel_search(state, nodes=FALLBACK_DUEL_NODES, deadline=deadline)
         best = found.best
         if not state.variant.bonus_turn:
             try:
-                best = solver.trickiest(state.sticks, len(passes), found.value, SWINDLE_NODES)
+                best = solver.trickiest(state.sticks, len(passes), found.value, SWINDLE_NODES, deadline)
             except BudgetSpent:
                 best = found.best
         return passes[0] if best is None else Pair.from_indices(*best)

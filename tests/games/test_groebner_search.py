@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -244,3 +245,25 @@ def test_hard_keeps_the_value_with_the_pair_that_leaves_most_ways_to_go_wrong() 
                 chosen += 1
             state = state.apply(move)
     assert chosen >= 1
+
+
+def test_the_clock_stops_a_search_its_nodes_would_let_finish() -> None:
+    sticks = random_start(3, "grevlex", random.Random(7))
+    passes = start_passes(DuelSolver(sticks, "grevlex", False).positions, sticks)
+    found = DuelSolver(sticks, "grevlex", False).solve(sticks, passes, 20_000)
+    assert 64 < found.nodes < 20_000  # solved, and long enough for the clock to be looked at
+    with pytest.raises(BudgetSpent):
+        DuelSolver(sticks, "grevlex", False).solve(sticks, passes, 20_000, deadline=0.0)
+
+
+def test_a_hard_move_past_its_cpu_cap_still_plays_a_searched_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    import games.groebner_nim.computer as computer
+
+    state = GAME.new_state({"start": format_sticks(random_start(4, "grevlex", random.Random(3)))})
+    searched = []
+    real = computer.duel_search
+    monkeypatch.setattr(computer, "HARD_CPU_SECONDS", 0.0)
+    monkeypatch.setattr(computer, "duel_search", lambda *a, **k: searched.append(k) or real(*a, **k))
+    move = computer.hard_move(state)
+    assert searched and searched[0]["deadline"] <= time.process_time()  # the cap was in force
+    assert move in state.adding_pairs()  # depth 1 always completes: a pair that adds a stick, not a random one
