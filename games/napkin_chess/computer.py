@@ -32,7 +32,9 @@ mirror holds (the napkin is symmetric and the opponent's size is still in supply
 first wherever it fits, so the mirror never stands in for a value the search can compute; once the opponent takes
 the last coin of a size, the symmetry is over and the search plays on.
 
-Budgets are counts of work, not clock time, so a move depends only on the position and the seed:
+Budgets are counts of work, not clock time, so a move depends only on the position and the seed (a cap of
+:data:`HARD_CPU_SECONDS` of CPU on the bandit, which the play-outs end before on the reference machine, keeps a
+slower machine within a second, where its move may then differ):
 :data:`EXACT_STEPS` search steps, :data:`PLAYOUTS` play-outs. They were set so that a move costs under a second of
 CPU, about a tenth of one in the median, on the machine the arena figures of the project's README were measured on.
 """
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Iterable
 
 import numpy as np
@@ -116,6 +119,11 @@ _CHECKED = 40  # placements checked at most on the graph of the position they le
 _SIMPLIFY = 5  # hundredths: tolerance of the region outlines whose vertices are candidates
 _POCKETS = 50  # exact pocket points per size
 _INFINITY = 10**6
+HARD_CPU_SECONDS = 0.8
+"""CPU time (``time.process_time``) of a ``hard`` move after which its bandit stops its play-outs and plays the most
+tried placement so far (on the machine the budgets were set on, the play-outs end first)."""
+_CLOCK_EVERY = 32
+"""Play-outs between two looks at the clock."""
 
 
 class _OutOfWork(Exception):
@@ -512,9 +520,10 @@ def _checked(state: NapkinState, graph: _Graph, value: int, keeping: list[int]) 
     return graph.moves[best]
 
 
-def _bandit_move(state: NapkinState, rng: random.Random, playouts: int) -> Move | None:
+def _bandit_move(state: NapkinState, rng: random.Random, playouts: int, deadline: float = math.inf) -> Move | None:
     """The most tried of a few placements per size under UCB1 with ``playouts`` play-outs on the graph (rewards 1,
-    ½, 0 for the final result), or ``None`` when even a coarse graph is too large."""
+    ½, 0 for the final result; fewer when ``time.process_time`` passes ``deadline``, every placement tried once
+    whatever the clock), or ``None`` when even a coarse graph is too large."""
     graph = _graph(state, _BANDIT_SPACINGS, _BANDIT_NODES, _INFINITY)
     if graph is None or not graph.moves:
         return None
@@ -545,6 +554,8 @@ def _bandit_move(state: NapkinState, rng: random.Random, playouts: int) -> Move 
         if t < len(arms):
             k = t
         else:
+            if t % _CLOCK_EVERY == 0 and time.process_time() > deadline:
+                break
             log_t = math.log(t)
             k = max(range(len(arms)),
                     key=lambda j: wins[j] / tries[j] + _BANDIT_EXPLORATION * math.sqrt(log_t / tries[j]))
@@ -572,7 +583,9 @@ def _packing(state: NapkinState, rng: random.Random) -> Move:
 
 def _hard(state: NapkinState, rng: random.Random) -> Move:
     """The symmetry strategy where it is proven to win; else the exact search where it fits; else the symmetry
-    strategy while it holds; else the bandit; else packing (see the module docstring)."""
+    strategy while it holds; else the bandit (stopped at :data:`HARD_CPU_SECONDS` of the move); else packing (see
+    the module docstring)."""
+    deadline = time.process_time() + HARD_CPU_SECONDS
     mirror = _mirror(state)
     if mirror is not None:
         return mirror
@@ -582,7 +595,7 @@ def _hard(state: NapkinState, rng: random.Random) -> Move:
     mirror = _mirror(state, proven=False)
     if mirror is not None:
         return mirror
-    return _bandit_move(state, rng, PLAYOUTS // 2 if tried else PLAYOUTS) or _packing(state, rng)
+    return _bandit_move(state, rng, PLAYOUTS // 2 if tried else PLAYOUTS, deadline) or _packing(state, rng)
 
 
 # ------------------------------------------------------------------------------------------ medium, easy

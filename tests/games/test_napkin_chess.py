@@ -670,3 +670,16 @@ def test_random_games_end(seed, side, hole, scoring, supply, levels) -> None:
     sizes = state.allowed_sizes()
     assert not sizes or not brute_any(state, sizes[0])
     assert NapkinState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+
+
+def test_the_bandit_stops_at_its_cpu_cap_after_trying_every_placement(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = random_board(random.Random(3), {"preset": "holed"}, 9)
+    runs: list[int] = []
+    real = computer._Graph.playout
+    monkeypatch.setattr(computer._Graph, "playout", lambda graph, *a: runs.append(1) or real(graph, *a))
+    free = computer._bandit_move(state, random.Random(0), 600)
+    assert free is not None and state.is_legal(free) and len(runs) == 600  # no cap: every play-out
+    runs.clear()
+    capped = computer._bandit_move(state, random.Random(0), 600, deadline=0.0)
+    assert capped is not None and state.is_legal(capped)
+    assert 0 < len(runs) < 600  # the clock stopped it, once each placement had its first play-out
