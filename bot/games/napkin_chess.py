@@ -15,6 +15,7 @@ from bot.answers import PRIVATE, defer, respond
 from bot.service import BadOption, load_state
 from bot.utils.converters import match_option, the_match
 from bot.utils.names import names_of
+from bot.utils.queues import member_key
 from games.napkin_chess import NapkinState
 from renderers.napkin_chess import render_free
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 GAME = "napkin_chess"
 SIZES = ("2", "3", "4")
-FREE_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=lambda i: (i.guild_id, i.user.id))
+FREE_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=member_key)
 """``/napkin free`` renders a map: at most three a minute per member."""
 
 
