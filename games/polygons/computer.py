@@ -1,4 +1,5 @@
-"""The computer of Polygons & Dots: an exact search of the drawing, Monte-Carlo tree search before it, the players.
+"""The computer of Polygons & Dots: an exact search of the drawing, a search over sampled futures for the dots, the
+players.
 
 Rules follow ``seeds/polygons.md``; this module only reads positions built with :mod:`games.polygons.rules`
 (which never imports it).
@@ -11,33 +12,69 @@ Rules follow ``seeds/polygons.md``; this module only reads positions built with 
   how fast a value is found and never which move is chosen: a move is the same for a seed whichever process
   computes it, with a warm table or a cold one. The ``hard`` player searches exactly once the path is started and at
   most :func:`exact_left` dots are left to connect (8 of the default 10 dots: the whole drawing but the first
-  segment), a threshold that depends only on the variant, so it too is the same in every process.
-* **Monte-Carlo tree search** (:func:`_mcts`) for the placements and the first segment: UCT over the moves, children
-  added by progressive widening, play-outs that place the dots left at random, draw at random and finish the last
-  :data:`PLAYOUT_EXACT_LEFT` dots by the exact search (exact leaves), a play-out worth 1 for a win, ½ for a draw,
-  nudged by the margin. Its budget is a number of play-outs fixed per level (calibrated to the CPU time of
-  ``make bench``), so a seeded move is reproducible on every machine.
+  segment), a threshold that depends only on the variant, so it too is the same in every process. Where that covers
+  the drawing after the first segment, the first segment too is searched exactly, within a budget of closed paths
+  (:func:`_first_segment`, on a fresh search so that the budget, and the move, never depend on the table). Among
+  segments of equal value ``hard`` keeps the one a fallible opponent most likely answers badly.
+* **The placement search** (:func:`_placement`): sequential halving over the legal points, each judged by the
+  mover's mean face margin over sampled futures (the dots left placed at random, then a random closed path), every
+  point on the same futures (common random numbers), so that two points are compared pair by pair. The mean margin
+  of random paths follows the exact value of the drawing closely (both fall as dots leave the convex hull); a
+  single play-out does not, which is why the tree search below no longer places dots.
+* **Monte-Carlo tree search** (:func:`_mcts`) for the first segment of larger drawings (more than 10 dots, where the
+  exact search starts later): UCT over the moves, children added by
+  progressive widening, play-outs that draw at random and finish the last :data:`PLAYOUT_EXACT_LEFT` dots by the
+  exact search (exact leaves), a play-out worth 1 for a win, ½ for a draw, nudged by the margin.
+
+Budgets are counts (futures, closed paths, play-outs) fixed per level and calibrated to the CPU time of
+``make bench``, so a seeded move is reproducible on every machine (a cap of :data:`HARD_CPU_SECONDS` on the first
+segment, which its budget ends before on the reference machine, keeps a slower one within a second).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 
 from games.base import Estimate, GameValue, Level
-from games.polygons.rules import Connect, Move, Place, Point, PolygonsState, face_sides, line_points, score_sides
+from games.polygons.rules import (
+    Connect,
+    Move,
+    Place,
+    Point,
+    PolygonsState,
+    collinear,
+    face_sides,
+    line_points,
+    score_sides,
+)
 
 HARD_PLAYOUTS = 400
-"""Play-outs of the ``hard`` player's tree search per placement and per first segment with 10 dots in all (with more
-dots, proportionally fewer: :func:`hard_playouts`)."""
+"""Play-outs of the ``hard`` player's tree search of the first segment with 10 dots in all (with more dots,
+proportionally fewer: :func:`hard_playouts`)."""
+PLACEMENT_SAMPLES = 2000
+"""Futures (the dots left placed at random and a random closed path) the ``hard`` player's placement search scores
+per dot placed with 10 dots in all, over all its candidates (:func:`placement_samples` beyond)."""
 PLAYOUT_EXACT_LEFT = 3
 """A play-out draws at random until this many dots are left to connect, then finishes by the exact search."""
 WIDENING = 2.0
 """Progressive widening: a node with ``n`` visits has at most ``WIDENING * sqrt(n)`` children (at least 2)."""
 UCT_C = 0.7
 """The exploration constant of the tree search (rewards in [0, 1])."""
+FIRST_SEGMENT_LEAVES = 16_000
+"""Closed paths the ``hard`` player's exact search of the first segment may score (:func:`_first_segment`; about
+0.5 s of CPU on the reference machine of ``make bench``, where the whole search takes 1–2 s)."""
+FIRST_SEGMENT_PATHS = 8
+"""Random closed paths that order the first segments for that search."""
+HARD_CPU_SECONDS = 0.8
+"""A cap on the CPU time of the ``hard`` player's search of the first segment (seconds)."""
+SWINDLE_EXPECTED_LEFT = 6
+"""With at most this many dots left to connect, ``hard`` chooses among its segments of best exact value the one
+worth most against an opponent drawing at random (:func:`_against_random`, at most 720 paths); with more, the one
+that leaves the opponent the largest share of replies that lose value."""
 MEDIUM_EXACT_LEFT = 2
 """With at most this many dots left to connect, the ``medium`` player searches the rest of the drawing exactly."""
 REVIEW_PLAYOUTS = 200
@@ -171,7 +208,7 @@ class _Endgame:
     value.
     """
 
-    __slots__ = ("drawing", "komi", "leaves", "lower", "upper")
+    __slots__ = ("budget", "deadline", "drawing", "komi", "leaves", "lower", "upper")
 
     def __init__(self, points: Sequence[Point], komi: int = 0) -> None:
         self.drawing = _Drawing(points)
@@ -179,11 +216,20 @@ class _Endgame:
         self.lower: dict[tuple[int, ...], int] = {}
         self.upper: dict[tuple[int, ...], int] = {}
         self.leaves = 0
+        self.budget = math.inf
+        self.deadline = math.inf
 
     def _leaf(self, path: tuple[int, ...]) -> int:
         """The final margin of the closed ``path`` for seat ``(len(path) - 1) % 2`` (the seat that would draw next
-        were the path open)."""
+        were the path open).
+
+        Raises:
+            LeavesSpent: more than :attr:`budget` closed paths scored, or :attr:`deadline` (``time.process_time``
+                seconds) passed (looked at every 256 paths).
+        """
         self.leaves += 1
+        if self.leaves > self.budget or (self.leaves & 255 == 0 and time.process_time() > self.deadline):
+            raise LeavesSpent
         margin = self.drawing.margin(path) - self.komi
         return margin if (len(path) - 1) % 2 == 0 else -margin
 
@@ -194,7 +240,8 @@ class _Endgame:
             return -self._leaf((*path, rest[0]))
         if len(rest) == 2:
             x, y = rest
-            return max(self._leaf((*path, x, y)), self._leaf((*path, y, x)))
+            first = self._leaf((*path, x, y))
+            return first if first >= beta else max(first, self._leaf((*path, y, x)))
         lower = self.lower.get(path, -_INFINITY)
         upper = self.upper.get(path, _INFINITY)
         if lower >= beta or lower == upper:
@@ -243,14 +290,71 @@ def _unconnected(state: PolygonsState) -> tuple[int, ...]:
     return tuple(i for i in range(len(state.points)) if i not in used)
 
 
+class LeavesSpent(Exception):
+    """An exact search scored its budget of closed paths, or passed its deadline."""
+
+
+def _better(search: _Endgame, path: tuple[int, ...], rest: tuple[int, ...], best: int) -> int:
+    """The mover's value of the segment that makes ``path`` (the opponent to draw next), exact if it beats ``best``,
+    else at most ``best``: a null-window test first, searched in full only when the segment beats ``best``."""
+    if best == -_INFINITY:
+        return -search.value(path, rest, -_INFINITY, _INFINITY)
+    value = -search.value(path, rest, -best - 1, -best)
+    return value if value <= best else -search.value(path, rest, -_INFINITY, -best)
+
+
+def _first_segment(state: PolygonsState, rng: random.Random) -> Connect | None:
+    """The ``hard`` player's first segment by the exact search, within :data:`FIRST_SEGMENT_LEAVES` closed paths.
+
+    Every (from, to) pair is ordered by its mean margin over :data:`FIRST_SEGMENT_PATHS` random closed paths that
+    start with it (the same paths for every pair, ties in a shuffled order), then searched exactly in that order,
+    each with a null-window test against the best so far (:func:`_better`); when the budget is spent the best
+    fully searched segment is played (``None`` if not even the first was). The search is a fresh one, so its work,
+    and with it the move, depends only on the position and ``rng``, never on what the shared table holds; what it
+    proved then becomes the shared table of these dots (:func:`endgame`) if there is none. A cap of
+    :data:`HARD_CPU_SECONDS` of CPU, which the budget ends before on the reference machine, keeps a slower machine
+    within a second (its move may then differ).
+    """
+    mover = state.current_seat
+    n = len(state.points)
+    segments = [(a, b) for a in range(n) for b in range(n) if a != b]
+    rng.shuffle(segments)
+    drawing = _Drawing(state.points)
+    paths = [rng.sample(range(n), n) for _ in range(FIRST_SEGMENT_PATHS)]
+    sign = 1 if mover == 0 else -1
+    worth = {(a, b): sign * sum(drawing.margin([a, b, *(x for x in path if x != a and x != b)]) for path in paths)
+             for a, b in segments}
+    segments.sort(key=lambda segment: -worth[segment])
+    search = _Endgame(state.points, state.komi)
+    search.budget = FIRST_SEGMENT_LEAVES
+    search.deadline = time.process_time() + HARD_CPU_SECONDS
+    best, choice = -_INFINITY, None
+    try:
+        for a, b in segments:
+            value = _better(search, (a, b), tuple(x for x in range(n) if x != a and x != b), best)
+            if value > best:
+                best, choice = value, (a, b)
+    except LeavesSpent:
+        pass
+    search.budget = search.deadline = math.inf
+    key = (tuple(state.points), state.komi)
+    if key not in _ENDGAMES:
+        _ENDGAMES[key] = search
+        if len(_ENDGAMES) > ENDGAMES_KEPT:
+            _ENDGAMES.popitem(last=False)
+    return None if choice is None else Connect(*choice)
+
+
 def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = False) -> Connect:
     """A segment of best exact value for the mover. The unconnected dots are searched in a shuffled order and the
     first reaching the best value is kept (each searched with the window above the best so far, so what the shared
     table holds changes the work, never the choice): uniformly at random among the best.
 
-    With ``swindle``, among the segments of best value the one that leaves the opponent the most replies that lose
-    value (as a share of its replies) is kept, the first in the shuffled order on a tie: still a best segment, but
-    the one where a fallible opponent most likely goes wrong. Each test is a null-window search, whose answer
+    With ``swindle``, among the segments of best value the one worth most against an opponent drawing at random is
+    kept once at most :data:`SWINDLE_EXPECTED_LEFT` dots are left (:func:`_against_random`), and before that the
+    one that leaves the opponent the most replies that lose value (as a share of its replies), the first in the
+    shuffled order on a tie: still a best segment, but the one where a fallible opponent most likely goes wrong.
+    Each test is a null-window search, whose answer
     (better than a bound or not) is a fact of the position, so the choice does not depend on the table either.
     """
     search = endgame(state.points, state.komi)
@@ -261,8 +365,7 @@ def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = Fal
         return Connect(path[-1], order[0])
     best, choice = -_INFINITY, order[0]
     for dot in order:
-        others = tuple(r for r in rest if r != dot)
-        value = -search.value((*path, dot), others, -_INFINITY, -best)
+        value = _better(search, (*path, dot), tuple(r for r in rest if r != dot), best)
         if value > best:
             best, choice = value, dot
     if not swindle or len(rest) <= 2:
@@ -271,6 +374,15 @@ def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = Fal
         (*path, dot), tuple(r for r in rest if r != dot), -best, -best + 1) >= best]
     if len(optimal) == 1:
         return Connect(path[-1], choice)
+    if len(rest) <= SWINDLE_EXPECTED_LEFT:
+        drawing, mover = search.drawing, state.current_seat
+        assert mover is not None
+
+        def expected(dot: int) -> float:
+            left = tuple(r for r in rest if r != dot)
+            return _against_random(drawing, (*path, dot), left, mover, state.komi)
+
+        return Connect(path[-1], max(optimal, key=expected))  # max keeps the first of equals: the shuffled order
 
     def erring(dot: int) -> float:
         """The share of the opponent's replies after ``dot`` that give it less than ``-best``."""
@@ -284,6 +396,18 @@ def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = Fal
         return bad / len(left)
 
     return Connect(path[-1], max(optimal, key=erring))  # max keeps the first of equals: the shuffled order
+
+
+def _against_random(drawing: _Drawing, path: tuple[int, ...], rest: tuple[int, ...], seat: int, komi: int) -> float:
+    """The worth for ``seat`` (:func:`_reward` of its final margin) of the drawing ``path`` with ``rest`` left to
+    connect when ``seat`` plays to maximise it and the opponent draws at random: an expectimax over every order
+    (``len(rest)!`` paths: :data:`SWINDLE_EXPECTED_LEFT` bounds it)."""
+    if not rest:
+        margin = drawing.margin(path) - komi
+        return _reward(margin if seat == 0 else -margin)
+    children = [_against_random(drawing, (*path, dot), rest[:k] + rest[k + 1:], seat, komi)
+                for k, dot in enumerate(rest)]
+    return max(children) if (len(path) - 1) % 2 == seat else sum(children) / len(children)
 
 
 def exact_margin(state: PolygonsState) -> int:
@@ -440,6 +564,80 @@ def _mcts(state: PolygonsState, rng: random.Random, playouts: int) -> Move:
     return chosen.move
 
 
+# ------------------------------------------------------------------------------------------------ placements
+
+
+def _completion(points: Sequence[Point], total: int, side: int, rng: random.Random) -> list[Point]:
+    """Random dots after ``points``, on no dot and in no line with two dots as the rules place them, enough for
+    ``total`` dots with a few to spare (fewer if a few dozen draws find no room)."""
+    placed = list(points)
+    extra: list[Point] = []
+    want = total - len(placed) + 3
+    tries = 0
+    while len(extra) < want and tries < 64:
+        tries += 1
+        new = (rng.randrange(side), rng.randrange(side))
+        if new in placed or any(collinear(a, b, new) for k, a in enumerate(placed) for b in placed[k + 1:]):
+            continue
+        placed.append(new)
+        extra.append(new)
+    return extra
+
+
+def _with_dot(points: Sequence[Point], dot: Point, completion: Sequence[Point], total: int) -> list[Point]:
+    """``points``, then ``dot``, then the dots of ``completion`` (valid after ``points``) that stay valid after
+    ``dot`` too, up to ``total`` dots: only the lines through ``dot`` need testing."""
+    placed = [*points, dot]
+    others = list(points)
+    for new in completion:
+        if len(placed) >= total:
+            break
+        if new != dot and not any(collinear(dot, other, new) for other in others):
+            placed.append(new)
+            others.append(new)
+    return placed
+
+
+def _placement(state: PolygonsState, rng: random.Random, samples: int) -> Place:
+    """A dot for the seat to place, by sequential halving over the legal points with common random numbers.
+
+    A point's worth is the mover's mean final margin (komi counted) over sampled futures: the dots left placed at
+    random (:func:`_completion`), then a random closed path. Future ``j`` draws the same dots and the same path
+    order whichever point it follows, so two points are compared on the same futures and the noise of their
+    difference is small. The candidates (every legal point, in a shuffled order) are halved after each round,
+    keeping the better means, over ``ceil(log2(candidates))`` rounds that share ``samples`` futures evenly (at
+    least one future a point a round); the best mean of the last round is played, the first in the shuffled order
+    on a tie. Deterministic for ``rng``.
+    """
+    mover = state.current_seat
+    assert mover is not None
+    legal = state.legal_points()
+    rng.shuffle(legal)
+    if len(legal) == 1:
+        return Place(*legal[0])
+    base = rng.getrandbits(48)
+    side, total, komi = state.size + 1, state.total_dots, state.komi
+    sign = 1 if mover == 0 else -1
+    sums = dict.fromkeys(legal, 0)
+    alive = legal
+    rounds = math.ceil(math.log2(len(legal)))
+    done = 0
+    for round_ in range(rounds):
+        futures = max(1, samples // (rounds * len(alive)))
+        for j in range(done, done + futures):
+            order = list(range(total))
+            random.Random(base + j).shuffle(order)
+            completion = _completion(state.points, total, side, random.Random(base - j - 1))
+            for point in alive:
+                dots = _with_dot(state.points, point, completion, total)
+                path = [k for k in order if k < len(dots)]
+                sums[point] += sign * (_Drawing(dots).margin(path) - komi)
+        done += futures
+        if round_ < rounds - 1:
+            alive = sorted(alive, key=lambda point: -sums[point])[: (len(alive) + 1) // 2]
+    return Place(*max(alive, key=lambda point: sums[point]))
+
+
 # ------------------------------------------------------------------------------------------------ players
 
 
@@ -468,14 +666,23 @@ def hard_playouts(total_dots: int) -> int:
     return HARD_PLAYOUTS * 10 // max(10, total_dots)
 
 
+def placement_samples(total_dots: int) -> int:
+    """The futures of the ``hard`` player's placement search with ``total_dots`` dots: :data:`PLACEMENT_SAMPLES` up to
+    10 dots, fewer beyond in proportion to the cube of the dots (what a future costs grows about so: 20 dots cost
+    about nine times 10)."""
+    return PLACEMENT_SAMPLES * 1000 // max(1000, total_dots ** 3)
+
+
 def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
     """The computer's move for the seat to move of a running ``state`` at ``level`` (deterministic for ``rng``).
 
     ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the best
     score margin on the faces enclosed so far, searching exactly once at most :data:`MEDIUM_EXACT_LEFT` dots are left
-    to connect. ``hard`` searches the drawing
-    exactly once the path is started and at most :func:`exact_left` dots are left to connect (random among the
-    best segments), and runs the tree search (:func:`hard_playouts` play-outs) before that.
+    to connect. ``hard`` places by the placement search (:func:`placement_samples` futures), draws the first segment
+    by the exact search within :data:`FIRST_SEGMENT_LEAVES` closed paths where the drawing after it is within the
+    exact search (else, or if not one segment was searched in budget, by the tree search, :func:`hard_playouts`
+    play-outs), and searches the drawing exactly once the path is started and at most :func:`exact_left` dots are
+    left to connect (among the best segments, the one a fallible opponent most likely answers badly).
     """
     if level == "easy":
         return rng.choice(state.legal_moves())
@@ -487,6 +694,12 @@ def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
         return _greedy_draw(state, rng)
     if state.phase == "draw" and state.path and _left(state) <= exact_left(len(state.points)):
         return _exact_segment(state, rng, swindle=True)
+    if state.phase == "place":
+        return _placement(state, rng, placement_samples(state.total_dots))
+    if len(state.points) - 2 <= exact_left(len(state.points)):
+        found = _first_segment(state, rng)
+        if found is not None:
+            return found
     return _mcts(state, rng, hard_playouts(state.total_dots))
 
 

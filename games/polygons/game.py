@@ -78,10 +78,11 @@ class PolygonsGame(Game[PolygonsState, Move]):
     level_descriptions: ClassVar[Mapping[Level, str]] = {
         "easy": "places dots and draws segments at random",
         "medium": "places dots at random, draws the segment that scores best at once, and looks to the end "
-                  "once two dots are left",
-        "hard": "weighs each dot and the first segment by hundreds of simulated games, then plays the drawing "
-                "perfectly (from 8 dots left to connect; 7 with more than 12 dots), choosing among its best segments "
-                "the one that gives you the most ways to go wrong",
+                  "once two dots are left to connect",
+        "hard": "places each dot where two thousand sampled finishes score best for its side, searches the first "
+                "segment exactly as far as a half-second budget reaches, then plays the drawing perfectly (from 8 "
+                "dots left to connect; 7 with more than 12 dots), choosing among its best segments the one you are "
+                "most likely to answer badly",
     }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("5 dots each", {}, ("hard", "medium")),)
 
@@ -118,9 +119,10 @@ class PolygonsGame(Game[PolygonsState, Move]):
         """Choose a move for the seat to move (:func:`games.polygons.computer.choose_move`).
 
         ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the
-        best score margin on the faces so far, exactly over the last two dots. ``hard`` places (and draws the
-        first segment) by tree search over a fixed number of play-outs, so it is deterministic for a seeded
-        ``rng``, and searches the drawing exactly once the path is started and at most
+        best score margin on the faces so far, exactly over the last two dots. ``hard`` places by a search over
+        sampled futures and draws the first segment by an exact search within a budget of closed paths (a tree
+        search with more than 10 dots), all over fixed counts, so it is deterministic for a seeded ``rng``, and
+        searches the drawing exactly once the path is started and at most
         :func:`games.polygons.computer.exact_left` dots are left to connect.
         (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """

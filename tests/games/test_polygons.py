@@ -401,7 +401,8 @@ def test_hard_finds_the_best_ending() -> None:
 
 def test_medium_takes_the_best_provisional_margin() -> None:
     vector = next(v for v in VECTORS["games"] if v["name"] == "default variant")
-    state = _play(vector["variant"], vector["moves"][:14])
+    state = _play(vector["variant"], vector["moves"][:12])
+    assert len(state.points) - len(state.path) > computer.MEDIUM_EXACT_LEFT  # before medium's exact search
     seat = state.current_seat
     margins = {}
     for move in state.legal_moves():
@@ -567,3 +568,107 @@ def test_komi_shifts_every_exact_value() -> None:
         for seat in (0, 1):
             plain, given = GAME.exact_value(state, seat).amount, GAME.exact_value(shifted, seat).amount
             assert given == plain + (2 if seat == 1 else -2)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_hard_places_the_dot_that_serves_its_side(seat: int) -> None:
+    # Eight or nine dots placed at random; hard places the ninth (seat 0; the tenth then goes at random) or the
+    # tenth (seat 1). Judged on 600 futures (the tenth dot at random, then a random closed path), hard's dot lies
+    # in the best quarter of 48 legal points drawn at random, for its side (odd faces for seat 0, even for seat 1).
+    rng = random.Random(5)
+    state = GAME.new_state({})
+    while len(state.points) < 8 + seat:
+        state = state.apply(Place(*rng.choice(state.legal_points())))
+    assert state.current_seat == seat
+    paths = [rng.sample(range(10), 10) for _ in range(600)]
+
+    def worth(point: tuple[int, int]) -> float:
+        after = state.apply(Place(*point))
+        total = 0
+        for k, path in enumerate(paths):
+            points = list(after.points)
+            if len(points) < 10:
+                points.append(random.Random(k).choice(after.legal_points()))
+            total += computer._Drawing(points).margin(path)  # as the rules: test_fast_scorer_agrees_with_the_rules
+        return (total if seat == 0 else -total) / len(paths)
+
+    move = GAME.computer_move(state, "hard", random.Random(1))
+    assert isinstance(move, Place)
+    chosen = worth((move.x, move.y))
+    others = sorted((worth(point) for point in rng.sample(state.legal_points(), 48)), reverse=True)
+    assert chosen >= others[len(others) // 4]
+    assert chosen > sum(others) / len(others) + 0.1
+
+
+def test_medium_searches_the_last_two_dots_exactly() -> None:
+    vector = next(v for v in VECTORS["games"] if v["name"] == "default variant")
+    state = _play(vector["variant"], vector["moves"][:17])
+    assert len(state.points) - len(state.path) == computer.MEDIUM_EXACT_LEFT == 2
+    best = computer.exact_margin(state)
+    assert any(-computer.exact_margin(state.apply(move)) < best for move in state.legal_moves())
+    for seed in range(6):
+        move = GAME.computer_move(state, "medium", random.Random(seed))
+        assert -computer.exact_margin(state.apply(move)) == best
+
+
+def _worth_against_random(state: PolygonsState, seat: int) -> float:
+    """Expectimax by the rules: ``seat`` maximises, the opponent draws uniformly at random; a finished game is worth
+    1 / ½ / 0 for a win / draw / loss, nudged by a tenth by the margin (as the computer's play-outs)."""
+    if state.is_over:
+        odd, even = state.scores
+        margin = odd - even if seat == 0 else even - odd
+        base = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
+        return 0.9 * base + 0.1 * (0.5 + max(-10, min(10, margin)) / 20)
+    children = [_worth_against_random(state.apply(move), seat) for move in state.legal_moves()]
+    return max(children) if state.current_seat == seat else sum(children) / len(children)
+
+
+def test_hard_swindles_a_random_drawer_among_its_best_segments() -> None:
+    # With six dots left to connect, hard keeps a segment of best exact value and, among those, the one worth most
+    # against an opponent drawing at random (checked by an expectimax over the rules' own scoring).
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GAME.new_state({})
+        while state.phase == "place" or len(state.points) - len(state.path) > computer.SWINDLE_EXPECTED_LEFT:
+            state = state.apply(rng.choice(state.legal_moves()))
+        seat = state.current_seat
+        best = computer.exact_margin(state)
+        optimal = [m for m in state.legal_moves() if -computer.exact_margin(state.apply(m)) == best]
+        worth = {m: _worth_against_random(state.apply(m), seat) for m in optimal}
+        if len(set(worth.values())) < 2:
+            continue
+        move = GAME.computer_move(state, "hard", random.Random(seed))
+        assert move in optimal
+        assert worth[move] == pytest.approx(max(worth.values()))
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_the_first_segment_is_searched_exactly_and_never_depends_on_the_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # With 10 dots the whole drawing after the first segment is within the exact search, so hard searches the first
+    # segment exactly too, in an order of random paths, within a budget of closed paths. Given the budget of the
+    # whole search, its segment has the best exact value; with its own budget it plays the same segment whether the
+    # shared table is empty or warm (its search is a fresh one).
+    rng = random.Random(11)
+    state = GAME.new_state({})
+    while state.phase == "place":
+        state = state.apply(rng.choice(state.legal_moves()))
+    computer._ENDGAMES.clear()
+    search = computer.endgame(state.points)
+    values = {(a, b): -search.value((a, b), tuple(x for x in range(10) if x not in (a, b)), -10**6, 10**6)
+              for a in range(10) for b in range(10) if a != b}
+    warm = GAME.computer_move(state, "hard", random.Random(3))
+    computer._ENDGAMES.clear()
+    cold = GAME.computer_move(state, "hard", random.Random(3))
+    assert warm == cold
+    assert computer.endgame(state.points).leaves == computer.FIRST_SEGMENT_LEAVES + 1  # the budget was spent
+    monkeypatch.setattr(computer, "FIRST_SEGMENT_LEAVES", 10**6)
+    monkeypatch.setattr(computer, "HARD_CPU_SECONDS", 60.0)
+    move = GAME.computer_move(state, "hard", random.Random(3))
+    assert isinstance(move, Connect)
+    assert values[(move.start, move.end)] == max(values.values())
+    assert len(set(values.values())) > 1
