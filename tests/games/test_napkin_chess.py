@@ -694,5 +694,5 @@ def test_a_playout_is_worth_its_result_first_and_its_margin_second() -> None:
     assert min(wins) > reward(0) > max(losses)
     assert wins == sorted(wins) and losses == sorted(losses)
     assert wins[0] < wins[2] and losses[2] < losses[4]
-    assert 0.0 <= reward(-40) and reward(40) <= 1.0
+    assert reward(-40) >= 0.0 and reward(40) <= 1.0
     assert reward(0) == 0.5
