@@ -271,13 +271,14 @@ class _Endgame:
 _ENDGAMES: OrderedDict[tuple[tuple[Point, ...], int], _Endgame] = OrderedDict()
 
 
-def endgame(points: Sequence[Point], komi: int = 0) -> _Endgame:
+def endgame(points: Sequence[Point], komi: int = 0, adopt: _Endgame | None = None) -> _Endgame:
     """The exact search over the drawing of ``points`` (seat 1 given ``komi`` faces), shared by every search of this
-    process over the same dots (the :data:`ENDGAMES_KEPT` most recently used are kept)."""
+    process over the same dots (the :data:`ENDGAMES_KEPT` most recently used are kept). Where there is none yet,
+    ``adopt`` (a search of the same dots that has proved things already) becomes it, else a new one."""
     key = (tuple(points), komi)
     found = _ENDGAMES.get(key)
     if found is None:
-        found = _ENDGAMES[key] = _Endgame(key[0], komi)
+        found = _ENDGAMES[key] = adopt or _Endgame(key[0], komi)
         if len(_ENDGAMES) > ENDGAMES_KEPT:
             _ENDGAMES.popitem(last=False)
     else:
@@ -337,11 +338,7 @@ def _first_segment(state: PolygonsState, rng: random.Random) -> Connect | None:
     except LeavesSpent:
         pass
     search.budget = search.deadline = math.inf
-    key = (tuple(state.points), state.komi)
-    if key not in _ENDGAMES:
-        _ENDGAMES[key] = search
-        if len(_ENDGAMES) > ENDGAMES_KEPT:
-            _ENDGAMES.popitem(last=False)
+    endgame(state.points, state.komi, adopt=search)
     return None if choice is None else Connect(*choice)
 
 
@@ -569,7 +566,9 @@ def _mcts(state: PolygonsState, rng: random.Random, playouts: int) -> Move:
 
 def _completion(points: Sequence[Point], total: int, side: int, rng: random.Random) -> list[Point]:
     """Random dots after ``points``, on no dot and in no line with two dots as the rules place them, enough for
-    ``total`` dots with a few to spare (fewer if a few dozen draws find no room)."""
+    ``total`` dots with a few to spare (fewer if a few dozen draws find no room). Unlike :class:`_Playout`, which
+    keeps the set of blocked lattice points, each draw here is tested against the pairs of dots: cheaper for the
+    few dots a future adds, and :func:`_with_dot` can then test only the lines through one more dot."""
     placed = list(points)
     extra: list[Point] = []
     want = total - len(placed) + 3
