@@ -6,7 +6,7 @@ Rules follow ``seeds/polygons.md``; this module only reads positions built with 
 
 * **The exact search** (:class:`_Endgame`): alpha-beta on the final face margin over every order of the dots left to
   connect, with a table of proven bounds, scoring each closed path with a scorer that precomputes every crossing of
-  the position's segments once (:class:`_Drawing`, the same faces as the rules, about three times faster). One
+  the position's segments once (:class:`_Drawing`, the same faces as the rules, about five times faster). One
   search object is kept per set of dots in a small per-process table (:func:`endgame`, the 32 most recently used),
   so the moves of one match and its review share what each proved. Only proven bounds are kept, so the table changes
   how fast a value is found and never which move is chosen: a move is the same for a seed whichever process
@@ -15,7 +15,8 @@ Rules follow ``seeds/polygons.md``; this module only reads positions built with 
   segment), a threshold that depends only on the variant, so it too is the same in every process. Where that covers
   the drawing after the first segment, the first segment too is searched exactly, within a budget of closed paths
   (:func:`_first_segment`, on a fresh search so that the budget, and the move, never depend on the table). Among
-  segments of equal value ``hard`` keeps the one a fallible opponent most likely answers badly.
+  segments of equal value ``hard`` keeps the one a fallible opponent most likely answers badly: from 8 dots left,
+  the one worth most against a random drawer by an expectimax over its best segments (:func:`_swindle`).
 * **The placement search** (:func:`_placement`): sequential halving over the legal points, each judged by the
   mover's mean face margin over sampled futures (the dots left placed at random, then a random closed path), every
   point on the same futures (common random numbers), so that two points are compared pair by pair. The mean margin
@@ -28,7 +29,8 @@ Rules follow ``seeds/polygons.md``; this module only reads positions built with 
 
 Budgets are counts (futures, closed paths, play-outs) fixed per level and calibrated to the CPU time of
 ``make bench``, so a seeded move is reproducible on every machine (a cap of :data:`HARD_CPU_SECONDS` on the first
-segment, which its budget ends before on the reference machine, keeps a slower one within a second).
+segment and on the swindle, which their budgets end before on the reference machine, keeps a slower one within a
+second).
 """
 
 from __future__ import annotations
@@ -64,17 +66,20 @@ WIDENING = 2.0
 """Progressive widening: a node with ``n`` visits has at most ``WIDENING * sqrt(n)`` children (at least 2)."""
 UCT_C = 0.7
 """The exploration constant of the tree search (rewards in [0, 1])."""
-FIRST_SEGMENT_LEAVES = 16_000
+FIRST_SEGMENT_LEAVES = 30_000
 """Closed paths the ``hard`` player's exact search of the first segment may score (:func:`_first_segment`; about
-0.5 s of CPU on the reference machine of ``make bench``, where the whole search takes 1–2 s)."""
+0.6–0.75 s of CPU on the reference machine of ``make bench``, where the whole search scores 25,000–45,000)."""
 FIRST_SEGMENT_PATHS = 8
 """Random closed paths that order the first segments for that search."""
 HARD_CPU_SECONDS = 0.8
-"""A cap on the CPU time of the ``hard`` player's search of the first segment (seconds)."""
-SWINDLE_EXPECTED_LEFT = 6
+"""A cap on the CPU time of the ``hard`` player's search of the first segment and of a move's swindle (seconds)."""
+SWINDLE_EXPECTED_LEFT = 8
 """With at most this many dots left to connect, ``hard`` chooses among its segments of best exact value the one
-worth most against an opponent drawing at random (:func:`_against_random`, at most 720 paths); with more, the one
-that leaves the opponent the largest share of replies that lose value."""
+worth most against an opponent drawing at random (:func:`_against_random`), as many as :data:`SWINDLE_LEAVES`
+allows; with more, the one that leaves the opponent the largest share of replies that lose value."""
+SWINDLE_LEAVES = 2500
+"""Closed paths the expectimax of :data:`SWINDLE_EXPECTED_LEFT` may score for one move, over all its candidates
+(with 8 dots left a candidate takes 200–400 and about 100 ms of CPU with its exact tests; with 6, at most 48)."""
 MEDIUM_EXACT_LEFT = 2
 """With at most this many dots left to connect, the ``medium`` player searches the rest of the drawing exactly."""
 REVIEW_PLAYOUTS = 200
@@ -97,20 +102,27 @@ class _Drawing:
 
     A closed path is scored as :func:`~games.polygons.rules.face_sides` scores it (the tests compare the two): the
     planar graph of the path (dots and crossing points as vertices, crossing points identified exactly by their
-    normalised homogeneous coordinates), its half-edges ordered around each vertex by the direction of their
-    segment, and every face traced; in a closed drawing a face's sides are its boundary edges. What the rules
-    compute for each drawing is computed here once per pair of segments and remembered: whether they cross, where
-    (the exact vertex) and at which parameter along each (a float, used only to order the crossings along a segment:
-    distinct crossing points of lattice segments lie much further apart than a float's error).
+    normalised homogeneous coordinates) and every face traced; in a closed drawing a face's sides are its boundary
+    edges. What the rules compute for each drawing is computed here once per pair of segments and remembered:
+    whether they cross, where (the exact vertex) and at which parameter along each (a float, used only to order the
+    crossings along a segment: distinct crossing points of lattice segments lie much further apart than a float's
+    error).
+
+    Where every crossing point is the crossing of just two segments (nearly always), the faces are traced along the
+    path itself (:meth:`_walked`): a dot has two edges, so a face passes straight through it, and at a crossing the
+    face turns onto the other segment, to the side the two segments' directions decide. Where three segments or more
+    pass through one point, the half-edges around each vertex are ordered by their direction instead
+    (:meth:`_traced`).
     """
 
-    __slots__ = ("angle", "cross", "low", "points", "vertices")
+    __slots__ = ("angle", "cross", "low", "points", "size", "vertices")
 
     def __init__(self, points: Sequence[Point]) -> None:
         self.points = points
+        self.size = len(points)
         self.low = min(range(len(points)), key=lambda v: (points[v][1], points[v][0]))
         self.angle: dict[tuple[int, int], float] = {}
-        self.cross: dict[tuple[int, int, int, int], tuple[int, float, float] | None] = {}
+        self.cross: dict[int, tuple[int, float, float] | None] = {}
         self.vertices: dict[tuple[int, int, int], int] = {}
 
     def _direction(self, a: int, b: int) -> float:
@@ -120,9 +132,12 @@ class _Drawing:
             found = self.angle[(a, b)] = math.atan2(by - ay, bx - ax)
         return found
 
-    def _crossing(self, a: int, b: int, c: int, d: int) -> tuple[int, float, float] | None:
-        """Where segments ``ab`` and ``cd`` (four distinct dots) cross: ``(vertex, t along ab, t along cd)``."""
-        points = self.points
+    def _crossing(self, first: int, second: int) -> tuple[int, float, float] | None:
+        """Where segments ``first`` and ``second`` (ids ``low * size + high`` of segments between four distinct
+        dots) cross: ``(vertex, t along first, t along second)``, each ``t`` from its lower dot to its higher."""
+        points, size = self.points, self.size
+        a, b = divmod(first, size)
+        c, d = divmod(second, size)
         (ax, ay), (bx, by), (cx, cy), (dx, dy) = points[a], points[b], points[c], points[d]
         rx, ry = bx - ax, by - ay
         found: tuple[int, float, float] | None = None
@@ -138,26 +153,112 @@ class _Drawing:
                 g = math.gcd(big_x, big_y, den)
                 vertex = self.vertices.setdefault((big_x // g, big_y // g, den // g), len(points) + len(self.vertices))
                 found = (vertex, o3 / (o3 - o4), o1 / (o1 - o2))
-        self.cross[(a, b, c, d)] = found
-        self.cross[(c, d, a, b)] = None if found is None else (found[0], found[2], found[1])
+        pairs = size * size
+        self.cross[first * pairs + second] = found
+        self.cross[second * pairs + first] = None if found is None else (found[0], found[2], found[1])
         return found
 
     def margin(self, path: Sequence[int]) -> int:
         """Seat 0's faces minus seat 1's (odd minus even) of the closed path through every dot in ``path`` order."""
-        n = len(path)
-        segments = [(a, b) if a < b else (b, a) for a, b in zip(path, (*path[1:], path[0]), strict=True)]
+        n, size = len(path), self.size
+        pairs = size * size
+        ends = (*path[1:], path[0])
+        ids = [a * size + b if a < b else b * size + a for a, b in zip(path, ends, strict=True)]
         cuts: list[list[tuple[float, int]]] = [[] for _ in range(n)]
         cross = self.cross
+        crossings = 0
         for i in range(n - 2):
-            a, b = segments[i]
+            row = ids[i] * pairs
             for j in range(i + 2, n if i else n - 1):
-                c, d = segments[j]
-                hit = cross.get((a, b, c, d), _UNKNOWN)
+                hit = cross.get(row + ids[j], _UNKNOWN)
                 if hit is _UNKNOWN:
-                    hit = self._crossing(a, b, c, d)
+                    hit = self._crossing(ids[i], ids[j])
                 if hit is not None:
                     cuts[i].append((hit[1], hit[0]))
                     cuts[j].append((hit[2], hit[0]))
+                    crossings += 1
+        if not crossings:
+            return 1 if n % 2 else -1  # one face, of n sides
+        walked = self._walked(path, ends, cuts, crossings)
+        return self._traced(path, ends, cuts) if walked is None else walked
+
+    def _walked(self, path: Sequence[int], ends: Sequence[int], cuts: list[list[tuple[float, int]]],
+                crossings: int) -> int | None:
+        """The margin by walking the faces along the path's pieces (``cuts``: each segment's crossings as ``(t from
+        its lower dot, vertex)``); ``None`` where a crossing point lies on three segments or more."""
+        n = len(path)
+        segment: list[int] = []  # piece -> the segment (index along the path) it lies on
+        first = [0] * n  # segment -> its first piece
+        meeting: dict[int, int] = {}  # crossing vertex -> the first piece that starts there
+        partner: list[int] = []  # piece -> the other piece that starts where it starts (-1 at a dot)
+        for i, on in enumerate(cuts):
+            first[i] = len(segment)
+            segment.append(i)
+            partner.append(-1)
+            if on:
+                on.sort(reverse=path[i] > ends[i])
+                for _, vertex in on:
+                    piece = len(segment)
+                    segment.append(i)
+                    other = meeting.get(vertex, -1)
+                    partner.append(other)
+                    if other < 0:
+                        meeting[vertex] = piece
+                    else:
+                        partner[other] = piece
+        if len(meeting) != crossings:
+            return None
+        points = self.points
+        dx, dy = [], []
+        for a, b in zip(path, ends, strict=True):
+            (ax, ay), (bx, by) = points[a], points[b]
+            dx.append(bx - ax)
+            dy.append(by - ay)
+        # Half-edge 2p walks piece p forward (along the path), 2p + 1 backward. At a dot a face goes on along the
+        # path; at a crossing of segment s (arriving) and t it turns onto t: forward along t when t's direction
+        # points to the left of s's (the arrival forward), else back along t's piece before the crossing.
+        m = len(segment)
+        after: list[int] = [0] * (2 * m)
+        for p in range(m):
+            e = p + 1 if p + 1 < m else 0
+            q = partner[e]
+            if q < 0:
+                after[2 * p] = 2 * e
+            else:
+                s, t = segment[e], segment[q]
+                left = dx[s] * dy[t] - dy[s] * dx[t] > 0
+                after[2 * p] = 2 * q if left else 2 * (q - 1 if q else m - 1) + 1
+            q = partner[p]
+            if q < 0:
+                after[2 * p + 1] = 2 * (p - 1 if p else m - 1) + 1
+            else:
+                s, t = segment[p], segment[q]
+                left = dx[s] * dy[t] - dy[s] * dx[t] > 0
+                after[2 * p + 1] = 2 * (q - 1 if q else m - 1) + 1 if left else 2 * q
+        # The unbounded face: from the lowest dot along the more counter-clockwise of its two edges.
+        k = list(path).index(self.low)
+        before = k - 1 if k else n - 1
+        forward = dx[before] * dy[k] - dy[before] * dx[k] < 0  # -d(before) x d(k) > 0
+        half = 2 * first[k] if forward else 2 * (first[k] - 1 if first[k] else m - 1) + 1
+        seen = [False] * (2 * m)
+        while not seen[half]:
+            seen[half] = True
+            half = after[half]
+        margin = 0
+        for start in range(2 * m):
+            if not seen[start]:
+                sides, half = 0, start
+                while not seen[half]:
+                    seen[half] = True
+                    sides += 1
+                    half = after[half]
+                margin += 1 if sides % 2 else -1
+        return margin
+
+    def _traced(self, path: Sequence[int], ends: Sequence[int], cuts: list[list[tuple[float, int]]]) -> int:
+        """The margin by ordering the half-edges around every vertex by direction and tracing each face (any number
+        of segments through a crossing point)."""
+        segments = [(a, b) if a < b else (b, a) for a, b in zip(path, ends, strict=True)]
         around: dict[int, list[tuple[float, int]]] = {}
         direction = self._direction
         for (a, b), on in zip(segments, cuts, strict=True):
@@ -208,7 +309,7 @@ class _Endgame:
     value.
     """
 
-    __slots__ = ("budget", "deadline", "drawing", "komi", "leaves", "lower", "upper")
+    __slots__ = ("budget", "deadline", "drawing", "komi", "leaves", "lower", "memo", "upper")
 
     def __init__(self, points: Sequence[Point], komi: int = 0) -> None:
         self.drawing = _Drawing(points)
@@ -218,6 +319,18 @@ class _Endgame:
         self.leaves = 0
         self.budget = math.inf
         self.deadline = math.inf
+        self.memo: dict[tuple[int, ...], int] | None = None
+
+    def margin(self, path: tuple[int, ...]) -> int:
+        """Seat 0's final margin (komi counted) of the closed ``path``, remembered in :attr:`memo` while that is a
+        dict (a search that revisits the same closed paths sets it for its own span: the table keeps no leaves)."""
+        memo = self.memo
+        if memo is None:
+            return self.drawing.margin(path) - self.komi
+        found = memo.get(path)
+        if found is None:
+            found = memo[path] = self.drawing.margin(path) - self.komi
+        return found
 
     def _leaf(self, path: tuple[int, ...]) -> int:
         """The final margin of the closed ``path`` for seat ``(len(path) - 1) % 2`` (the seat that would draw next
@@ -230,7 +343,7 @@ class _Endgame:
         self.leaves += 1
         if self.leaves > self.budget or (self.leaves & 255 == 0 and time.process_time() > self.deadline):
             raise LeavesSpent
-        margin = self.drawing.margin(path) - self.komi
+        margin = self.margin(path)
         return margin if (len(path) - 1) % 2 == 0 else -margin
 
     def value(self, path: tuple[int, ...], rest: tuple[int, ...], alpha: int, beta: int) -> int:
@@ -348,12 +461,15 @@ def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = Fal
     table holds changes the work, never the choice): uniformly at random among the best.
 
     With ``swindle``, among the segments of best value the one worth most against an opponent drawing at random is
-    kept once at most :data:`SWINDLE_EXPECTED_LEFT` dots are left (:func:`_against_random`), and before that the
-    one that leaves the opponent the most replies that lose value (as a share of its replies), the first in the
-    shuffled order on a tie: still a best segment, but the one where a fallible opponent most likely goes wrong.
-    Each test is a null-window search, whose answer
-    (better than a bound or not) is a fact of the position, so the choice does not depend on the table either.
+    kept once at most :data:`SWINDLE_EXPECTED_LEFT` dots are left (:func:`_swindle`, within its budget), and before
+    that the one that leaves the opponent the most replies that lose value (as a share of its replies), the first in
+    the shuffled order on a tie: still a best segment, but the one where a fallible opponent most likely goes wrong.
+    Each test is a null-window search, whose answer (better than a bound or not) is a fact of the position, so the
+    choice does not depend on the table either (the swindle's budget counts the paths of its expectimax, which
+    depend on the position alone; only its CPU cap, which the budget ends before on the reference machine, could
+    make a slower machine choose otherwise).
     """
+    started = time.process_time()
     search = endgame(state.points, state.komi)
     path, rest = state.path, _unconnected(state)
     order = list(rest)
@@ -372,14 +488,7 @@ def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = Fal
     if len(optimal) == 1:
         return Connect(path[-1], choice)
     if len(rest) <= SWINDLE_EXPECTED_LEFT:
-        drawing, mover = search.drawing, state.current_seat
-        assert mover is not None
-
-        def expected(dot: int) -> float:
-            left = tuple(r for r in rest if r != dot)
-            return _against_random(drawing, (*path, dot), left, mover, state.komi)
-
-        return Connect(path[-1], max(optimal, key=expected))  # max keeps the first of equals: the shuffled order
+        return Connect(path[-1], _swindle(search, path, optimal, rest, -best, started))
 
     def erring(dot: int) -> float:
         """The share of the opponent's replies after ``dot`` that give it less than ``-best``."""
@@ -395,16 +504,60 @@ def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = Fal
     return Connect(path[-1], max(optimal, key=erring))  # max keeps the first of equals: the shuffled order
 
 
-def _against_random(drawing: _Drawing, path: tuple[int, ...], rest: tuple[int, ...], seat: int, komi: int) -> float:
+def _swindle(search: _Endgame, path: tuple[int, ...], optimal: list[int], rest: tuple[int, ...], after: int,
+             started: float) -> int:
+    """The dot of ``optimal`` (segments from ``path`` of best exact value, each leaving the opponent the value
+    ``after``) worth most against a random drawer (:func:`_against_random`), tried in the given order until
+    :data:`SWINDLE_LEAVES` closed paths are scored (a count that depends on the position alone, not on the table)
+    or :data:`HARD_CPU_SECONDS` after ``started`` (``time.process_time``); the first of equals, the first of
+    ``optimal`` if not one was valued."""
+    seat = (len(path) - 1) % 2
+    spent = [0]
+    deadline = started + HARD_CPU_SECONDS
+    best, choice = -1.0, optimal[0]
+    search.memo = {}  # the exact tests score the closed paths the expectimax then scores again
+    try:
+        for dot in optimal:
+            worth = _against_random(search, (*path, dot), tuple(r for r in rest if r != dot), seat, after, spent,
+                                    deadline)
+            if worth > best:
+                best, choice = worth, dot
+    except LeavesSpent:
+        pass
+    finally:
+        search.memo = None
+    return choice
+
+
+def _against_random(search: _Endgame, path: tuple[int, ...], rest: tuple[int, ...], seat: int, value: int,
+                    spent: list[int], deadline: float) -> float:
     """The worth for ``seat`` (:func:`_reward` of its final margin) of the drawing ``path`` with ``rest`` left to
-    connect when ``seat`` plays to maximise it and the opponent draws at random: an expectimax over every order
-    (``len(rest)!`` paths: :data:`SWINDLE_EXPECTED_LEFT` bounds it)."""
-    if not rest:
-        margin = drawing.margin(path) - komi
+    connect and exact value ``value`` for the seat to draw next, when ``seat`` draws as ``hard`` does (a segment of
+    best exact value, the one worth most by this measure) and the opponent draws at random: an expectimax over the
+    opponent's every reply and ``seat``'s best segments, whose exact values the shared table ``search`` proves.
+    ``spent[0]`` counts the closed paths scored.
+
+    Raises:
+        LeavesSpent: more than :data:`SWINDLE_LEAVES` closed paths scored, or ``deadline`` passed.
+    """
+    if len(rest) <= 1:
+        spent[0] += 1
+        if spent[0] > SWINDLE_LEAVES or (spent[0] & 63 == 0 and time.process_time() > deadline):
+            raise LeavesSpent
+        margin = search.margin((*path, *rest))
         return _reward(margin if seat == 0 else -margin)
-    children = [_against_random(drawing, (*path, dot), rest[:k] + rest[k + 1:], seat, komi)
-                for k, dot in enumerate(rest)]
-    return max(children) if (len(path) - 1) % 2 == seat else sum(children) / len(children)
+    children = []
+    mover = (len(path) - 1) % 2
+    for k, dot in enumerate(rest):
+        child, left = (*path, dot), rest[:k] + rest[k + 1:]
+        if mover == seat:
+            if -search.value(child, left, -value, -value + 1) < value:
+                continue
+            children.append(_against_random(search, child, left, seat, -value, spent, deadline))
+        else:
+            exact = search.value(child, left, -_INFINITY, _INFINITY) if len(left) > 1 else 0
+            children.append(_against_random(search, child, left, seat, exact, spent, deadline))
+    return max(children) if mover == seat else sum(children) / len(children)
 
 
 def exact_margin(state: PolygonsState) -> int:

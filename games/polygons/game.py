@@ -80,9 +80,9 @@ class PolygonsGame(Game[PolygonsState, Move]):
         "medium": "places dots at random, draws the segment that scores best at once, and looks to the end "
                   "once two dots are left to connect",
         "hard": "places each dot where two thousand sampled finishes score best for its side, searches the first "
-                "segment exactly as far as a half-second budget reaches, then plays the drawing perfectly (from 8 "
-                "dots left to connect; 7 with more than 12 dots), choosing among its best segments the one you are "
-                "most likely to answer badly",
+                "segment exactly as far as a budget of under a second reaches, then plays the drawing perfectly "
+                "(from 8 dots left to connect; 7 with more than 12 dots), choosing among its best segments the one "
+                "you are most likely to answer badly",
     }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("5 dots each", {}, ("hard", "medium")),)
 
