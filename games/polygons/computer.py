@@ -80,7 +80,7 @@ allows; with more, the one that leaves the opponent the largest share of replies
 SWINDLE_LEAVES = 2500
 """Closed paths the expectimax of :data:`SWINDLE_EXPECTED_LEFT` may score for one move, over all its candidates
 (with 8 dots left a candidate takes 200–400 and about 100 ms of CPU with its exact tests; with 6, at most 48)."""
-MEDIUM_EXACT_LEFT = 2
+MEDIUM_EXACT_LEFT = 4
 """With at most this many dots left to connect, the ``medium`` player searches the rest of the drawing exactly."""
 REVIEW_PLAYOUTS = 200
 """Random play-outs behind each estimate of a review (:func:`estimate`)."""

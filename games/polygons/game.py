@@ -78,7 +78,7 @@ class PolygonsGame(Game[PolygonsState, Move]):
     level_descriptions: ClassVar[Mapping[Level, str]] = {
         "easy": "places dots and draws segments at random",
         "medium": "places dots at random, draws the segment that scores best at once, and looks to the end "
-                  "once two dots are left to connect",
+                  "once four dots are left to connect",
         "hard": "places each dot where two thousand sampled finishes score best for its side, searches the first "
                 "segment exactly as far as a budget of under a second reaches, then plays the drawing perfectly "
                 "(from 8 dots left to connect; 7 with more than 12 dots), choosing among its best segments the one "
@@ -119,7 +119,7 @@ class PolygonsGame(Game[PolygonsState, Move]):
         """Choose a move for the seat to move (:func:`games.polygons.computer.choose_move`).
 
         ``easy`` plays a random legal move. ``medium`` places at random and draws the segment that leaves the
-        best score margin on the faces so far, exactly over the last two dots. ``hard`` places by a search over
+        best score margin on the faces so far, exactly over the last four dots. ``hard`` places by a search over
         sampled futures and draws the first segment by an exact search within a budget of closed paths (a tree
         search with more than 10 dots), all over fixed counts, so it is deterministic for a seeded ``rng``, and
         searches the drawing exactly once the path is started and at most

@@ -637,10 +637,10 @@ def test_hard_places_the_dot_that_serves_its_side(seat: int) -> None:
     assert chosen > sum(others) / len(others) + 0.1
 
 
-def test_medium_searches_the_last_two_dots_exactly() -> None:
+def test_medium_searches_the_last_four_dots_exactly() -> None:
     vector = next(v for v in VECTORS["games"] if v["name"] == "default variant")
-    state = _play(vector["variant"], vector["moves"][:17])
-    assert len(state.points) - len(state.path) == computer.MEDIUM_EXACT_LEFT == 2
+    state = _play(vector["variant"], vector["moves"][:15])
+    assert len(state.points) - len(state.path) == computer.MEDIUM_EXACT_LEFT == 4
     best = computer.exact_margin(state)
     assert any(-computer.exact_margin(state.apply(move)) < best for move in state.legal_moves())
     for seed in range(6):
