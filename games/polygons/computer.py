@@ -160,9 +160,18 @@ class _Drawing:
 
     def margin(self, path: Sequence[int]) -> int:
         """Seat 0's faces minus seat 1's (odd minus even) of the closed path through every dot in ``path`` order."""
+        ends = (*path[1:], path[0])
+        cuts, crossings = self.cuts(path, ends)
+        if not crossings:
+            return 1 if len(path) % 2 else -1  # one face, of n sides
+        walked = self._walked(path, ends, cuts, crossings)
+        return self._traced(path, ends, cuts) if walked is None else walked
+
+    def cuts(self, path: Sequence[int], ends: Sequence[int]) -> tuple[list[list[tuple[float, int]]], int]:
+        """The crossings on each segment ``path[i]``–``ends[i]`` of a closed path as ``(t from the segment's lower
+        dot, vertex)`` (unsorted), and how many pairs of segments cross."""
         n, size = len(path), self.size
         pairs = size * size
-        ends = (*path[1:], path[0])
         ids = [a * size + b if a < b else b * size + a for a, b in zip(path, ends, strict=True)]
         cuts: list[list[tuple[float, int]]] = [[] for _ in range(n)]
         cross = self.cross
@@ -177,10 +186,7 @@ class _Drawing:
                     cuts[i].append((hit[1], hit[0]))
                     cuts[j].append((hit[2], hit[0]))
                     crossings += 1
-        if not crossings:
-            return 1 if n % 2 else -1  # one face, of n sides
-        walked = self._walked(path, ends, cuts, crossings)
-        return self._traced(path, ends, cuts) if walked is None else walked
+        return cuts, crossings
 
     def _walked(self, path: Sequence[int], ends: Sequence[int], cuts: list[list[tuple[float, int]]],
                 crossings: int) -> int | None:

@@ -496,16 +496,7 @@ def test_walking_faces_along_the_path_agrees_with_tracing_them_by_angle() -> Non
         for _ in range(20):
             path = rng.sample(range(count), count)
             ends = (*path[1:], path[0])
-            ids = [min(a, b) * count + max(a, b) for a, b in zip(path, ends, strict=True)]
-            cuts: list[list[tuple[float, int]]] = [[] for _ in path]
-            crossings = 0
-            for i in range(count - 2):
-                for j in range(i + 2, count if i else count - 1):
-                    hit = drawing._crossing(ids[i], ids[j])
-                    if hit is not None:
-                        cuts[i].append((hit[1], hit[0]))
-                        cuts[j].append((hit[2], hit[0]))
-                        crossings += 1
+            cuts, crossings = drawing.cuts(path, ends)
             if not crossings:
                 continue
             by_walk = drawing._walked(path, ends, [list(on) for on in cuts], crossings)
