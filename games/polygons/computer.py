@@ -243,7 +243,7 @@ class _Drawing:
                 left = dx[s] * dy[t] - dy[s] * dx[t] > 0
                 after[2 * p + 1] = 2 * (q - 1 if q else m - 1) + 1 if left else 2 * q
         # The unbounded face: from the lowest dot along the more counter-clockwise of its two edges.
-        k = list(path).index(self.low)
+        k = path.index(self.low)
         before = k - 1 if k else n - 1
         forward = dx[before] * dy[k] - dy[before] * dx[k] < 0  # -d(before) x d(k) > 0
         half = 2 * first[k] if forward else 2 * (first[k] - 1 if first[k] else m - 1) + 1
@@ -563,6 +563,7 @@ def _against_random(search: _Endgame, path: tuple[int, ...], rest: tuple[int, ..
                 continue
             children.append(_against_random(search, child, left, seat, -value, spent, deadline))
         else:
+            # with one dot left the child is a leaf, which needs no value
             exact = search.value(child, left, -_INFINITY, _INFINITY) if len(left) > 1 else 0
             children.append(_against_random(search, child, left, seat, exact, spent, deadline))
     return max(children) if mover == seat else sum(children) / len(children)
