@@ -574,6 +574,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
     parser.add_argument("--max-games", type=int, default=2000, help="--sprt stops undecided after this many games")
+    parser.add_argument("--every", type=int, default=50, metavar="N",
+                        help="--sprt prints where it stands on standard error every N games (default 50; 0: never)")
     args = parser.parse_args(argv)
     variants = _variants(args.game, args.variant)
     if args.sprt:
@@ -582,13 +584,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def sprt_progress(every: int, label: str, out: Callable[[str], None] | None = None
+                  ) -> Callable[[SprtResult], None] | None:
+    """A ``progress`` for :func:`sprt` that reports W/D/L and the LLR after every ``every`` games (``None`` when
+    ``every`` is 0) through ``out`` (default: a line on standard error, so that a long test shows where it
+    stands while the result stays alone on standard output)."""
+    if every <= 0:
+        return None
+    write = out or (lambda line: print(line, file=sys.stderr, flush=True))
+
+    def report(state: SprtResult) -> None:
+        games = state.wins + state.draws + state.losses
+        if games % every == 0:
+            low, high = state.bounds
+            write(f"{label}: after {games} games {state.wins}/{state.draws}/{state.losses}, "
+                  f"LLR {state.llr:.2f} in [{low:.2f}, {high:.2f}]")
+
+    return report
+
+
 def _run_sprt(args: argparse.Namespace, variants: Sequence[tuple[str, str, dict[str, Any]]]) -> int:
     failed = False
     for game_key, label, variant in variants:
         old = VersionPlayer(args.sprt, args.level)
         try:
             found = sprt(game_key, variant, level_player(game_key, args.level), old, elo0=args.elo0,
-                         elo1=args.elo1, alpha=args.alpha, beta=args.beta, max_games=args.max_games, seed=args.seed)
+                         elo1=args.elo1, alpha=args.alpha, beta=args.beta, max_games=args.max_games, seed=args.seed,
+                         progress=sprt_progress(args.every, label))
         finally:
             old.close()
         n = found.wins + found.draws + found.losses

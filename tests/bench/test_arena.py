@@ -47,6 +47,17 @@ def test_sprt_accepts_a_clearly_stronger_player_and_rejects_a_weaker_one() -> No
     assert better.wins + better.draws + better.losses < 200
 
 
+def test_sprt_reports_where_it_stands_every_n_games() -> None:
+    lines: list[str] = []
+    medium, easy = arena.level_player("chopsticks", "medium"), arena.level_player("chopsticks", "easy")
+    found = arena.sprt("chopsticks", {}, medium, easy, max_games=25, min_games=1000,
+                       progress=arena.sprt_progress(10, "Chopsticks default", lines.append))
+    assert found.decision is None and found.wins + found.draws + found.losses == 25
+    assert [line.split(" games ")[0] for line in lines] == [f"Chopsticks default: after {n}" for n in (10, 20)]
+    assert lines[-1].startswith("Chopsticks default: after 20 games ") and " LLR " in lines[-1]
+    assert arena.sprt_progress(0, "Chopsticks default") is None
+
+
 def test_play_games_alternates_seats_and_counts_from_the_stronger_side() -> None:
     result = arena.play_games("groebner_nim", {"sticks": 3}, arena.level_player("groebner_nim", "medium"),
                               random_player, 6, seed=3, names=("medium", "random"))
