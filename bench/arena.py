@@ -610,7 +610,7 @@ def _run_sprt(args: argparse.Namespace, variants: Sequence[tuple[str, str, dict[
         try:
             found = sprt(game_key, variant, level_player(game_key, args.level), old, elo0=args.elo0,
                          elo1=args.elo1, alpha=args.alpha, beta=args.beta, max_games=args.max_games, seed=args.seed,
-                         progress=sprt_progress(args.every, label))
+                         progress=sprt_progress(args.every, f"{GAMES[game_key].title} {label}"))
         finally:
             old.close()
         n = found.wins + found.draws + found.losses
