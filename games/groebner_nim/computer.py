@@ -547,15 +547,20 @@ class DuelSolver:
 
 
 _SOLVERS: OrderedDict[tuple[tuple[Stick, ...], str, bool], DuelSolver] = OrderedDict()
+SOLVER_POSITIONS = 100_000
+"""Positions the shared solvers may hold in all (a position with its memo takes about 3 KB); beyond it the least
+recently used solvers are dropped, never the one in use."""
 
 
 def duel_solver(start: Sequence[Stick], order: str, bonus_turn: bool) -> DuelSolver:
-    """The :class:`DuelSolver` of a start, shared (the 16 most recently used are kept)."""
+    """The :class:`DuelSolver` of a start, shared (at most the 16 most recently used are kept, and fewer when they
+    hold more than :data:`SOLVER_POSITIONS` positions)."""
     key = (tuple(start), order, bonus_turn)
     solver = _SOLVERS.get(key)
     if solver is None:
         return _remember(DuelSolver(start, order, bonus_turn))
     _SOLVERS.move_to_end(key)
+    _evict()
     return solver
 
 
@@ -567,9 +572,16 @@ def forget(solver: DuelSolver) -> None:
 
 def _remember(solver: DuelSolver) -> DuelSolver:
     _SOLVERS[(solver.start, solver.order, solver.bonus_turn)] = solver
-    if len(_SOLVERS) > 16:
-        _SOLVERS.popitem(last=False)
+    _evict()
     return solver
+
+
+def _evict() -> None:
+    """Drop the least recently used shared solvers while there are more than 16 or they hold more than
+    :data:`SOLVER_POSITIONS` positions in all (the most recent one always stays)."""
+    held = sum(len(solver.positions) for solver in _SOLVERS.values())
+    while len(_SOLVERS) > 1 and (len(_SOLVERS) > 16 or held > SOLVER_POSITIONS):
+        held -= len(_SOLVERS.popitem(last=False)[1].positions)
 
 
 def _duel_moves(positions: Positions, position: int, picked: frozenset[PairIndex]

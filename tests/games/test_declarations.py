@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 from typing import Any
@@ -197,6 +198,30 @@ def test_computer_move_checks_state_level_and_game_over_once(key: str) -> None:
     if final.is_over:
         with pytest.raises(IllegalMove, match="The game is over"):
             game.computer_move(final, "easy", random.Random(0))
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_computer_searches_with_the_garbage_collector_paused(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = GAMES[key]
+    state = game.new_state(dict(game.demo[0].variant), random.Random(0))
+    seen: list[bool] = []
+    choose = type(game).choose_move
+
+    def watched(self: Any, state: Any, level: Any, rng: random.Random) -> Any:
+        seen.append(gc.isenabled())
+        return choose(self, state, level, rng)
+
+    monkeypatch.setattr(type(game), "choose_move", watched)
+    assert gc.isenabled()
+    move = game.computer_move(state, "hard", random.Random(0))
+    assert seen == [False] and gc.isenabled()
+    state.apply(move)  # raises unless the move is legal
+    gc.disable()  # a caller that had paused it keeps it paused
+    try:
+        game.computer_move(state, "easy", random.Random(0))
+        assert seen == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize("key", KEYS)

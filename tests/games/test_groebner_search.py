@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections import OrderedDict
 
 import pytest
 
-from games.groebner_nim import GAME
+from games.groebner_nim import GAME, computer
 from games.groebner_nim.computer import (
     MIN_START_TURNS,
     BudgetSpent,
@@ -298,3 +299,23 @@ def test_a_hard_move_past_its_cpu_cap_still_plays_a_searched_pair(monkeypatch: p
     move = computer.hard_move(state)
     assert searched and searched[0]["deadline"] <= time.process_time()  # the cap was in force
     assert move in state.adding_pairs()  # depth 1 always completes: a pair that adds a stick, not a random one
+
+
+def test_shared_solvers_are_dropped_oldest_first_beyond_their_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(computer, "_SOLVERS", OrderedDict())
+    starts = [random_start(2, "grevlex", random.Random(seed)) for seed in range(3)]
+    solvers = []
+    for sticks in starts:
+        solver = computer.duel_solver(sticks, "grevlex", False)
+        solver.solve(sticks, start_passes(solver.positions, sticks), 200_000)
+        solvers.append(solver)
+    sizes = [len(solver.positions) for solver in solvers]
+    assert min(sizes) > 1 and list(computer._SOLVERS.values()) == solvers
+    # room for the two most recent: using the first again drops the second, the least recently used
+    monkeypatch.setattr(computer, "SOLVER_POSITIONS", sizes[0] + sizes[2])
+    assert computer.duel_solver(starts[0], "grevlex", False) is solvers[0]
+    assert list(computer._SOLVERS.values()) == [solvers[2], solvers[0]]
+    # the one in use stays whatever its size
+    monkeypatch.setattr(computer, "SOLVER_POSITIONS", 1)
+    assert computer.duel_solver(starts[2], "grevlex", False) is solvers[2]
+    assert list(computer._SOLVERS.values()) == [solvers[2]]
