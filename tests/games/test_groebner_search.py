@@ -319,3 +319,29 @@ def test_shared_solvers_are_dropped_oldest_first_beyond_their_positions(monkeypa
     monkeypatch.setattr(computer, "SOLVER_POSITIONS", 1)
     assert computer.duel_solver(starts[2], "grevlex", False) is solvers[2]
     assert list(computer._SOLVERS.values()) == [solvers[2]]
+
+
+def test_when_the_first_exact_search_runs_out_a_deeper_one_overrules_the_fallback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a position (3 sticks, two pairs in) whose depth-limited search, held to 5 positions, gives 3 points away
+    state = GAME.new_state({"start": format_sticks(random_start(3, "grevlex", random.Random(7)))})
+    rng = random.Random(7)
+    for _ in range(2):
+        state = state.apply(rng.choice(state.adding_pairs()))
+    exact = computer.move_values(state, 100_000)
+    assert exact is not None
+    values = {pair: value.amount for pair, value in exact.items()}
+    best = max(values.values())
+    monkeypatch.setattr(computer, "_SOLVERS", OrderedDict())
+    monkeypatch.setattr(computer, "DUEL_NODES", 5)
+    monkeypatch.setattr(computer, "FALLBACK_DUEL_NODES", 5)
+    fallback = computer.duel_search(state, nodes=5)
+    assert values[fallback] < best
+    with pytest.raises(BudgetSpent):
+        adding = set(state.adding_pairs())
+        passes = sum(pair not in adding for pair in state.unpicked_pairs())
+        DuelSolver(state.sticks[:state.start_count], "grevlex", False).solve(state.sticks, passes, 5)
+    monkeypatch.setattr(computer, "DEEP_DUEL_NODES", 0)  # no second search: the fallback's pair
+    assert computer.hard_move(state) == fallback
+    monkeypatch.setattr(computer, "DEEP_DUEL_NODES", 100_000)
+    assert values[computer.hard_move(state)] == best
