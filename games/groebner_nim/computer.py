@@ -23,9 +23,11 @@ position is ``(sticks, passes % 2)`` and a pass is searched only from odd parity
 
 Every search counts the positions it expands against a node budget (deterministic on every machine); when
 the budget is spent it stops and says so instead of returning a guess. A ``hard`` move is also capped in CPU time
-(:data:`HARD_CPU_SECONDS`, checked every :data:`_CLOCK_EVERY` positions): on the machine the budgets were set on
-the cap is never what stops a search, on a slower one it keeps the move within a second, where the move may then
-differ.
+(:data:`HARD_CPU_SECONDS`, checked every :data:`_CLOCK_EVERY` positions). On the machine the budgets were set on
+the cap stops only the second exact search of a move (:func:`hard_move`), in positions that need nearly all of its
+budget or more,
+where the pair the depth-limited search found before it is played either way; on a slower one it keeps the move
+within a second, where the move may then differ.
 """
 
 from __future__ import annotations
@@ -68,8 +70,9 @@ SWINDLE_NODES = 1_000
 """Node budget of the ``hard`` duel player's choice among the pairs of best value (:meth:`DuelSolver.trickiest`)."""
 FALLBACK_DUEL_NODES = 1_000
 """Node budget of the depth-limited :func:`duel_search` of a ``hard`` move whose exact search ran out of budget."""
-HARD_CPU_SECONDS = 0.8
-"""CPU time (``time.process_time``) after which a ``hard`` duel move stops searching and plays the best pair found."""
+HARD_CPU_SECONDS = 0.7
+"""CPU time (``time.process_time``) after which a ``hard`` duel move stops searching and plays the best pair found
+(freeing a spent search's memo takes up to 0.1 s more)."""
 _CLOCK_EVERY = 64
 """Positions expanded between two looks at the clock."""
 START_DUEL_NODES = 500
