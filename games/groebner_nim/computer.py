@@ -24,10 +24,9 @@ position is ``(sticks, passes % 2)`` and a pass is searched only from odd parity
 Every search counts the positions it expands against a node budget (deterministic on every machine); when
 the budget is spent it stops and says so instead of returning a guess. A ``hard`` move is also capped in CPU time
 (:data:`HARD_CPU_SECONDS`, checked every :data:`_CLOCK_EVERY` positions). On the machine the budgets were set on
-the cap stops only the second exact search of a move (:func:`hard_move`), in positions that need nearly all of its
-budget or more,
-where the pair the depth-limited search found before it is played either way; on a slower one it keeps the move
-within a second, where the move may then differ.
+the cap stops only the second exact search of a move (:func:`hard_move`), and only in positions that need nearly
+all of its budget or more (the pair the depth-limited search found before it is then played); on a slower one it
+keeps the move within a second, where the move may then differ.
 """
 
 from __future__ import annotations
