@@ -63,8 +63,8 @@ DUEL_NODES = 3_000
 """Node budget of the first exact duel search of one ``hard`` move (about 0.15 s on the reference machine)."""
 DEEP_DUEL_NODES = 12_000
 """Node budget of the second exact duel search of a ``hard`` move whose first ran out, after the depth-limited
-search has a pair in hand (it goes on from the bounds the first proved; both together stay within
-:data:`HARD_CPU_SECONDS` on the reference machine)."""
+search has a pair in hand (it goes on from the bounds the first proved; on the reference machine
+:data:`HARD_CPU_SECONDS` stops it only where it needs nearly all of this budget or more)."""
 SWINDLE_NODES = 1_000
 """Node budget of the ``hard`` duel player's choice among the pairs of best value (:meth:`DuelSolver.trickiest`)."""
 FALLBACK_DUEL_NODES = 1_000
