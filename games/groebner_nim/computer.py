@@ -47,7 +47,6 @@ from games.groebner_nim.rules import (
     Point,
     Stick,
     buchberger,
-    divides,
     minimal_reduced_basis,
     order_key,
     random_start,
@@ -60,11 +59,11 @@ PairIndex = tuple[int, int]
 PAR_NODES = 20_000
 """Node budget of the exact par search (under 1 s on the reference machine, see ``make bench``)."""
 DUEL_NODES = 3_000
-"""Node budget of the first exact duel search of one ``hard`` move (about 0.15 s on the reference machine)."""
-DEEP_DUEL_NODES = 12_000
+"""Node budget of the first exact duel search of one ``hard`` move (about 0.1 s on the reference machine)."""
+DEEP_DUEL_NODES = 20_000
 """Node budget of the second exact duel search of a ``hard`` move whose first ran out, after the depth-limited
-search has a pair in hand (it goes on from the bounds the first proved; on the reference machine
-:data:`HARD_CPU_SECONDS` stops it only where it needs nearly all of this budget or more)."""
+search has a pair in hand (it goes on from the bounds the first proved, the fallback's pair first; on the reference
+machine :data:`HARD_CPU_SECONDS` stops it only where it needs nearly all of this budget or more)."""
 SWINDLE_NODES = 1_000
 """Node budget of the ``hard`` duel player's choice among the pairs of best value (:meth:`DuelSolver.trickiest`)."""
 FALLBACK_DUEL_NODES = 1_000
@@ -83,7 +82,16 @@ MIN_START_TURNS = 3
 
 
 class BudgetSpent(Exception):
-    """A search spent its node budget before it finished."""
+    """A search spent its node budget before it finished.
+
+    Attributes:
+        proven: from :meth:`DuelSolver.solve`, the best move it had searched completely at the root (its exact
+            value, a lower bound of the position's), or ``None`` when not one was; ``None`` from other searches.
+    """
+
+    def __init__(self, proven: DuelValue | None = None) -> None:
+        super().__init__()
+        self.proven = proven
 
 
 class Positions:
@@ -92,7 +100,9 @@ class Positions:
     A position is a small integer id; position ``child`` is position ``parent`` with one stick appended. Ids keep
     the memo keys of the searches cheap to hash. A pair is reduced by the normal forms of its two points
     (:meth:`normal_form`), each continued from the parent's: the rules' step-by-step reduction gives the same sticks
-    (the tests compare them pair by pair) at less than half the CPU per position (``make bench``).
+    (the tests compare them pair by pair). A position's pairs are kept grouped by the stick they add
+    (:meth:`grouped`), and its child reduces each of those sticks once rather than each pair (``make bench``: CPU
+    per position of the exact duel search).
 
     Args:
         order: ``"grevlex"`` or ``"lex"``.
@@ -101,7 +111,8 @@ class Positions:
 
     def __init__(self, order: str, target: frozenset[Point]) -> None:
         self.order = order
-        self.key = order_key(order)
+        order_key(order)  # ValueError for an unknown order
+        self.grevlex = order == "grevlex"  # else lex, whose key is the point itself
         self.target = target
         self._roots: dict[tuple[Stick, ...], int] = {}
         self._ids: dict[tuple[int, Point, Point], int] = {}
@@ -109,9 +120,12 @@ class Positions:
         self._parent: list[int] = []
         self._missing: list[int] = []
         self._adding: list[dict[PairIndex, Stick] | None] = []
+        self._groups: list[list[tuple[Stick, tuple[PairIndex, ...]]] | None] = []
+        self._counts: list[int] = []
         self._moves: list[list[tuple[PairIndex, int]] | None] = []
         self._normal: list[dict[Point, Point]] = []
         self._children: list[list[Stick] | None] = []
+        self._made: dict[tuple[Point, Point], Stick] = {}
 
     def __len__(self) -> int:
         return len(self._sticks)
@@ -121,6 +135,8 @@ class Positions:
         self._parent.append(parent)
         self._missing.append(len(self.target.difference(stick.head for stick in sticks)))
         self._adding.append(None)
+        self._groups.append(None)
+        self._counts.append(0)
         self._moves.append(None)
         self._normal.append({})
         self._children.append(None)
@@ -192,35 +208,69 @@ class Positions:
 
     def _reduce(self, position: int, p: Point, q: Point) -> Stick | None:
         """:func:`~games.groebner_nim.rules.reduce_by_heads` of ``p + q`` by the sticks of ``position`` (see
-        :meth:`normal_form`)."""
+        :meth:`normal_form`); one :class:`Stick` object for each stick of this search (so telling sticks apart
+        needs no hashing of their points)."""
         memo = self._normal[position]
         p = memo.get(p) or self.normal_form(position, p)
         q = memo.get(q) or self.normal_form(position, q)
         if p == q:
             return None
-        return Stick(p, q) if self.key(p) > self.key(q) else Stick(q, p)
+        if self.grevlex:
+            if p[0] + p[1] < q[0] + q[1] or (p[0] + p[1] == q[0] + q[1] and p[0] < q[0]):
+                p, q = q, p
+        elif p < q:
+            p, q = q, p
+        found = self._made.get((p, q))
+        if found is None:
+            found = self._made[(p, q)] = Stick(p, q)
+        return found
 
     def adding(self, position: int) -> dict[PairIndex, Stick]:
-        """Map every pair that would add a stick in ``position`` onto the stick it adds.
-
-        Incremental from the parent position: pairs that reduced to zero still do, and an older remainder changes
-        only when the new head divides one of its points.
-        """
+        """Map every pair that would add a stick in ``position`` onto the stick it adds, in the order ``(0, 1),
+        (0, 2), (1, 2), (0, 3), ...``."""
         found = self._adding[position]
+        if found is None:
+            flat = [(pair, stick) for stick, pairs in self.grouped(position) for pair in pairs]
+            flat.sort(key=lambda item: (item[0][1], item[0][0]))
+            found = self._adding[position] = dict(flat)
+        return found
+
+    def adding_count(self, position: int) -> int:
+        """How many pairs would add a stick in ``position`` (``len(adding(position))``, without building it)."""
+        self.grouped(position)
+        return self._counts[position]
+
+    def grouped(self, position: int) -> list[tuple[Stick, tuple[PairIndex, ...]]]:
+        """The distinct sticks the pairs of ``position`` would add, each with those pairs, in the order in which each
+        stick's first pair comes in :meth:`adding`.
+
+        Incremental from the parent position, a stick at a time (several pairs often add the same stick, and
+        :meth:`_reduce` makes one object of each): a pair that reduced to zero still does, and an older stick
+        changes only when the new head divides one of its points; then the pairs with the new stick.
+        """
+        found = self._groups[position]
         if found is not None:
             return found
         sticks = self._sticks[position]
         parent = self._parent[position]
-        found = {}
+        found = []
+        place: dict[int, int] = {}  # id of a stick -> its index in found
         if parent >= 0:
-            new_head = sticks[-1].head
-            for pair, rest in self.adding(parent).items():
-                if divides(new_head, rest.head) or divides(new_head, rest.tail):
-                    reduced = self._reduce(position, rest.head, rest.tail)
+            hx, hy = sticks[-1].head
+            for item in self.grouped(parent):
+                stick = item[0]
+                (ax, ay), (bx, by) = stick.head, stick.tail
+                if (hx <= ax and hy <= ay) or (hx <= bx and hy <= by):  # the new head divides a point
+                    reduced = self._reduce(position, stick.head, stick.tail)
                     if reduced is None:
                         continue
-                    rest = reduced
-                found[pair] = rest
+                    item = (reduced, item[1])
+                at = place.get(id(item[0]))
+                if at is None:
+                    place[id(item[0])] = len(found)
+                    found.append(item)
+                else:
+                    found[at] = (item[0], found[at][1] + item[1])
             first_new = len(sticks) - 1
         else:
             first_new = 1
@@ -229,8 +279,14 @@ class Positions:
                 p, q = s_stick_points(sticks[i], sticks[j])
                 new = self._reduce(position, p, q)
                 if new is not None:
-                    found[(i, j)] = new
-        self._adding[position] = found
+                    at = place.get(id(new))
+                    if at is None:
+                        place[id(new)] = len(found)
+                        found.append((new, ((i, j),)))
+                    else:
+                        found[at] = (new, (*found[at][1], (i, j)))
+        self._groups[position] = found
+        self._counts[position] = sum(len(pairs) for _, pairs in found)
         return found
 
     def moves(self, position: int) -> list[tuple[PairIndex, int]]:
@@ -255,7 +311,7 @@ class Positions:
         found = self._children[position]
         if found is None:
             target = self.target
-            found = sorted(dict.fromkeys(self.adding(position).values()), key=lambda new: new.head not in target)
+            found = sorted((new for new, _ in self.grouped(position)), key=lambda new: new.head not in target)
             self._children[position] = found
         return found
 
@@ -436,7 +492,7 @@ class DuelSolver:
         pairs (the key uses it rather than the passes, so that a child's key needs no pair table).
         """
         n = len(self.positions.sticks(position))
-        return (n * (n - 1) // 2 - ply_odd - len(self.positions.adding(position))) % 2
+        return (n * (n - 1) // 2 - ply_odd - self.positions.adding_count(position)) % 2
 
     def _search(self, position: int, ply_odd: int, alpha: int, beta: int) -> int:
         """Value of the position for the mover if inside (alpha, beta); else a bound on the side it fell."""
@@ -482,13 +538,19 @@ class DuelSolver:
         return best
 
     def solve(self, sticks: Sequence[Stick], passes: int, nodes: int = DUEL_NODES,
-              deadline: float = math.inf) -> DuelValue:
+              deadline: float = math.inf, first: PairIndex | None = None) -> DuelValue:
         """Return the exact value and a best pair of the position ``sticks`` with ``passes`` unpicked pairs that
         reduce to zero, for the seat to move.
 
+        The root's moves are searched in :meth:`Positions.moves` order, a pass last, except that ``first`` (a pair
+        of the position, or any pair that reduces to zero) is searched before them. Each is searched against the
+        best before it, so a move searched completely is either exactly valued and better than every move before,
+        or proved no better than the best.
+
         Raises:
             BudgetSpent: the search would expand more than ``nodes`` positions, or go on past ``deadline``
-                (``time.process_time`` seconds).
+                (``time.process_time`` seconds); its ``proven`` is the best move searched completely by then (a pair
+                proved better than ``first`` only if ``first`` itself was searched completely before it).
         """
         self._budget = nodes
         self._deadline = deadline
@@ -497,20 +559,30 @@ class DuelSolver:
             return DuelValue(0, None, 0)
         n = len(self.positions.sticks(position))
         child_odd = 1 - (n * (n - 1) // 2 - len(self.positions.adding(position)) - passes) % 2
-        best_value, best_pair = -_INFINITY, None
-        for pair, child in self.positions.moves(position):
-            if self.bonus_turn:
-                value = POINTS_PER_STICK + self._search(child, child_odd, best_value - POINTS_PER_STICK, _INFINITY)
-            else:
-                value = POINTS_PER_STICK - self._search(child, child_odd, -_INFINITY, POINTS_PER_STICK - best_value)
-            if value > best_value:
-                best_value, best_pair = value, pair
+        options: list[tuple[PairIndex | None, int]] = list(self.positions.moves(position))
         if passes:
-            value = -self._search(position, child_odd, -_INFINITY, -best_value)
-            if value > best_value:
-                best_value, best_pair = value, None
+            options.append((None, position))
+        if first is not None:
+            lead = next((k for k, (pair, _) in enumerate(options) if pair == first), len(options) - 1)
+            if options[lead][0] == first or (passes and first not in self.positions.adding(position)):
+                options.insert(0, options.pop(lead))
+        best_value, best_pair = -_INFINITY, None
+        try:
+            for pair, child in options:
+                if pair is None:
+                    value = -self._search(position, child_odd, -_INFINITY, -best_value)
+                elif self.bonus_turn:
+                    value = POINTS_PER_STICK + self._search(child, child_odd, best_value - POINTS_PER_STICK,
+                                                            _INFINITY)
+                else:
+                    value = POINTS_PER_STICK - self._search(child, child_odd, -_INFINITY,
+                                                            POINTS_PER_STICK - best_value)
+                if value > best_value:
+                    best_value, best_pair = value, pair
+        except BudgetSpent:
+            proven = None if best_value == -_INFINITY else DuelValue(best_value, best_pair, nodes - self._budget)
+            raise BudgetSpent(proven) from None
         return DuelValue(best_value, best_pair, nodes - self._budget)
-
 
     def trickiest(self, sticks: Sequence[Stick], passes: int, best: int, nodes: int = 1_000,
                   deadline: float = math.inf) -> PairIndex | None:
@@ -769,9 +841,10 @@ def hard_move(state: GroebnerNimState) -> Pair:
     without ``bonus_turn``, the one leaving the opponent most ways to go wrong (:meth:`DuelSolver.trickiest`,
     within :data:`SWINDLE_NODES`; the first best pair when that runs out). When the budget runs out,
     :func:`duel_search` within :data:`FALLBACK_DUEL_NODES` finds a pair, and then the exact search goes on for
-    :data:`DEEP_DUEL_NODES` more; the fallback's pair is played only if that runs out too. The whole duel move
-    stops searching after :data:`HARD_CPU_SECONDS` of CPU time (the fallback then plays the best pair of its deepest
-    finished depth).
+    :data:`DEEP_DUEL_NODES` more, searching the fallback's pair first; if that runs out too, the fallback's pair is
+    played unless the search had valued it exactly and then proved another pair better (that one is played). The
+    whole duel move stops searching after :data:`HARD_CPU_SECONDS` of CPU time (the fallback then plays the best pair
+    of its deepest finished depth).
     Solitaire: the plan of the exact par search from the
     start (par turns when par is exact, and never more than the stated bound, :func:`start_plan`), searched again
     from the position if the game left the plan.
@@ -787,10 +860,14 @@ def hard_move(state: GroebnerNimState) -> Pair:
         except BudgetSpent:
             fallback = duel_search(state, nodes=FALLBACK_DUEL_NODES, deadline=deadline)
             try:
-                found = solver.solve(state.sticks, len(passes), DEEP_DUEL_NODES, deadline)
-            except BudgetSpent:
+                found = solver.solve(state.sticks, len(passes), DEEP_DUEL_NODES, deadline, first=fallback.indices)
+            except BudgetSpent as spent:
                 forget(solver)
-                return fallback
+                proven = spent.proven
+                if proven is None or proven.best == fallback.indices or (proven.best is None and fallback in passes):
+                    return fallback
+                # the fallback's pair was searched first, and this one was proved better than it
+                return passes[0] if proven.best is None else Pair.from_indices(*proven.best)
         best = found.best
         if not state.variant.bonus_turn:
             try:

@@ -102,6 +102,11 @@ def test_the_search_reduces_every_pair_as_the_rules_do(order: str) -> None:
                     assert adding.get((i, j)) == pair_result(sticks, i, j, order), (seed, sticks, i, j)
                     checked += 1
                     zeros += (i, j) not in adding
+            # the grouped form holds the same pairs, each stick once, in the order of its first pair
+            grouped = positions.grouped(position)
+            assert {pair: stick for stick, pairs in grouped for pair in pairs} == adding
+            assert [stick for stick, _ in grouped] == list(dict.fromkeys(adding.values()))
+            assert positions.adding_count(position) == len(adding)
             position = rng.choice(positions.moves(position))[1]
             assert positions.sticks(position)[:-1] == sticks
     assert checked > 1000 and 0 < zeros < checked
@@ -345,3 +350,47 @@ def test_when_the_first_exact_search_runs_out_a_deeper_one_overrules_the_fallbac
     assert computer.hard_move(state) == fallback
     monkeypatch.setattr(computer, "DEEP_DUEL_NODES", 100_000)
     assert values[computer.hard_move(state)] == best
+
+
+def test_a_deeper_search_that_runs_out_still_plays_a_pair_it_proved_better_than_the_fallback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same position: the deeper search begins with the fallback's pair and, when it runs out after proving
+    # another pair better, plays that one (before, it played the fallback's pair whenever it ran out).
+    state = GAME.new_state({"start": format_sticks(random_start(3, "grevlex", random.Random(7)))})
+    rng = random.Random(7)
+    for _ in range(2):
+        state = state.apply(rng.choice(state.adding_pairs()))
+    exact = computer.move_values(state, 100_000)
+    assert exact is not None
+    values = {pair: value.amount for pair, value in exact.items()}
+    monkeypatch.setattr(computer, "DUEL_NODES", 5)
+    monkeypatch.setattr(computer, "FALLBACK_DUEL_NODES", 5)
+    fallback = computer.duel_search(state, nodes=5)
+    solve = DuelSolver.solve
+    outcomes: list[BudgetSpent | None] = []
+
+    def watched(self: DuelSolver, *args: object, **kwargs: object) -> object:
+        try:
+            found = solve(self, *args, **kwargs)  # type: ignore[arg-type]
+        except BudgetSpent as spent:
+            outcomes.append(spent)
+            raise
+        outcomes.append(None)
+        return found
+
+    monkeypatch.setattr(DuelSolver, "solve", watched)
+    overruled = 0
+    for deep in range(1, 400, 3):
+        monkeypatch.setattr(computer, "_SOLVERS", OrderedDict())
+        monkeypatch.setattr(computer, "DEEP_DUEL_NODES", deep)
+        outcomes.clear()
+        move = computer.hard_move(state)
+        assert isinstance(outcomes[0], BudgetSpent)  # the first search ran out, so the deeper one ran
+        deeper = outcomes[1]
+        if deeper is None:
+            break  # from here on the deeper search finishes
+        assert values[move] >= values[fallback]
+        if move != fallback:
+            assert deeper.proven is not None and deeper.proven.best == move.indices
+            overruled += 1
+    assert overruled > 0 and deeper is None
