@@ -22,6 +22,7 @@ from games.groebner_nim.computer import (
 from games.groebner_nim.rules import (
     POINTS_PER_STICK,
     GroebnerNimState,
+    Pair,
     format_sticks,
     pair_result,
     random_start,
@@ -326,9 +327,9 @@ def test_shared_solvers_are_dropped_oldest_first_beyond_their_positions(monkeypa
     assert list(computer._SOLVERS.values()) == [solvers[2]]
 
 
-def test_when_the_first_exact_search_runs_out_a_deeper_one_overrules_the_fallback(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # a position (3 sticks, two pairs in) whose depth-limited search, held to 5 positions, gives 3 points away
+def _fallback_position(monkeypatch: pytest.MonkeyPatch) -> tuple[GroebnerNimState, dict[Pair, int], Pair]:
+    """A position (3 sticks, two pairs in) with the exact value of each pair, and the pair of its depth-limited
+    search held to 5 positions, which gives 3 points away; hard's first exact search is held to 5 positions too."""
     state = GAME.new_state({"start": format_sticks(random_start(3, "grevlex", random.Random(7)))})
     rng = random.Random(7)
     for _ in range(2):
@@ -336,12 +337,18 @@ def test_when_the_first_exact_search_runs_out_a_deeper_one_overrules_the_fallbac
     exact = computer.move_values(state, 100_000)
     assert exact is not None
     values = {pair: value.amount for pair, value in exact.items()}
-    best = max(values.values())
     monkeypatch.setattr(computer, "_SOLVERS", OrderedDict())
     monkeypatch.setattr(computer, "DUEL_NODES", 5)
     monkeypatch.setattr(computer, "FALLBACK_DUEL_NODES", 5)
     fallback = computer.duel_search(state, nodes=5)
-    assert values[fallback] < best
+    assert values[fallback] < max(values.values())
+    return state, values, fallback
+
+
+def test_when_the_first_exact_search_runs_out_a_deeper_one_overrules_the_fallback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state, values, fallback = _fallback_position(monkeypatch)
+    best = max(values.values())
     with pytest.raises(BudgetSpent):
         adding = set(state.adding_pairs())
         passes = sum(pair not in adding for pair in state.unpicked_pairs())
@@ -356,16 +363,7 @@ def test_a_deeper_search_that_runs_out_still_plays_a_pair_it_proved_better_than_
         monkeypatch: pytest.MonkeyPatch) -> None:
     # The same position: the deeper search begins with the fallback's pair and, when it runs out after proving
     # another pair better, plays that one (before, it played the fallback's pair whenever it ran out).
-    state = GAME.new_state({"start": format_sticks(random_start(3, "grevlex", random.Random(7)))})
-    rng = random.Random(7)
-    for _ in range(2):
-        state = state.apply(rng.choice(state.adding_pairs()))
-    exact = computer.move_values(state, 100_000)
-    assert exact is not None
-    values = {pair: value.amount for pair, value in exact.items()}
-    monkeypatch.setattr(computer, "DUEL_NODES", 5)
-    monkeypatch.setattr(computer, "FALLBACK_DUEL_NODES", 5)
-    fallback = computer.duel_search(state, nodes=5)
+    state, values, fallback = _fallback_position(monkeypatch)
     solve = DuelSolver.solve
     outcomes: list[BudgetSpent | None] = []
 
