@@ -563,8 +563,9 @@ class DuelSolver:
         if passes:
             options.append((None, position))
         if first is not None:
-            lead = next((k for k, (pair, _) in enumerate(options) if pair == first), len(options) - 1)
-            if options[lead][0] == first or (passes and first not in self.positions.adding(position)):
+            wanted = first if first in self.positions.adding(position) else None  # reducing to zero: the pass
+            lead = next((k for k, (pair, _) in enumerate(options) if pair == wanted), None)
+            if lead is not None:
                 options.insert(0, options.pop(lead))
         best_value, best_pair = -_INFINITY, None
         try:
