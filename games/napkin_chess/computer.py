@@ -209,8 +209,10 @@ class _Graph:
                     mask |= 1 << j
                 self.conflicts.append(mask)
         self.size_mask = dict.fromkeys(SIZES, 0)
+        self.by_size: dict[int, list[int]] = {size: [] for size in SIZES}
         for i, move in enumerate(self.moves):
             self.size_mask[move.size] |= 1 << i
+            self.by_size[move.size].append(i)
         self.big_mask = self.size_mask[3] | self.size_mask[4]
 
     @classmethod
@@ -389,32 +391,41 @@ class _Graph:
         kept = sum(1 for child in replies if top - self.value(child, top - best, top - best + 1) >= best)
         return kept / len(replies)
 
-    def playout(self, mask: int, threes: int, fours: int, rng: random.Random) -> int:
-        """Play on from ``mask`` with both sides taking the largest size left at a random placement; return the
-        value reached for the player to move at ``mask``."""
-        queues: dict[int, list[int]] = {}
-        for size in (4, 3, 2):
-            queue = [i for i in range(len(self.moves)) if self.moves[i].size == size and (mask >> i) & 1]
-            rng.shuffle(queue)
-            queues[size] = queue
-        heads = {4: 0, 3: 0, 2: 0}
+    def playout_queues(self, mask: int) -> tuple[list[int], list[int], list[int]]:
+        """The placements of ``mask`` of size 4, 3 and 2 (index lists), as :meth:`playout` draws from them."""
+        fours, threes, twos = ([i for i in self.by_size[size] if mask >> i & 1] for size in (4, 3, 2))
+        return fours, threes, twos
+
+    def playout(self, mask: int, threes: int, fours: int, rng: random.Random,
+                queues: tuple[list[int], list[int], list[int]] | None = None) -> int:
+        """Play on from ``mask`` with both sides taking the largest size left at a placement drawn uniformly among
+        those left; return the value reached for the player to move at ``mask``.
+
+        ``queues`` are :meth:`playout_queues` of ``mask`` when the caller has them (they are not changed). Each draw
+        picks an entry of its size's list at random and drops it, so a play-out touches only the placements it
+        draws, not every placement of the graph.
+        """
+        fours_left, threes_left, twos_left = (list(queue) for queue in (queues or self.playout_queues(mask)))
+        size_mask, conflicts, moves = self.size_mask, self.conflicts, self.moves
+        draw = rng.random
         margin, sign, plies = 0, 1, 0
         while True:
             chosen = -1
-            for size in (4, 3, 2):
-                if (size == 3 and not threes) or (size == 4 and not fours):
+            for size, queue in ((4, fours_left), (3, threes_left), (2, twos_left)):
+                if (size == 3 and not threes) or (size == 4 and not fours) or not mask & size_mask[size]:
                     continue
-                queue, head = queues[size], heads[size]
-                while head < len(queue) and not (mask >> queue[head]) & 1:
-                    head += 1
-                heads[size] = head
-                if head < len(queue):
-                    chosen = queue[head]
-                    break
+                while chosen < 0:  # some placement of this size is left, so the queue holds it
+                    j = int(draw() * len(queue))
+                    i = queue[j]
+                    queue[j] = queue[-1]
+                    queue.pop()
+                    if mask >> i & 1:
+                        chosen = i
+                break
             if chosen < 0:
                 break
-            size = self.moves[chosen].size
-            mask &= ~self.conflicts[chosen]
+            size = moves[chosen].size
+            mask &= ~conflicts[chosen]
             threes -= size == 3
             fours -= size == 4
             margin += sign * self.gain(size)
@@ -548,6 +559,7 @@ def _bandit_move(state: NapkinState, rng: random.Random, playouts: int, deadline
         arms += group[:_BANDIT_PER_SIZE]
     if not arms:
         return None
+    queues = [graph.playout_queues(rest) for _, rest, _ in arms]
     tries = [0] * len(arms)
     wins = [0.0] * len(arms)
     for t in range(playouts):
@@ -560,7 +572,7 @@ def _bandit_move(state: NapkinState, rng: random.Random, playouts: int, deadline
             k = max(range(len(arms)),
                     key=lambda j: wins[j] / tries[j] + _BANDIT_EXPLORATION * math.sqrt(log_t / tries[j]))
         i, rest, size = arms[k]
-        after = graph.playout(rest, graph.threes - (size == 3), graph.fours - (size == 4), rng)
+        after = graph.playout(rest, graph.threes - (size == 3), graph.fours - (size == 4), rng, queues[k])
         final = margin + graph.gain(size) - after if graph.points else -after
         tries[k] += 1
         wins[k] += 1.0 if final > 0 else 0.5 if final == 0 else 0.0

@@ -672,6 +672,25 @@ def test_random_games_end(seed, side, hole, scoring, supply, levels) -> None:
     assert NapkinState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
 
 
+def test_playouts_draw_uniformly_among_the_placements_left_largest_size_first() -> None:
+    """On three size-2 placements in a row (the middle one overlaps both ends), a uniform draw takes the middle
+    one first a third of the time: one coin, 2 points to the mover; otherwise both ends, margin 0. A size-3
+    placement apart from them is always taken first. The queues a caller passes are left as they were."""
+    row = [Move(2, 200, 200), Move(2, 500, 200), Move(2, 800, 200)]
+    graph = computer._Graph(row, True, 0, 0, computer._INFINITY)
+    queues = graph.playout_queues(graph.full)
+    assert queues == ([], [], [0, 1, 2])
+    rng = random.Random(4)
+    values = [graph.playout(graph.full, 0, 0, rng, queues) for _ in range(3000)]
+    assert queues == ([], [], [0, 1, 2])
+    assert set(values) == {0, 2} and 0.3 < values.count(2) / 3000 < 0.367
+    with_three = computer._Graph([*row, Move(3, 2000, 2000)], True, 1, 0, computer._INFINITY)
+    # The 3 first (+3), then the row from the opponent's side: -2 a third of the time, else 0.
+    values = [with_three.playout(with_three.full, 1, 0, rng) for _ in range(3000)]
+    assert set(values) == {3, 1} and 0.3 < values.count(1) / 3000 < 0.367
+    assert {with_three.playout(with_three.full, 0, 0, rng) for _ in range(50)} == {0, 2}  # no 3 left in supply
+
+
 def test_the_bandit_stops_at_its_cpu_cap_after_trying_every_placement(monkeypatch: pytest.MonkeyPatch) -> None:
     state = random_board(random.Random(3), {"preset": "holed"}, 9)
     runs: list[int] = []
