@@ -391,34 +391,34 @@ class _Graph:
         kept = sum(1 for child in replies if top - self.value(child, top - best, top - best + 1) >= best)
         return kept / len(replies)
 
-    def playout_queues(self, mask: int) -> tuple[list[int], list[int], list[int]]:
+    def playout_lists(self, mask: int) -> tuple[list[int], list[int], list[int]]:
         """The placements of ``mask`` of size 4, 3 and 2 (index lists), as :meth:`playout` draws from them."""
         fours, threes, twos = ([i for i in self.by_size[size] if mask >> i & 1] for size in (4, 3, 2))
         return fours, threes, twos
 
     def playout(self, mask: int, threes: int, fours: int, rng: random.Random,
-                queues: tuple[list[int], list[int], list[int]] | None = None) -> int:
+                lists: tuple[list[int], list[int], list[int]] | None = None) -> int:
         """Play on from ``mask`` with both sides taking the largest size left at a placement drawn uniformly among
         those left; return the value reached for the player to move at ``mask``.
 
-        ``queues`` are :meth:`playout_queues` of ``mask`` when the caller has them (they are not changed). Each draw
+        ``lists`` are :meth:`playout_lists` of ``mask`` when the caller has them (they are not changed). Each draw
         picks an entry of its size's list at random and drops it, so a play-out touches only the placements it
         draws, not every placement of the graph.
         """
-        fours_left, threes_left, twos_left = (list(queue) for queue in (queues or self.playout_queues(mask)))
+        fours_left, threes_left, twos_left = (list(pool) for pool in (lists or self.playout_lists(mask)))
         size_mask, conflicts, moves = self.size_mask, self.conflicts, self.moves
         draw = rng.random
         margin, sign, plies = 0, 1, 0
         while True:
             chosen = -1
-            for size, queue in ((4, fours_left), (3, threes_left), (2, twos_left)):
+            for size, pool in ((4, fours_left), (3, threes_left), (2, twos_left)):
                 if (size == 3 and not threes) or (size == 4 and not fours) or not mask & size_mask[size]:
                     continue
-                while chosen < 0:  # some placement of this size is left, so the queue holds it
-                    j = int(draw() * len(queue))
-                    i = queue[j]
-                    queue[j] = queue[-1]
-                    queue.pop()
+                while chosen < 0:  # some placement of this size is left, so its pool holds it
+                    j = int(draw() * len(pool))
+                    i = pool[j]
+                    pool[j] = pool[-1]
+                    pool.pop()
                     if mask >> i & 1:
                         chosen = i
                 break
@@ -559,7 +559,7 @@ def _bandit_move(state: NapkinState, rng: random.Random, playouts: int, deadline
         arms += group[:_BANDIT_PER_SIZE]
     if not arms:
         return None
-    queues = [graph.playout_queues(rest) for _, rest, _ in arms]
+    lists = [graph.playout_lists(rest) for _, rest, _ in arms]
     tries = [0] * len(arms)
     wins = [0.0] * len(arms)
     for t in range(playouts):
@@ -572,7 +572,7 @@ def _bandit_move(state: NapkinState, rng: random.Random, playouts: int, deadline
             k = max(range(len(arms)),
                     key=lambda j: wins[j] / tries[j] + _BANDIT_EXPLORATION * math.sqrt(log_t / tries[j]))
         i, rest, size = arms[k]
-        after = graph.playout(rest, graph.threes - (size == 3), graph.fours - (size == 4), rng, queues[k])
+        after = graph.playout(rest, graph.threes - (size == 3), graph.fours - (size == 4), rng, lists[k])
         final = margin + graph.gain(size) - after if graph.points else -after
         tries[k] += 1
         wins[k] += 1.0 if final > 0 else 0.5 if final == 0 else 0.0

@@ -675,14 +675,14 @@ def test_random_games_end(seed, side, hole, scoring, supply, levels) -> None:
 def test_playouts_draw_uniformly_among_the_placements_left_largest_size_first() -> None:
     """On three size-2 placements in a row (the middle one overlaps both ends), a uniform draw takes the middle
     one first a third of the time: one coin, 2 points to the mover; otherwise both ends, margin 0. A size-3
-    placement apart from them is always taken first. The queues a caller passes are left as they were."""
+    placement apart from them is always taken first. The lists a caller passes are left as they were."""
     row = [Move(2, 200, 200), Move(2, 500, 200), Move(2, 800, 200)]
     graph = computer._Graph(row, True, 0, 0, computer._INFINITY)
-    queues = graph.playout_queues(graph.full)
-    assert queues == ([], [], [0, 1, 2])
+    lists = graph.playout_lists(graph.full)
+    assert lists == ([], [], [0, 1, 2])
     rng = random.Random(4)
-    values = [graph.playout(graph.full, 0, 0, rng, queues) for _ in range(3000)]
-    assert queues == ([], [], [0, 1, 2])
+    values = [graph.playout(graph.full, 0, 0, rng, lists) for _ in range(3000)]
+    assert lists == ([], [], [0, 1, 2])
     assert set(values) == {0, 2} and 0.3 < values.count(2) / 3000 < 0.367
     with_three = computer._Graph([*row, Move(3, 2000, 2000)], True, 1, 0, computer._INFINITY)
     # The 3 first (+3), then the row from the opponent's side: -2 a third of the time, else 0.
