@@ -13,7 +13,9 @@ its placement and its neighbours, so the rest of the game is a game on that grap
   counts only by its Grundy value (Sprague–Grundy over node Kayles: a move there is worth 2 and lowers the sum of
   those values), computed exactly over bit masks with a memo;
 * the rest (the parts where a 3 or a 4 still fits) is searched exactly by alpha-beta with a table of proven bounds,
-  counting the points margin (or, with ``last_mover``, who places last) and the 3s and 4s left in the supply.
+  counting the points margin (or, with ``last_mover``, who places last) and the 3s and 4s left in the supply. Moves
+  are made one at a time as the search reaches them (a cut-off spares the rest their work), the largest coins first
+  and, within a size, the one leaving the fewest placements first.
 
 Where the graph is small enough that this exact search ends within its work budget, hard plays a move of best
 value (among those, the one that leaves the opponent's best coins the fewest ways to keep their value), after
@@ -44,7 +46,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 import shapely
@@ -289,31 +291,30 @@ class _Graph:
                 grundy ^= self.grundy(part)
         return big, grundy
 
-    def children(self, key: Key) -> list[tuple[int, Key]]:
-        """The moves of position ``key`` as (points gained, position reached), largest gain first: one per distinct
-        result among the placements of the big parts, and one per smaller Grundy value of the size-2-only parts."""
+    def children(self, key: Key) -> Iterator[tuple[int, Key]]:
+        """The moves of position ``key`` as (points gained, position reached), the largest coins first, made one at a
+        time as the search asks for them, so that a cut-off spares the work of the rest: one per distinct result
+        among the placements of the big parts (within a size, the one leaving the fewest of their placements first,
+        then in placement order), then one per smaller Grundy value of the size-2-only parts."""
         big, grundy, threes, fours = key
-        found: list[tuple[int, Key]] = []
-        seen: set[tuple[int, int]] = set()
-        rest = big
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            i = low.bit_length() - 1
-            size = self.moves[i].size
+        conflicts = self.conflicts
+        for size in (4, 3, 2):
             if (size == 3 and not threes) or (size == 4 and not fours):
                 continue
-            after = big & ~self.conflicts[i]
-            if (size, after) in seen:
-                continue
-            seen.add((size, after))
-            self.tick()
-            child_big, child_grundy = self.split(after)
-            found.append((self.gain(size), (child_big, child_grundy ^ grundy, threes - (size == 3),
-                                            fours - (size == 4))))
-        found.extend((self.gain(2), (big, lower, threes, fours)) for lower in range(grundy))
-        found.sort(key=lambda item: -item[0])
-        return found
+            gain = self.gain(size)
+            results: dict[int, None] = {}  # the distinct results, in placement order
+            rest = big & self.size_mask[size]
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                results[big & ~conflicts[low.bit_length() - 1]] = None
+            for after in sorted(results, key=int.bit_count):
+                self.tick()
+                child_big, child_grundy = self.split(after)
+                yield gain, (child_big, child_grundy ^ grundy, threes - (size == 3), fours - (size == 4))
+        gain = self.gain(2)
+        for lower in range(grundy):
+            yield gain, (big, lower, threes, fours)
 
     def value(self, key: Key, alpha: int = -_INFINITY, beta: int = _INFINITY) -> int:
         """The value of ``key`` for the player to move, by alpha-beta (fail-soft) with a table of proven bounds:
@@ -331,19 +332,18 @@ class _Graph:
             return low
         alpha, beta = max(alpha, low), min(beta, high)
         start_alpha, start_beta = alpha, beta
-        children = self.children(key)
-        if not children:
-            final = 0 if self.points else -1
-            self.bounds[key] = (final, final)
-            return final
         best = -_INFINITY
-        for gain, child in children:
+        for gain, child in self.children(key):
             found = gain - self.value(child, gain - beta, gain - alpha)
             if found > best:
                 best = found
                 alpha = max(alpha, found)
                 if alpha >= beta:
                     break
+        if best == -_INFINITY:  # no move: the game ends here
+            final = 0 if self.points else -1
+            self.bounds[key] = (final, final)
+            return final
         if best <= start_alpha:
             self.bounds[key] = (low, best)
         elif best >= start_beta:
@@ -382,7 +382,7 @@ class _Graph:
 
     def keeping_replies(self, key: Key) -> float:
         """The share of the opponent's highest-scoring replies in ``key`` that keep its value (0 when none)."""
-        children = self.children(key)
+        children = list(self.children(key))
         if not children:
             return 0.0
         top = children[0][0]

@@ -608,6 +608,27 @@ def test_exact_search_agrees_with_plain_minimax_on_the_graph(seed: int, scoring:
     assert sorted(moves[i] for i in keeping) == sorted(m for m, v in zip(moves, brute, strict=True) if v == value)
 
 
+def test_the_exact_search_makes_each_move_only_when_it_is_searched() -> None:
+    """Moves come largest coin first and cost a step each only as the search asks for them, so a cut-off after the
+    first move spares the others' work. Four coins far apart: the lone 2 is a size-2-only part (Grundy value 1,
+    one move that takes no step), the 3s and the 4 are the big parts."""
+    moves = [Move(2, 300, 300), Move(3, 1200, 300), Move(4, 2400, 2400), Move(3, 300, 1200)]
+    graph = computer._Graph(moves, True, 2, 1, computer._INFINITY)
+    big, grundy = graph.split(graph.full)
+    assert (big, grundy) == (0b1110, 1)
+    graph.work = 0  # the lone 2's Grundy value took a step
+    children = graph.children((big, grundy, 2, 1))
+    assert next(children)[0] == 4 and graph.work == 1
+    assert [gain for gain, _ in children] == [3, 3, 2] and graph.work == 3
+    # Every coin fits whatever the order: the mover's 4 and 3 against the opponent's 3 and 2, a margin of 2. Asked
+    # only whether it reaches 2, the search stops after the 4, its first move, without making the other three.
+    full = computer._Graph(moves, True, 2, 1, computer._INFINITY)
+    assert full.value((big, grundy, 2, 1)) == 2
+    test = computer._Graph(moves, True, 2, 1, computer._INFINITY)
+    assert test.value((big, grundy, 2, 1), 1, 2) == 2
+    assert (test.work, full.work) == (7, 17)
+
+
 def test_graph_of_a_position_holds_only_legal_placements_and_stops_at_its_budget() -> None:
     state = random_board(random.Random(5), {"preset": "holed"}, 12)
     graph = computer._Graph.of(state, 75, 5)
