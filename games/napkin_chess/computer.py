@@ -294,8 +294,8 @@ class _Graph:
     def children(self, key: Key) -> Iterator[tuple[int, Key]]:
         """The moves of position ``key`` as (points gained, position reached), the largest coins first, made one at a
         time as the search asks for them, so that a cut-off spares the work of the rest: one per distinct result
-        among the placements of the big parts (within a size, the one leaving the fewest of their placements first,
-        then in placement order), then one per smaller Grundy value of the size-2-only parts."""
+        among the placements of the big parts (within a size, the one that leaves the big parts the fewest placements
+        first, ties in placement order), then one per smaller Grundy value of the size-2-only parts."""
         big, grundy, threes, fours = key
         conflicts = self.conflicts
         for size in (4, 3, 2):
