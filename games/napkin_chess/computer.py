@@ -22,7 +22,7 @@ value (among those, the one that leaves the opponent's best coins the fewest way
 checking it on a graph built afresh from the position it leads to (the graph samples a continuous napkin, so it is
 exact on the graph, not on the napkin: a new coin's edge brings new placements). Where the graph is larger, hard
 runs a bandit
-(UCB1) over a few candidate placements of each size, each judged by play-outs on the graph (largest coin that
+(UCB1) over up to 24 candidate placements of each size, each judged by play-outs on the graph (largest coin that
 fits, at random), and plays the most tried one. On the nearly empty napkin, where even a coarse graph is too large,
 it takes the largest coin that fits where it leaves the least room for a size-2 coin (packing tightly).
 
@@ -114,7 +114,7 @@ _EXACT_BIG = 40  # ... and with at most this many placements of a 3 or a 4 (beyo
 _EXACT_SPACINGS = (50, 75, 100, 150)  # grid spacing (hundredths), finest first, for the exact search's graph
 _BANDIT_NODES = 900
 _BANDIT_SPACINGS = (75, 100, 150, 200)
-_BANDIT_PER_SIZE = 8  # root candidates per size
+_BANDIT_PER_SIZE = 24  # root candidates per size (distinct results on the graph, drawn at random)
 _BANDIT_EXPLORATION = 0.5
 _TRAPS = 12  # best moves compared by the opponent's ways to keep the value
 _CHECKED = 40  # placements checked at most on the graph of the position they lead to

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from games import GAMES, IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
 from games.napkin_chess import GAME, computer
-from games.napkin_chess.rules import PRESETS, Move, NapkinState, format_move, parse_move
+from games.napkin_chess.rules import PRESETS, SIZES, Move, NapkinState, format_move, parse_move
 
 VECTORS = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "napkin_chess.json").read_text())
 
@@ -723,3 +723,12 @@ def test_the_bandit_stops_at_its_cpu_cap_after_trying_every_placement(monkeypatc
     capped = computer._bandit_move(state, random.Random(0), 600, deadline=0.0)
     assert capped is not None and state.is_legal(capped)
     assert 0 < len(runs) < 600  # the clock stopped it, once each placement had its first play-out
+    # One play-out each for up to 24 placements of each size, one per distinct result on the graph.
+    graph = computer._graph(state, computer._BANDIT_SPACINGS, computer._BANDIT_NODES, computer._INFINITY)
+    assert graph is not None
+    results = {(move.size, graph.full & ~graph.conflicts[i]) for i, move in enumerate(graph.moves)
+               if graph.playable(move.size)}
+    per_size = [sum(1 for size, _ in results if size == wanted) for wanted in SIZES]
+    assert computer._BANDIT_PER_SIZE == 24 and max(per_size) > 24
+    arms = sum(min(24, count) for count in per_size)
+    assert arms <= len(runs) < arms + computer._CLOCK_EVERY  # the clock is read every _CLOCK_EVERY play-outs
