@@ -106,7 +106,7 @@ def _mirror(state: NapkinState, proven: bool = True) -> Move | None:
 
 EXACT_STEPS = 50_000
 """Work budget of the exact search of one move: moves tried in the Grundy and alpha-beta searches together."""
-PLAYOUTS = 2_000
+PLAYOUTS = 4_000
 """Play-outs of the bandit of one move where the exact search was not tried (half as many after it was tried and
 ran out of work)."""
 _EXACT_NODES = 300  # the exact search is tried on graphs of about this many placements at most

@@ -712,6 +712,17 @@ def test_playouts_draw_uniformly_among_the_placements_left_largest_size_first() 
     assert {with_three.playout(with_three.full, 0, 0, rng) for _ in range(50)} == {0, 2}  # no 3 left in supply
 
 
+def test_hard_runs_its_full_playouts_where_the_exact_search_is_not_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = random_board(random.Random(3), {"preset": "holed"}, 9)
+    assert computer._exact_graph(state, computer.EXACT_STEPS) is None  # too large: the bandit moves
+    runs: list[int] = []
+    real = computer._Graph.playout
+    monkeypatch.setattr(computer._Graph, "playout", lambda graph, *a: runs.append(1) or real(graph, *a))
+    move = computer.choose_move(state, "hard", random.Random(0))
+    assert state.is_legal(move)
+    assert computer.PLAYOUTS == 4_000 and len(runs) == 4_000
+
+
 def test_the_bandit_stops_at_its_cpu_cap_after_trying_every_placement(monkeypatch: pytest.MonkeyPatch) -> None:
     state = random_board(random.Random(3), {"preset": "holed"}, 9)
     runs: list[int] = []
