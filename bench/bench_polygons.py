@@ -1,6 +1,6 @@
 """Polygons & Dots benchmarks: exact face scoring of a closed path through 10, 20 and 30 dots (target at 20 dots:
-median <= 50 ms) with its growth rate and the ``hard`` move in both phases (target: median <= 1 s); the largest
-board render is in bench_boards."""
+median <= 50 ms) with its growth rate, the computer's scorer of closed paths in its exact search, and the ``hard``
+move in both phases (target: median <= 1 s); the largest board render is in bench_boards."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import statistics
 import time
 
 from bench._timing import Row, measure_ms, timed_row, value_row
-from games.polygons import GAME
+from games.polygons import GAME, computer
 from games.polygons.rules import face_sides, faces_of_path, score_sides
 
 SCORING_LIMIT_MS = 50.0
@@ -40,6 +40,26 @@ def _star(count: int) -> tuple[list[tuple[int, int]], list[int]]:
         step -= 1
     points = [(i, i * i) for i in range(count)]
     return points, [(i * step) % count for i in range(count)]
+
+
+def _search_scorer_us(rng: random.Random) -> list[float]:
+    """Microseconds a closed path of 10 dots (0..15) takes in the exact search's scorer, once the drawing has met
+    its segments: the median of 5 runs over 2,000 random paths, for each of :data:`DRAWINGS` placements."""
+    medians = []
+    for _ in range(DRAWINGS):
+        points, _path = _random_drawing(10, 15, rng)
+        drawing = computer.endgame(points).drawing
+        paths = [rng.sample(range(10), 10) for _ in range(2000)]
+        for path in paths[:300]:
+            drawing.margin(path)
+        runs = []
+        for _ in range(5):
+            start = time.perf_counter()
+            for path in paths:
+                drawing.margin(path)
+            runs.append((time.perf_counter() - start) / len(paths) * 1e6)
+        medians.append(statistics.median(runs))
+    return medians
 
 
 def _hard_times(variant: dict[str, int], seed: int) -> dict[str, list[float]]:
@@ -88,6 +108,10 @@ def run() -> list[Row]:
                               limit_ms=SCORING_LIMIT_MS if count == 20 else None,
                               note=f"points on a parabola joined with step ~n/2: {faces} faces"))
 
+    scorer = _search_scorer_us(rng)
+    rows.append(Row("polygons exact search: a closed path of 10 dots scored", statistics.median(scorer), min(scorer),
+                    max(scorer), "us", note=f"{DRAWINGS} placements on 0..15, 2,000 random closed paths each, the "
+                                            "search's scorer (crossings found by each segment's mask)"))
     for dots, seeds in ((5, (0, 1)), (10, (2, 3))):
         times: dict[str, list[float]] = {"place": [], "draw": []}
         for seed in seeds:

@@ -66,14 +66,17 @@ WIDENING = 2.0
 """Progressive widening: a node with ``n`` visits has at most ``WIDENING * sqrt(n)`` children (at least 2)."""
 UCT_C = 0.7
 """The exploration constant of the tree search (rewards in [0, 1])."""
-FIRST_SEGMENT_LEAVES = 30_000
-"""Closed paths the ``hard`` player's exact search of the first segment may score (:func:`_first_segment`; about
-0.6–0.75 s of CPU on the reference machine of ``make bench``, where the whole search scores 25,000–45,000)."""
+FIRST_SEGMENT_LEAVES = 45_000
+"""Closed paths the ``hard`` player's exact search of the first segment may score (:func:`_first_segment`; 0.52 s
+of CPU in the median and 0.82 s at most over 250 placements of hard's on the reference machine of ``make bench``,
+where the whole search scores 25,000–60,000, 33,000 in the median; within 30,000 the best segment lay beyond the
+budget in 13 of those 250, within 45,000 in 1)."""
 FIRST_SEGMENT_PATHS = 32
 """Random closed paths that order the first segments for that search (with 8, the best segment lay beyond the
 budget in 3 of 48 placements of hard's; with 32, within 27,500 closed paths in all 48, for about 60 ms more)."""
-HARD_CPU_SECONDS = 0.8
-"""A cap on the CPU time of the ``hard`` player's search of the first segment and of a move's swindle (seconds)."""
+HARD_CPU_SECONDS = 0.9
+"""A cap on the CPU time of the ``hard`` player's search of the first segment and of a move's swindle (seconds),
+above what their budgets take on the reference machine."""
 SWINDLE_EXPECTED_LEFT = 8
 """With at most this many dots left to connect, ``hard`` chooses among its segments of best exact value the one
 worth most against an opponent drawing at random (:func:`_against_random`), as many as :data:`SWINDLE_LEAVES`
@@ -88,7 +91,7 @@ REVIEW_PLAYOUTS = 200
 ENDGAMES_KEPT = 32
 """Exact searches (one per set of dots) a process keeps between moves (:func:`endgame`)."""
 _INFINITY = 1 << 20
-_UNKNOWN = (-1, 0.0, 0.0)
+_UNKNOWN = (-1, 0.0, 0.0, False)
 
 
 def exact_left(total_dots: int) -> int:
@@ -105,9 +108,14 @@ class _Drawing:
     planar graph of the path (dots and crossing points as vertices, crossing points identified exactly by their
     normalised homogeneous coordinates) and every face traced; in a closed drawing a face's sides are its boundary
     edges. What the rules compute for each drawing is computed here once per pair of segments and remembered:
-    whether they cross, where (the exact vertex) and at which parameter along each (a float, used only to order the
+    whether they cross, where (the exact vertex), at which parameter along each (a float, used only to order the
     crossings along a segment: distinct crossing points of lattice segments lie much further apart than a float's
-    error).
+    error) and to which side the second turns from the first.
+
+    A drawing made for a search (``search=True``, as :class:`_Endgame` makes it) also remembers, for each segment
+    it meets, every segment that crosses it (a bit mask over the segments, filled the first time the segment is
+    met), so a closed path finds its crossings by masks rather than by asking every pair of its segments; a drawing
+    that scores a few paths only asks the pairs of those paths.
 
     Where every crossing point is the crossing of just two segments (nearly always), the faces are traced along the
     path itself (:meth:`_walked`): a dot has two edges, so a face passes straight through it, and at a crossing the
@@ -116,15 +124,17 @@ class _Drawing:
     (:meth:`_traced`).
     """
 
-    __slots__ = ("angle", "cross", "low", "points", "size", "vertices")
+    __slots__ = ("angle", "cross", "low", "masks", "points", "size", "vertices", "where")
 
-    def __init__(self, points: Sequence[Point]) -> None:
+    def __init__(self, points: Sequence[Point], search: bool = False) -> None:
         self.points = points
         self.size = len(points)
         self.low = min(range(len(points)), key=lambda v: (points[v][1], points[v][0]))
         self.angle: dict[tuple[int, int], float] = {}
-        self.cross: dict[int, tuple[int, float, float] | None] = {}
+        self.cross: dict[int, tuple[int, float, float, bool] | None] = {}
         self.vertices: dict[tuple[int, int, int], int] = {}
+        self.masks: list[int] | None = [-1] * (self.size * self.size) if search else None
+        self.where = [0] * (self.size * self.size) if search else []
 
     def _direction(self, a: int, b: int) -> float:
         found = self.angle.get((a, b))
@@ -133,15 +143,17 @@ class _Drawing:
             found = self.angle[(a, b)] = math.atan2(by - ay, bx - ax)
         return found
 
-    def _crossing(self, first: int, second: int) -> tuple[int, float, float] | None:
+    def _crossing(self, first: int, second: int) -> tuple[int, float, float, bool] | None:
         """Where segments ``first`` and ``second`` (ids ``low * size + high`` of segments between four distinct
-        dots) cross: ``(vertex, t along first, t along second)``, each ``t`` from its lower dot to its higher."""
+        dots) cross: ``(vertex, t along first, t along second, left)``, each ``t`` from its lower dot to its higher,
+        ``left`` whether the second, from its lower dot to its higher, crosses the first from its right to its left
+        (the cross product of their directions is positive)."""
         points, size = self.points, self.size
         a, b = divmod(first, size)
         c, d = divmod(second, size)
         (ax, ay), (bx, by), (cx, cy), (dx, dy) = points[a], points[b], points[c], points[d]
         rx, ry = bx - ax, by - ay
-        found: tuple[int, float, float] | None = None
+        found: tuple[int, float, float, bool] | None = None
         o1, o2 = rx * (cy - ay) - ry * (cx - ax), rx * (dy - ay) - ry * (dx - ax)
         if (o1 > 0) != (o2 > 0):
             sx, sy = dx - cx, dy - cy
@@ -153,30 +165,79 @@ class _Drawing:
                     big_x, big_y, den = -big_x, -big_y, -den
                 g = math.gcd(big_x, big_y, den)
                 vertex = self.vertices.setdefault((big_x // g, big_y // g, den // g), len(points) + len(self.vertices))
-                found = (vertex, o3 / (o3 - o4), o1 / (o1 - o2))
+                found = (vertex, o3 / (o3 - o4), o1 / (o1 - o2), rx * sy - ry * sx > 0)
         pairs = size * size
         self.cross[first * pairs + second] = found
-        self.cross[second * pairs + first] = None if found is None else (found[0], found[2], found[1])
+        self.cross[second * pairs + first] = None if found is None else (found[0], found[2], found[1], not found[3])
         return found
+
+    def _mask(self, segment: int) -> int:
+        """The segments (a bit per id) that cross ``segment``, each crossing computed and remembered once."""
+        size = self.size
+        low, high = divmod(segment, size)
+        pairs = size * size
+        cross = self.cross
+        mask = 0
+        for other_low in range(size):
+            if other_low in (low, high):
+                continue
+            for other_high in range(other_low + 1, size):
+                if other_high in (low, high):
+                    continue
+                other = other_low * size + other_high
+                hit = cross.get(segment * pairs + other, _UNKNOWN)
+                if hit is _UNKNOWN:
+                    hit = self._crossing(segment, other)
+                if hit is not None:
+                    mask |= 1 << other
+        assert self.masks is not None
+        self.masks[segment] = mask
+        return mask
 
     def margin(self, path: Sequence[int]) -> int:
         """Seat 0's faces minus seat 1's (odd minus even) of the closed path through every dot in ``path`` order."""
         ends = (*path[1:], path[0])
-        cuts, crossings = self.cuts(path, ends)
-        if not crossings:
+        cuts, vertices = self.cuts(path, ends)
+        if not vertices:
             return 1 if len(path) % 2 else -1  # one face, of n sides
-        walked = self._walked(path, ends, cuts, crossings)
-        return self._traced(path, ends, cuts) if walked is None else walked
+        if len(set(vertices)) != len(vertices):  # a crossing point on three segments or more
+            return self._traced(path, ends, [[(t, vertices[c]) for t, c, _ in on] for on in cuts])
+        return self._walked(path, ends, cuts, len(vertices))
 
-    def cuts(self, path: Sequence[int], ends: Sequence[int]) -> tuple[list[list[tuple[float, int]]], int]:
-        """The crossings on each segment ``path[i]``–``ends[i]`` of a closed path as ``(t from the segment's lower
-        dot, vertex)`` (unsorted), and how many pairs of segments cross."""
+    def cuts(self, path: Sequence[int], ends: Sequence[int]) -> tuple[list[list[tuple[float, int, bool]]], list[int]]:
+        """The crossings of a closed path: on each segment ``path[i]``–``ends[i]``, ``(t from the segment's lower dot,
+        crossing, left)`` (unsorted; ``left``: the other segment, from its lower dot to its higher, crosses this one,
+        from its lower dot to its higher, from right to left), and each crossing's vertex (crossings numbered from
+        0, one per pair of segments that cross)."""
         n, size = len(path), self.size
         pairs = size * size
         ids = [a * size + b if a < b else b * size + a for a, b in zip(path, ends, strict=True)]
-        cuts: list[list[tuple[float, int]]] = [[] for _ in range(n)]
+        cuts: list[list[tuple[float, int, bool]]] = [[] for _ in range(n)]
+        vertices: list[int] = []
         cross = self.cross
-        crossings = 0
+        masks = self.masks
+        if masks is not None:
+            where = self.where  # segment -> its index along this path, set before any later segment asks
+            later = 0
+            for i in range(n - 1, -1, -1):
+                segment = ids[i]
+                where[segment] = i
+                mask = masks[segment]
+                if mask < 0:
+                    mask = self._mask(segment)
+                found = mask & later
+                later |= 1 << segment
+                row = segment * pairs
+                while found:
+                    bit = found & -found
+                    found ^= bit
+                    other = bit.bit_length() - 1
+                    vertex, t_here, t_there, left = cross[row + other]  # type: ignore[misc]
+                    c = len(vertices)
+                    vertices.append(vertex)
+                    cuts[i].append((t_here, c, left))
+                    cuts[where[other]].append((t_there, c, not left))
+            return cuts, vertices
         for i in range(n - 2):
             row = ids[i] * pairs
             for j in range(i + 2, n if i else n - 1):
@@ -184,81 +245,75 @@ class _Drawing:
                 if hit is _UNKNOWN:
                     hit = self._crossing(ids[i], ids[j])
                 if hit is not None:
-                    cuts[i].append((hit[1], hit[0]))
-                    cuts[j].append((hit[2], hit[0]))
-                    crossings += 1
-        return cuts, crossings
+                    c = len(vertices)
+                    vertices.append(hit[0])
+                    cuts[i].append((hit[1], c, hit[3]))
+                    cuts[j].append((hit[2], c, not hit[3]))
+        return cuts, vertices
 
-    def _walked(self, path: Sequence[int], ends: Sequence[int], cuts: list[list[tuple[float, int]]],
-                crossings: int) -> int | None:
-        """The margin by walking the faces along the path's pieces (``cuts``: each segment's crossings as ``(t from
-        its lower dot, vertex)``); ``None`` where a crossing point lies on three segments or more."""
+    def _walked(self, path: Sequence[int], ends: Sequence[int], cuts: list[list[tuple[float, int, bool]]],
+                crossings: int) -> int:
+        """The margin by walking the faces along the path's pieces (``cuts`` as :meth:`cuts` gives them, every
+        crossing point on just two segments, ``crossings`` of them).
+
+        The path's pieces are numbered along it: piece ``e`` starts at the ``e``-th point the path passes (a dot or
+        a crossing) and runs to the next. Half-edge ``e`` walks piece ``e`` forward (along the path), half-edge
+        ``e + m`` backward (``m`` pieces). A face goes on along the path through a dot; at a crossing of segment
+        ``s`` (arriving) and ``t`` it turns onto ``t``: forward along ``t`` when ``t``'s direction points to the
+        left of ``s``'s (the arrival forward), else back along ``t``'s piece before the crossing.
+        """
         n = len(path)
-        segment: list[int] = []  # piece -> the segment (index along the path) it lies on
+        m = n + 2 * crossings
+        # The half-edge after arriving forward at the start of piece e (from piece e - 1), and after arriving
+        # backward there (along piece e): at a dot, on along the path; crossings are set below.
+        forward = list(range(m))
+        backward = list(range(m - 1, 2 * m - 1))
+        backward[0] = 2 * m - 1
+        seen = [0] * crossings  # crossing -> its first piece, negative when that segment runs high to low
         first = [0] * n  # segment -> its first piece
-        meeting: dict[int, int] = {}  # crossing vertex -> the first piece that starts there
-        partner: list[int] = []  # piece -> the other piece that starts where it starts (-1 at a dot)
+        e = 0
         for i, on in enumerate(cuts):
-            first[i] = len(segment)
-            segment.append(i)
-            partner.append(-1)
+            first[i] = e
+            e += 1
             if on:
-                on.sort(reverse=path[i] > ends[i])
-                for _, vertex in on:
-                    piece = len(segment)
-                    segment.append(i)
-                    other = meeting.get(vertex, -1)
-                    partner.append(other)
-                    if other < 0:
-                        meeting[vertex] = piece
+                flip = path[i] > ends[i]
+                if len(on) > 1:
+                    on.sort(reverse=flip)
+                for _, c, left in on:
+                    q = seen[c]
+                    if not q:  # piece 0 starts at a dot, so a crossing's piece is never 0
+                        seen[c] = -e if flip else e
+                        e += 1
+                        continue
+                    if q < 0:  # the other segment runs high to low: its direction as travelled turns round
+                        q, left = -q, not left
+                    if left == flip:  # the other segment, as travelled, points to the right of this one as travelled
+                        forward[e], backward[e], forward[q], backward[q] = q - 1 + m, q, e, e - 1 + m
                     else:
-                        partner[other] = piece
-        if len(meeting) != crossings:
-            return None
-        points = self.points
-        dx, dy = [], []
-        for a, b in zip(path, ends, strict=True):
-            (ax, ay), (bx, by) = points[a], points[b]
-            dx.append(bx - ax)
-            dy.append(by - ay)
-        # Half-edge 2p walks piece p forward (along the path), 2p + 1 backward. At a dot a face goes on along the
-        # path; at a crossing of segment s (arriving) and t it turns onto t: forward along t when t's direction
-        # points to the left of s's (the arrival forward), else back along t's piece before the crossing.
-        m = len(segment)
-        after: list[int] = [0] * (2 * m)
-        for p in range(m):
-            e = p + 1 if p + 1 < m else 0
-            q = partner[e]
-            if q < 0:
-                after[2 * p] = 2 * e
-            else:
-                s, t = segment[e], segment[q]
-                left = dx[s] * dy[t] - dy[s] * dx[t] > 0
-                after[2 * p] = 2 * q if left else 2 * (q - 1 if q else m - 1) + 1
-            q = partner[p]
-            if q < 0:
-                after[2 * p + 1] = 2 * (p - 1 if p else m - 1) + 1
-            else:
-                s, t = segment[p], segment[q]
-                left = dx[s] * dy[t] - dy[s] * dx[t] > 0
-                after[2 * p + 1] = 2 * (q - 1 if q else m - 1) + 1 if left else 2 * q
+                        forward[e], backward[e], forward[q], backward[q] = q, q - 1 + m, e - 1 + m, e
+                    e += 1
+        after = forward[1:] + forward[:1] + backward
         # The unbounded face: from the lowest dot along the more counter-clockwise of its two edges.
+        points = self.points
         k = path.index(self.low)
-        before = k - 1 if k else n - 1
-        forward = dx[before] * dy[k] - dy[before] * dx[k] < 0  # -d(before) x d(k) > 0
-        half = 2 * first[k] if forward else 2 * (first[k] - 1 if first[k] else m - 1) + 1
-        seen = [False] * (2 * m)
-        while not seen[half]:
-            seen[half] = True
-            half = after[half]
+        (px, py), (lx, ly), (nx, ny) = points[path[k - 1]], points[path[k]], points[ends[k]]
+        clockwise = (lx - px) * (ny - ly) - (ly - py) * (nx - lx) < 0  # -d(before) x d(k) > 0: on forward
+        half = first[k] if clockwise else (first[k] if first[k] else m) - 1 + m
+        while half >= 0:
+            following = after[half]
+            after[half] = -1
+            half = following
         margin = 0
         for start in range(2 * m):
-            if not seen[start]:
-                sides, half = 0, start
-                while not seen[half]:
-                    seen[half] = True
+            half = after[start]
+            if half >= 0:
+                after[start] = -1
+                sides = 1
+                while half != start:
+                    following = after[half]
+                    after[half] = -1
+                    half = following
                     sides += 1
-                    half = after[half]
                 margin += 1 if sides % 2 else -1
         return margin
 
@@ -319,7 +374,7 @@ class _Endgame:
     __slots__ = ("budget", "deadline", "drawing", "komi", "leaves", "lower", "memo", "upper")
 
     def __init__(self, points: Sequence[Point], komi: int = 0) -> None:
-        self.drawing = _Drawing(points)
+        self.drawing = _Drawing(points, search=True)
         self.komi = komi
         self.lower: dict[tuple[int, ...], int] = {}
         self.upper: dict[tuple[int, ...], int] = {}
@@ -441,13 +496,13 @@ def _first_segment(state: PolygonsState, rng: random.Random) -> Connect | None:
     n = len(state.points)
     segments = [(a, b) for a in range(n) for b in range(n) if a != b]
     rng.shuffle(segments)
-    drawing = _Drawing(state.points)
+    search = _Endgame(state.points, state.komi)
+    drawing = search.drawing
     paths = [rng.sample(range(n), n) for _ in range(FIRST_SEGMENT_PATHS)]
     sign = 1 if mover == 0 else -1
     worth = {(a, b): sign * sum(drawing.margin([a, b, *(x for x in path if x != a and x != b)]) for path in paths)
              for a, b in segments}
     segments.sort(key=lambda segment: -worth[segment])
-    search = _Endgame(state.points, state.komi)
     search.budget = FIRST_SEGMENT_LEAVES
     search.deadline = started + HARD_CPU_SECONDS
     best, choice = -_INFINITY, None

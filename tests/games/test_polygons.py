@@ -471,16 +471,23 @@ def test_hard_keeps_the_exact_value_six_dots_before_the_end() -> None:
         assert state.format_move(GAME.computer_move(state, "hard", random.Random(seed))) == "D-J"
 
 
+@pytest.mark.parametrize("search", [False, True], ids=["pairs", "masks"])
 @pytest.mark.parametrize("seed", range(8))
-def test_fast_scorer_agrees_with_the_rules(seed: int) -> None:
+def test_fast_scorer_agrees_with_the_rules(seed: int, search: bool) -> None:
+    # A drawing for a search finds a path's crossings by each segment's mask of crossing segments, any other drawing
+    # by asking the pairs of the path's segments: both score as the rules do.
     rng = random.Random(seed)
+    crossed = 0
     for count in (4, 7, 10, 14):
         points = _random_points(rng, count, 12)
-        drawing = computer._Drawing(points)
+        drawing = computer._Drawing(points, search=search)
         for _ in range(6):
             path = rng.sample(range(len(points)), len(points))
             odd, even = score_sides(face_sides(points, path, True))
             assert drawing.margin(path) == odd - even
+        assert (drawing.masks is not None) == search
+        crossed += any(mask > 0 for mask in drawing.masks or ())
+    assert crossed >= 3 if search else crossed == 0  # masks used where segments cross (at 4 dots none may)
 
 
 def test_walking_faces_along_the_path_agrees_with_tracing_them_by_angle() -> None:
@@ -496,16 +503,15 @@ def test_walking_faces_along_the_path_agrees_with_tracing_them_by_angle() -> Non
         for _ in range(20):
             path = rng.sample(range(count), count)
             ends = (*path[1:], path[0])
-            cuts, crossings = drawing.cuts(path, ends)
-            if not crossings:
+            cuts, vertices = drawing.cuts(path, ends)
+            if not vertices:
                 continue
-            by_walk = drawing._walked(path, ends, [list(on) for on in cuts], crossings)
-            by_angle = drawing._traced(path, ends, [list(on) for on in cuts])
-            if by_walk is None:
+            by_angle = drawing._traced(path, ends, [[(t, vertices[c]) for t, c, _ in on] for on in cuts])
+            if len(set(vertices)) < len(vertices):
                 shared += 1
             else:
                 walked += 1
-                assert by_walk == by_angle
+                assert drawing._walked(path, ends, cuts, len(vertices)) == by_angle
             assert drawing.margin(path) == by_angle
     assert walked > 1000 and shared > 0
 
