@@ -68,9 +68,14 @@ SWINDLE_NODES = 1_000
 """Node budget of the ``hard`` duel player's choice among the pairs of best value (:meth:`DuelSolver.trickiest`)."""
 FALLBACK_DUEL_NODES = 1_000
 """Node budget of the depth-limited :func:`duel_search` of a ``hard`` move whose exact search ran out of budget."""
-HARD_CPU_SECONDS = 0.7
-"""CPU time (``time.process_time``) after which a ``hard`` duel move stops searching and plays the best pair found
-(freeing a spent search's memo takes up to 0.1 s more)."""
+HARD_CPU_SECONDS = 0.85
+"""CPU time (``time.process_time``) a ``hard`` duel move takes at most: it stops searching and plays the best pair
+found, the second exact search early enough that freeing what it holds (:data:`FREE_SECONDS_PER_POSITION`) fits
+before the cap (so it stops near 0.7 s, where the cap of 0.7 s stopped it before freeing was counted)."""
+FREE_SECONDS_PER_POSITION = 4e-6
+"""CPU time reserved for freeing each position a dropped search holds (freeing 35,000 positions took 75 ms, and
+68,000 took 131 ms, on the reference machine; 80–90 ms for 35,000 with a second process on the other core: about
+2.5 µs a position at most)."""
 _CLOCK_EVERY = 64
 """Positions expanded between two looks at the clock."""
 START_DUEL_NODES = 500
@@ -484,6 +489,7 @@ class DuelSolver:
         self._upper: dict[int, int] = {}
         self._budget = 0
         self._deadline = math.inf
+        self._reserve = 0.0
 
     def _passes_odd(self, position: int, ply_odd: int) -> int:
         """1 when the unpicked pairs of ``position`` that reduce to zero are odd in number.
@@ -506,7 +512,8 @@ class DuelSolver:
         if upper <= alpha:
             return upper
         self._budget -= 1
-        if self._budget < 0 or (self._budget % _CLOCK_EVERY == 0 and time.process_time() > self._deadline):
+        if self._budget < 0 or (self._budget % _CLOCK_EVERY == 0
+                                and time.process_time() + self._reserve * len(self.positions) > self._deadline):
             raise BudgetSpent
         low, high = max(alpha, lower), min(beta, upper)
         best = -_INFINITY
@@ -538,7 +545,7 @@ class DuelSolver:
         return best
 
     def solve(self, sticks: Sequence[Stick], passes: int, nodes: int = DUEL_NODES,
-              deadline: float = math.inf, first: PairIndex | None = None) -> DuelValue:
+              deadline: float = math.inf, first: PairIndex | None = None, reserve: float = 0.0) -> DuelValue:
         """Return the exact value and a best pair of the position ``sticks`` with ``passes`` unpicked pairs that
         reduce to zero, for the seat to move.
 
@@ -547,13 +554,17 @@ class DuelSolver:
         best before it, so a move searched completely is either exactly valued and better than every move before,
         or proved no better than the best.
 
+        ``reserve`` (seconds per position the solver holds) stops the search that much before ``deadline``, to
+        leave time for freeing the positions when the solver is dropped.
+
         Raises:
-            BudgetSpent: the search would expand more than ``nodes`` positions, or go on past ``deadline``
-                (``time.process_time`` seconds); its ``proven`` is the best move searched completely by then (a pair
-                proved better than ``first`` only if ``first`` itself was searched completely before it).
+            BudgetSpent: the search would expand more than ``nodes`` positions, or go on past ``deadline`` less the
+                reserve (``time.process_time`` seconds); its ``proven`` is the best move searched completely by then
+                (a pair proved better than ``first`` only if ``first`` itself was searched completely before it).
         """
         self._budget = nodes
         self._deadline = deadline
+        self._reserve = reserve
         position = self.positions.root(sticks)
         if self.positions.missing(position) == 0:
             return DuelValue(0, None, 0)
@@ -598,6 +609,7 @@ class DuelSolver:
         """
         self._budget = nodes
         self._deadline = deadline
+        self._reserve = 0.0
         points = POINTS_PER_STICK
         position = self.positions.root(sticks)
         n = len(self.positions.sticks(position))
@@ -843,9 +855,10 @@ def hard_move(state: GroebnerNimState) -> Pair:
     within :data:`SWINDLE_NODES`; the first best pair when that runs out). When the budget runs out,
     :func:`duel_search` within :data:`FALLBACK_DUEL_NODES` finds a pair, and then the exact search goes on for
     :data:`DEEP_DUEL_NODES` more, searching the fallback's pair first; if that runs out too, the fallback's pair is
-    played unless the search had valued it exactly and then proved another pair better (that one is played). The
-    whole duel move stops searching after :data:`HARD_CPU_SECONDS` of CPU time (the fallback then plays the best pair
-    of its deepest finished depth).
+    played unless the search had valued it exactly and then proved another pair better (that one is played), and the
+    solver is dropped. The whole duel move takes at most :data:`HARD_CPU_SECONDS` of CPU time, freeing the dropped
+    solver included (the second exact search stops :data:`FREE_SECONDS_PER_POSITION` a position it holds before the
+    cap; the fallback plays the best pair of its deepest finished depth).
     Solitaire: the plan of the exact par search from the
     start (par turns when par is exact, and never more than the stated bound, :func:`start_plan`), searched again
     from the position if the game left the plan.
@@ -861,7 +874,8 @@ def hard_move(state: GroebnerNimState) -> Pair:
         except BudgetSpent:
             fallback = duel_search(state, nodes=FALLBACK_DUEL_NODES, deadline=deadline)
             try:
-                found = solver.solve(state.sticks, len(passes), DEEP_DUEL_NODES, deadline, first=fallback.indices)
+                found = solver.solve(state.sticks, len(passes), DEEP_DUEL_NODES, deadline, first=fallback.indices,
+                                     reserve=FREE_SECONDS_PER_POSITION)
             except BudgetSpent as spent:
                 forget(solver)
                 proven = spent.proven

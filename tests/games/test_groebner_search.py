@@ -294,6 +294,39 @@ def test_the_clock_stops_a_search_its_nodes_would_let_finish() -> None:
         DuelSolver(sticks, "grevlex", False).solve(sticks, passes, 20_000, deadline=0.0)
 
 
+def test_a_reserve_for_freeing_stops_the_search_before_its_deadline() -> None:
+    # The second exact search of a hard move stops early enough that freeing the positions it holds fits before the
+    # cap: with a reserve of a second a position and an hour to go, it stops once it holds some 3,600 positions.
+    sticks = random_start(3, "grevlex", random.Random(7))
+    passes = start_passes(DuelSolver(sticks, "grevlex", False).positions, sticks)
+    solver = DuelSolver(sticks, "grevlex", False)
+    found = solver.solve(sticks, passes, 20_000, deadline=time.process_time() + 3600.0)
+    held = len(solver.positions)
+    assert held > 64  # the search needs more positions than the clock's first look
+    with pytest.raises(BudgetSpent):
+        DuelSolver(sticks, "grevlex", False).solve(sticks, passes, 20_000, deadline=time.process_time() + 3600.0,
+                                                   reserve=3600.0 / (held // 2))
+    assert DuelSolver(sticks, "grevlex", False).solve(sticks, passes, 20_000, deadline=time.process_time() + 3600.0,
+                                                      reserve=3600.0 / (held * 4)) == found
+
+
+def test_the_hard_move_reserves_time_to_free_its_second_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    import games.groebner_nim.computer as computer
+
+    reserves = []
+    real = computer.DuelSolver.solve
+
+    def solve(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        reserves.append(kwargs.get("reserve", 0.0))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(computer.DuelSolver, "solve", solve)
+    monkeypatch.setattr(computer, "DUEL_NODES", 1)  # the first exact search runs out: the second follows
+    state = GAME.new_state({"start": format_sticks(random_start(4, "grevlex", random.Random(3)))})
+    computer.hard_move(state)
+    assert reserves == [0.0, computer.FREE_SECONDS_PER_POSITION]
+
+
 def test_a_hard_move_past_its_cpu_cap_still_plays_a_searched_pair(monkeypatch: pytest.MonkeyPatch) -> None:
     import games.groebner_nim.computer as computer
 
