@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from bench._timing import Row, timed_row, value_row
+from games.base import collector_paused
 from games.groebner_nim import GAME
 from games.groebner_nim.computer import (
     DUEL_NODES,
@@ -179,13 +180,15 @@ def _search_speed_row() -> Row:
     samples = []
     for _ in range(3):
         solver = DuelSolver(MIDDLE_GAME[:4], "grevlex", False)
-        start = time.process_time()
-        found = solver.solve(MIDDLE_GAME, 12, 60_000)
-        samples.append((time.process_time() - start) * 1e6 / found.nodes)
+        with collector_paused():  # as a computer move runs
+            start = time.process_time()
+            found = solver.solve(MIDDLE_GAME, 12, 60_000)
+            samples.append((time.process_time() - start) * 1e6 / found.nodes)
     assert found.value == 3 and found.nodes == 14_968, found
     return Row("groebner_nim exact duel search: CPU per position", statistics.median(samples), min(samples),
                max(samples), "us", "<= 80 us", statistics.median(samples) <= 80,
-               "a 9-stick middle game solved from scratch (14,968 positions), 3 runs")
+               "a 9-stick middle game solved from scratch (14,968 positions), 3 runs, the collector paused as in a "
+               "computer move")
 
 
 def _exact_rows() -> list[Row]:

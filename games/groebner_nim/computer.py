@@ -50,7 +50,6 @@ from games.groebner_nim.rules import (
     minimal_reduced_basis,
     order_key,
     random_start,
-    s_stick_points,
 )
 
 PairIndex = tuple[int, int]
@@ -123,6 +122,7 @@ class Positions:
         self._ids: dict[tuple[int, Point, Point], int] = {}
         self._sticks: list[tuple[Stick, ...]] = []
         self._parent: list[int] = []
+        self._last: list[tuple[int, int, int, int]] = []  # the head and tail of each position's last stick
         self._missing: list[int] = []
         self._adding: list[dict[PairIndex, Stick] | None] = []
         self._groups: list[list[tuple[Stick, tuple[PairIndex, ...]]] | None] = []
@@ -138,7 +138,12 @@ class Positions:
     def _new(self, sticks: tuple[Stick, ...], parent: int) -> int:
         self._sticks.append(sticks)
         self._parent.append(parent)
-        self._missing.append(len(self.target.difference(stick.head for stick in sticks)))
+        (hx, hy), (sx, sy) = sticks[-1].head, sticks[-1].tail
+        self._last.append((hx, hy, sx, sy))
+        if parent < 0:
+            self._missing.append(len(self.target.difference(stick.head for stick in sticks)))
+        else:  # a new stick's head is divisible by no head before it, so it is a head no stick had
+            self._missing.append(self._missing[parent] - (sticks[-1].head in self.target))
         self._adding.append(None)
         self._groups.append(None)
         self._counts.append(0)
@@ -203,11 +208,12 @@ class Positions:
                 else:
                     break
         else:
-            reduced = self.normal_form(parent, point)
-            new = self._sticks[position][-1]
-            (hx, hy), (sx, sy) = new.head, new.tail
-            if hx <= reduced[0] and hy <= reduced[1]:
-                reduced = self.normal_form(position, (sx + reduced[0] - hx, sy + reduced[1] - hy))
+            reduced = self._normal[parent].get(point) or self.normal_form(parent, point)
+            hx, hy, sx, sy = self._last[position]
+            rx, ry = reduced
+            if hx <= rx and hy <= ry:
+                shifted = (sx + rx - hx, sy + ry - hy)
+                reduced = memo.get(shifted) or self.normal_form(position, shifted)
         memo[point] = reduced
         return reduced
 
@@ -218,8 +224,11 @@ class Positions:
         memo = self._normal[position]
         p = memo.get(p) or self.normal_form(position, p)
         q = memo.get(q) or self.normal_form(position, q)
-        if p == q:
-            return None
+        return None if p == q else self._through(p, q)
+
+    def _through(self, p: Point, q: Point) -> Stick:
+        """The stick through the different points ``p`` and ``q``, its head the larger in the order (one object for
+        each stick of this search)."""
         if self.grevlex:
             if p[0] + p[1] < q[0] + q[1] or (p[0] + p[1] == q[0] + q[1] and p[0] < q[0]):
                 p, q = q, p
@@ -259,7 +268,7 @@ class Positions:
         sticks = self._sticks[position]
         parent = self._parent[position]
         found = []
-        place: dict[int, int] = {}  # id of a stick -> its index in found
+        merged = False  # was an older stick reduced further (so that two may now be one)?
         if parent >= 0:
             hx, hy = sticks[-1].head
             for item in self.grouped(parent):
@@ -270,28 +279,53 @@ class Positions:
                     if reduced is None:
                         continue
                     item = (reduced, item[1])
-                at = place.get(id(item[0]))
-                if at is None:
-                    place[id(item[0])] = len(found)
-                    found.append(item)
-                else:
-                    found[at] = (item[0], found[at][1] + item[1])
+                    merged = True  # it may now be a stick already in found, or one still to come
+                found.append(item)
+            if merged:
+                found = self._merged(found)
             first_new = len(sticks) - 1
         else:
             first_new = 1
+        place = {id(item[0]): k for k, item in enumerate(found)}  # id of a stick -> its index in found
+        memo = self._normal[position]
+        normal_form, through = self.normal_form, self._through
         for j in range(first_new, len(sticks)):
+            (jhx, jhy), (jtx, jty) = sticks[j].head, sticks[j].tail
             for i in range(j):
-                p, q = s_stick_points(sticks[i], sticks[j])
-                new = self._reduce(position, p, q)
-                if new is not None:
-                    at = place.get(id(new))
-                    if at is None:
-                        place[id(new)] = len(found)
-                        found.append((new, ((i, j),)))
-                    else:
-                        found[at] = (new, (*found[at][1], (i, j)))
+                (ihx, ihy), (itx, ity) = sticks[i].head, sticks[i].tail
+                lx = ihx if ihx > jhx else jhx
+                ly = ihy if ihy > jhy else jhy
+                # the S-stick's two points (s_stick_points), reduced as _reduce does: inlined, this is the
+                # hottest loop of the duel search
+                p = (itx + lx - ihx, ity + ly - ihy)
+                p = memo.get(p) or normal_form(position, p)
+                q = (jtx + lx - jhx, jty + ly - jhy)
+                q = memo.get(q) or normal_form(position, q)
+                if p == q:
+                    continue
+                new = through(p, q)
+                at = place.get(id(new))
+                if at is None:
+                    place[id(new)] = len(found)
+                    found.append((new, ((i, j),)))
+                else:
+                    found[at] = (new, (*found[at][1], (i, j)))
         self._groups[position] = found
         self._counts[position] = sum(len(pairs) for _, pairs in found)
+        return found
+
+    @staticmethod
+    def _merged(items: list[tuple[Stick, tuple[PairIndex, ...]]]) -> list[tuple[Stick, tuple[PairIndex, ...]]]:
+        """``items`` with the pairs of each stick gathered at its first place."""
+        found: list[tuple[Stick, tuple[PairIndex, ...]]] = []
+        place: dict[int, int] = {}
+        for item in items:
+            at = place.get(id(item[0]))
+            if at is None:
+                place[id(item[0])] = len(found)
+                found.append(item)
+            else:
+                found[at] = (item[0], found[at][1] + item[1])
         return found
 
     def moves(self, position: int) -> list[tuple[PairIndex, int]]:

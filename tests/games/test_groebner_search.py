@@ -108,6 +108,8 @@ def test_the_search_reduces_every_pair_as_the_rules_do(order: str) -> None:
             assert {pair: stick for stick, pairs in grouped for pair in pairs} == adding
             assert [stick for stick, _ in grouped] == list(dict.fromkeys(adding.values()))
             assert positions.adding_count(position) == len(adding)
+            # counted from the parent's: the basis heads that are not yet the head of a stick
+            assert positions.missing(position) == len(positions.target - {stick.head for stick in sticks})
             position = rng.choice(positions.moves(position))[1]
             assert positions.sticks(position)[:-1] == sticks
     assert checked > 1000 and 0 < zeros < checked
