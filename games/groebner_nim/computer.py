@@ -122,7 +122,7 @@ class Positions:
         self._ids: dict[tuple[int, Point, Point], int] = {}
         self._sticks: list[tuple[Stick, ...]] = []
         self._parent: list[int] = []
-        self._last: list[tuple[int, int, int, int]] = []  # the head and tail of each position's last stick
+        self._last: list[Stick] = []  # each position's last stick
         self._missing: list[int] = []
         self._adding: list[dict[PairIndex, Stick] | None] = []
         self._groups: list[list[tuple[Stick, tuple[PairIndex, ...]]] | None] = []
@@ -138,8 +138,7 @@ class Positions:
     def _new(self, sticks: tuple[Stick, ...], parent: int) -> int:
         self._sticks.append(sticks)
         self._parent.append(parent)
-        (hx, hy), (sx, sy) = sticks[-1].head, sticks[-1].tail
-        self._last.append((hx, hy, sx, sy))
+        self._last.append(sticks[-1])
         if parent < 0:
             self._missing.append(len(self.target.difference(stick.head for stick in sticks)))
         else:  # a new stick's head is divisible by no head before it, so it is a head no stick had
@@ -209,7 +208,8 @@ class Positions:
                     break
         else:
             reduced = self._normal[parent].get(point) or self.normal_form(parent, point)
-            hx, hy, sx, sy = self._last[position]
+            new = self._last[position]
+            (hx, hy), (sx, sy) = new.head, new.tail
             rx, ry = reduced
             if hx <= rx and hy <= ry:
                 shifted = (sx + rx - hx, sy + ry - hy)
