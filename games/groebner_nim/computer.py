@@ -723,6 +723,57 @@ def _duel_moves(positions: Positions, position: int, picked: frozenset[PairIndex
     return found + ([(zero, None)] if zero is not None else [])
 
 
+class _DepthLimited:
+    """The alpha-beta search of one :func:`duel_search` call, to a given depth (a class rather than nested functions,
+    which would hold each other in a reference cycle that only the collector frees, with all the positions)."""
+
+    def __init__(self, state: GroebnerNimState, nodes: int, deadline: float) -> None:
+        self.bonus = state.variant.bonus_turn
+        self.positions = Positions(state.variant.order, target_heads(state.sticks, state.variant.order))
+        self.budget = nodes
+        self.deadline = deadline
+        self.horizon = False  # did the last iteration stop anywhere short of the end of the game?
+        self.depth_done = False  # has one depth been searched completely (only then may the clock stop the search)?
+
+    def value_of(self, position: int, picked: frozenset[PairIndex], pair: PairIndex, new: Stick | None, depth: int,
+                 alpha: int, beta: int) -> int:
+        """Value of ``pair`` (adding ``new``) for the mover, searching ``depth`` plies in total, within the window
+        (alpha, beta)."""
+        after = picked | {pair}
+        if new is None:
+            return -self.negamax(position, after, depth - 1, -beta, -alpha)
+        child = self.positions.child(position, new)
+        if self.bonus:
+            return POINTS_PER_STICK + self.negamax(child, after, depth - 1, alpha - POINTS_PER_STICK,
+                                                   beta - POINTS_PER_STICK)
+        return POINTS_PER_STICK - self.negamax(child, after, depth - 1, POINTS_PER_STICK - beta,
+                                               POINTS_PER_STICK - alpha)
+
+    def negamax(self, position: int, picked: frozenset[PairIndex], depth: int, alpha: int, beta: int) -> int:
+        """Value of ``position`` for the mover, searching ``depth`` plies, within the window (alpha, beta).
+
+        Raises:
+            BudgetSpent: the budget of positions is spent, or ``deadline`` passed once a depth was complete.
+        """
+        if self.positions.missing(position) == 0:
+            return 0
+        if depth == 0:
+            self.horizon = True
+            return 0
+        self.budget -= 1
+        if self.budget < 0 or (self.depth_done and self.budget % _CLOCK_EVERY == 0
+                               and time.process_time() > self.deadline):
+            raise BudgetSpent
+        best = -_INFINITY
+        for pair, new in _duel_moves(self.positions, position, picked):
+            value = self.value_of(position, picked, pair, new, depth, alpha, beta)
+            best = max(best, value)
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        return best
+
+
 def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES, deadline: float = math.inf) -> Pair:
     """Return the pair maximising the mover's point margin, by iterative-deepening alpha-beta search over the
     :class:`Positions` of ``state``'s sticks (the ``hard`` duel player's move when :class:`DuelSolver` runs out of
@@ -736,60 +787,23 @@ def duel_search(state: GroebnerNimState, nodes: int = FALLBACK_DUEL_NODES, deadl
     :class:`Positions` rooted at ``state.sticks`` each call, so the answer does not depend on what was searched
     before.
     """
-    bonus = state.variant.bonus_turn
-    positions = Positions(state.variant.order, target_heads(state.sticks, state.variant.order))
-    budget = [nodes]
-    infinity = _INFINITY
-    horizon = [False]  # did the last iteration stop anywhere short of the end of the game?
-    depth_done = [False]  # has one depth been searched completely (only then may the clock stop the search)?
-
-    def value_of(position: int, picked: frozenset[PairIndex], pair: PairIndex, new: Stick | None, depth: int,
-                 alpha: int, beta: int) -> int:
-        """Value of ``pair`` (adding ``new``) for the mover, searching ``depth`` plies in total, within the window
-        (alpha, beta)."""
-        after = picked | {pair}
-        if new is None:
-            return -negamax(position, after, depth - 1, -beta, -alpha)
-        child = positions.child(position, new)
-        if bonus:
-            return POINTS_PER_STICK + negamax(child, after, depth - 1, alpha - POINTS_PER_STICK,
-                                              beta - POINTS_PER_STICK)
-        return POINTS_PER_STICK - negamax(child, after, depth - 1, POINTS_PER_STICK - beta,
-                                          POINTS_PER_STICK - alpha)
-
-    def negamax(position: int, picked: frozenset[PairIndex], depth: int, alpha: int, beta: int) -> int:
-        if positions.missing(position) == 0:
-            return 0
-        if depth == 0:
-            horizon[0] = True
-            return 0
-        budget[0] -= 1
-        if budget[0] < 0 or (depth_done[0] and budget[0] % _CLOCK_EVERY == 0 and time.process_time() > deadline):
-            raise BudgetSpent
-        best = -infinity
-        for pair, new in _duel_moves(positions, position, picked):
-            value = value_of(position, picked, pair, new, depth, alpha, beta)
-            best = max(best, value)
-            alpha = max(alpha, value)
-            if alpha >= beta:
-                break
-        return best
-
+    search = _DepthLimited(state, nodes, deadline)
+    positions = search.positions
     root = positions.root(state.sticks)
     root_picked = frozenset(pair.indices for pair in state.picked)
     root_moves = _duel_moves(positions, root, root_picked)
     choice = root_moves[0][0]
     try:
         for depth in range(1, 65):
-            horizon[0] = False
-            best_value, best_pair = -infinity, choice
+            search.horizon = False
+            best_value, best_pair = -_INFINITY, choice
             for pair, new in sorted(root_moves, key=lambda item: item[0] != choice):
-                value = value_of(root, root_picked, pair, new, depth, best_value, infinity)
+                value = search.value_of(root, root_picked, pair, new, depth, best_value, _INFINITY)
                 if value > best_value:
                     best_value, best_pair = value, pair
             choice = best_pair
-            depth_done[0] = True
-            if not horizon[0]:
+            search.depth_done = True
+            if not search.horizon:
                 break  # the whole game was searched: the choice is exact
     except BudgetSpent:
         pass
