@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from collections import OrderedDict
 
 import pytest
 
+from games.base import collector_paused
 from games.groebner_nim import GAME, computer
 from games.groebner_nim.computer import (
     MIN_START_TURNS,
@@ -378,6 +380,19 @@ def _fallback_position(monkeypatch: pytest.MonkeyPatch) -> tuple[GroebnerNimStat
     fallback = computer.duel_search(state, nodes=5)
     assert values[fallback] < max(values.values())
     return state, values, fallback
+
+
+def test_a_hard_move_leaves_no_reference_cycles_for_the_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a move dropped (the depth-limited search, a solver that ran out) is freed by reference counting when
+    the move returns, not left for the collector's next pass."""
+    state, _, _ = _fallback_position(monkeypatch)
+    gc.collect()
+    with collector_paused():
+        assert computer.duel_search(state, nodes=200) is not None
+        monkeypatch.setattr(computer, "DEEP_DUEL_NODES", 5)  # the second exact search runs out too: dropped
+        assert computer.hard_move(state) in state.unpicked_pairs()
+        assert not computer._SOLVERS
+        assert gc.collect() == 0
 
 
 def test_when_the_first_exact_search_runs_out_a_deeper_one_overrules_the_fallback(
