@@ -11,7 +11,7 @@ Rules follow ``seeds/polygons.md``; this module only reads positions built with 
   so the moves of one match and its review share what each proved. Only proven bounds are kept, so the table changes
   how fast a value is found and never which move is chosen: a move is the same for a seed whichever process
   computes it, with a warm table or a cold one. The ``hard`` player searches exactly once the path is started and at
-  most :func:`exact_left` dots are left to connect (8 of the default 10 dots: the whole drawing but the first
+  most :data:`EXACT_LEFT` dots are left to connect (8 of the default 10 dots: the whole drawing but the first
   segment), a threshold that depends only on the variant, so it too is the same in every process. Where that covers
   the drawing after the first segment, the first segment too is searched exactly, within a budget of closed paths
   (:func:`_first_segment`, on a fresh search so that the budget, and the move, never depend on the table). Among
@@ -94,11 +94,10 @@ _INFINITY = 1 << 20
 _UNKNOWN = (-1, 0.0, 0.0, False)
 
 
-def exact_left(total_dots: int) -> int:
-    """Dots left to connect at or below which the ``hard`` player and reviews search exactly, for a drawing of
-    ``total_dots`` dots: 8 up to 12 dots, 7 beyond (each within about 250 ms of CPU from an empty
-    table on the reference machine of ``make bench``; the table shared between moves makes the later moves cheap)."""
-    return 8 if total_dots <= 12 else 7
+EXACT_LEFT = 8
+"""Dots left to connect at or below which the ``hard`` player and reviews search exactly, whatever the number of dots:
+a ``hard`` move there takes about 130 ms of CPU from an empty table with 20 dots, at most about 330 ms, on the
+reference machine of ``make bench``; the table shared between moves makes the later moves cheap."""
 
 
 class _Drawing:
@@ -901,7 +900,7 @@ def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
     to connect. ``hard`` places by the placement search (:func:`placement_samples` futures), draws the first segment
     by the exact search within :data:`FIRST_SEGMENT_LEAVES` closed paths where the drawing after it is within the
     exact search (else, or if not one segment was searched in budget, by the tree search, :func:`hard_playouts`
-    play-outs), and searches the drawing exactly once the path is started and at most :func:`exact_left` dots are
+    play-outs), and searches the drawing exactly once the path is started and at most :data:`EXACT_LEFT` dots are
     left to connect (among the best segments, the one a fallible opponent most likely answers badly).
     """
     if level == "easy":
@@ -912,11 +911,11 @@ def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
         if state.path and _left(state) <= MEDIUM_EXACT_LEFT:
             return _exact_segment(state, rng)
         return _greedy_draw(state, rng)
-    if state.phase == "draw" and state.path and _left(state) <= exact_left(len(state.points)):
+    if state.phase == "draw" and state.path and _left(state) <= EXACT_LEFT:
         return _exact_segment(state, rng, swindle=True)
     if state.phase == "place":
         return _placement(state, rng, placement_samples(state.total_dots))
-    if len(state.points) - 2 <= exact_left(len(state.points)):
+    if len(state.points) - 2 <= EXACT_LEFT:
         found = _first_segment(state, rng)
         if found is not None:
             return found
@@ -925,14 +924,14 @@ def choose_move(state: PolygonsState, level: Level, rng: random.Random) -> Move:
 
 def exact_value(state: PolygonsState, seat: int) -> GameValue | None:
     """The value of ``state`` for ``seat`` (kind ``"margin"``: the seat's final faces minus the opponent's under
-    perfect play) once the path is started and at most :func:`exact_left` dots are left to connect (as the ``hard``
+    perfect play) once the path is started and at most :data:`EXACT_LEFT` dots are left to connect (as the ``hard``
     player searches); ``None`` before."""
     if state.phase == "over":
         odd, even = state.scores
         return GameValue("margin", odd - even if seat == 0 else even - odd, 0)
     mover = state.current_seat
     left = _left(state)
-    if state.phase != "draw" or not state.path or mover is None or left > exact_left(len(state.points)):
+    if state.phase != "draw" or not state.path or mover is None or left > EXACT_LEFT:
         return None
     best = exact_margin(state)
     return GameValue("margin", best if seat == mover else -best, left)

@@ -81,7 +81,7 @@ class PolygonsGame(Game[PolygonsState, Move]):
                   "once four dots are left to connect",
         "hard": "places each dot where two thousand sampled finishes score best for its side, searches the first "
                 "segment exactly as far as a budget of under a second reaches, then plays the drawing perfectly "
-                "(from 8 dots left to connect; 7 with more than 12 dots), choosing among its best segments the one "
+                "(from 8 dots left to connect), choosing among its best segments the one "
                 "you are most likely to answer badly",
     }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("5 dots each", {}, ("hard", "medium")),)
@@ -123,15 +123,15 @@ class PolygonsGame(Game[PolygonsState, Move]):
         sampled futures and draws the first segment by an exact search within a budget of closed paths (a tree
         search with more than 10 dots), all over fixed counts, so it is deterministic for a seeded ``rng``, and
         searches the drawing exactly once the path is started and at most
-        :func:`games.polygons.computer.exact_left` dots are left to connect.
+        :data:`games.polygons.computer.EXACT_LEFT` dots are left to connect.
         (:meth:`Game.computer_move` checks the state, the level and that the game is running.)
         """
         return computer.choose_move(state, level, rng)
 
     def exact_value(self, state: PolygonsState, seat: int) -> GameValue | None:
         """The value of ``state`` for ``seat`` (kind ``"margin"``: the seat's final faces minus the opponent's under
-        perfect play) once the path is started and at most 8 dots are left to connect (7 with more than 12 dots; the
-        ``hard`` player's exact search); ``None`` before (:func:`games.polygons.computer.exact_value`)."""
+        perfect play) once the path is started and at most 8 dots are left to connect (the ``hard`` player's exact
+        search); ``None`` before (:func:`games.polygons.computer.exact_value`)."""
         return computer.exact_value(state, seat)
 
     def estimate(self, state: PolygonsState, seat: int, rng: random.Random) -> Estimate:

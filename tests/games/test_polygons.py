@@ -471,6 +471,18 @@ def test_hard_keeps_the_exact_value_six_dots_before_the_end() -> None:
         assert state.format_move(GAME.computer_move(state, "hard", random.Random(seed))) == "D-J"
 
 
+def test_hard_searches_eight_dots_left_exactly_whatever_the_number_of_dots() -> None:
+    # With 10 dots each, 8 dots left to connect of 20: the exact value is known there, and hard keeps it.
+    state = _drawing_from(4, 10, 8)
+    assert len(state.points) == 20 and len(state.points) - len(state.path) == 8
+    seat = state.current_seat
+    value = GAME.exact_value(state, seat)
+    assert value is not None and value.distance == 8
+    assert GAME.exact_value(_drawing_from(4, 10, 9), seat) is None
+    move = GAME.computer_move(state, "hard", random.Random(2))
+    assert GAME.exact_value(state.apply(move), seat).amount == value.amount
+
+
 @pytest.mark.parametrize("search", [False, True], ids=["pairs", "masks"])
 @pytest.mark.parametrize("seed", range(8))
 def test_fast_scorer_agrees_with_the_rules(seed: int, search: bool) -> None:
