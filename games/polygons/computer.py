@@ -5,18 +5,18 @@ Rules follow ``seeds/polygons.md``; this module only reads positions built with 
 (which never imports it).
 
 * **The exact search** (:class:`_Endgame`): alpha-beta on the final face margin over every order of the dots left to
-  connect, with a table of proven bounds, scoring each closed path with a scorer that precomputes every crossing of
-  the position's segments once (:class:`_Drawing`, the same faces as the rules, about five times faster). One
-  search object is kept per set of dots in a small per-process table (:func:`endgame`, the 32 most recently used),
-  so the moves of one match and its review share what each proved. Only proven bounds are kept, so the table changes
-  how fast a value is found and never which move is chosen: a move is the same for a seed whichever process
-  computes it, with a warm table or a cold one. The ``hard`` player searches exactly once the path is started and at
-  most :data:`EXACT_LEFT` dots are left to connect (8 of the default 10 dots: the whole drawing but the first
-  segment), a threshold that depends only on the variant, so it too is the same in every process. Where that covers
-  the drawing after the first segment, the first segment too is searched exactly, within a budget of closed paths
-  (:func:`_first_segment`, on a fresh search so that the budget, and the move, never depend on the table). Among
-  segments of equal value ``hard`` keeps the one a fallible opponent most likely answers badly: from 8 dots left,
-  the one worth most against a random drawer by an expectimax over its best segments (:func:`_swindle`).
+  connect (the odd side's longest segments tried first, the even side's shortest), with a table of proven bounds,
+  scoring each closed path with a scorer that precomputes every crossing of the position's segments once
+  (:class:`_Drawing`, the same faces as the rules, about five times faster). One search object is kept per set of dots
+  in a small per-process table (:func:`endgame`, the 32 most recently used), so the moves of one match and its review
+  share what each proved. Only proven bounds are kept, so the table changes how fast a value is found and never which
+  move is chosen: a move is the same for a seed whichever process computes it, with a warm table or a cold one. The
+  ``hard`` player searches exactly once the path is started and at most :data:`EXACT_LEFT` dots are left to connect (8
+  of the default 10 dots: the whole drawing but the first segment), a fixed threshold, so it too is the same in every
+  process. Where that covers the drawing after the first segment, the first segment too is searched exactly, within a
+  budget of closed paths (:func:`_first_segment`, on a fresh search so that the budget, and the move, never depend on
+  the table). Among segments of equal value ``hard`` keeps the one a fallible opponent most likely answers badly: from 8
+  dots left, the one worth most against a random drawer by an expectimax over its best segments (:func:`_swindle`).
 * **The placement search** (:func:`_placement`): sequential halving over the legal points, each judged by the
   mover's mean face margin over sampled futures (the dots left placed at random, then a random closed path), every
   point on the same futures (common random numbers), so that two points are compared pair by pair. The mean margin
