@@ -57,7 +57,7 @@ from games.polygons.rules import (
 HARD_PLAYOUTS = 400
 """Play-outs of the ``hard`` player's tree search of the first segment with 10 dots in all (with more dots,
 proportionally fewer: :func:`hard_playouts`)."""
-PLACEMENT_SAMPLES = 2000
+PLACEMENT_SAMPLES = 4000
 """Futures (the dots left placed at random and a random closed path) the ``hard`` player's placement search scores
 per dot placed with 10 dots in all, over all its candidates (:func:`placement_samples` beyond)."""
 PLAYOUT_EXACT_LEFT = 3

@@ -79,10 +79,10 @@ class PolygonsGame(Game[PolygonsState, Move]):
         "easy": "places dots and draws segments at random",
         "medium": "places dots at random, draws the segment that scores best at once, and looks to the end "
                   "once four dots are left to connect",
-        "hard": "places each dot where two thousand sampled finishes score best for its side, searches the first "
+        "hard": "places each dot where four thousand sampled finishes score best for its side, searches the first "
                 "segment exactly as far as a budget of under a second reaches, then plays the drawing perfectly "
-                "(from 8 dots left to connect), choosing among its best segments the one "
-                "you are most likely to answer badly",
+                "(from 8 dots left to connect), choosing among its best segments the one you are most likely to "
+                "answer badly",
     }
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("5 dots each", {}, ("hard", "medium")),)
 
