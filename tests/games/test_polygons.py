@@ -414,7 +414,9 @@ def test_medium_takes_the_best_provisional_margin() -> None:
 
 
 def test_hard_beats_easy() -> None:
-    wins = losses = 0
+    # The first seat (odd faces) wins under good play, so hard must win every game there; as the second seat it
+    # must not lose these (its draws are the seat's, 18 of 250 in the arena against easy).
+    results: dict[int, list[int | None]] = {0: [], 1: []}
     for game in range(4):
         rng = random.Random(game)
         hard_seat = game % 2
@@ -422,9 +424,9 @@ def test_hard_beats_easy() -> None:
         while not state.is_over:
             level = "hard" if state.current_seat == hard_seat else "easy"
             state = state.apply(GAME.computer_move(state, level, rng))
-        wins += state.outcome.winner == hard_seat
-        losses += state.outcome.winner == 1 - hard_seat
-    assert losses == 0 and wins >= 3
+        results[hard_seat].append(state.outcome.winner)
+    assert results[0] == [0, 0]
+    assert 0 not in results[1]
 
 
 def test_unknown_level() -> None:
