@@ -563,6 +563,7 @@ def test_long_segments_first_for_the_odd_side_saves_work_and_changes_no_value() 
         plain_leaves += plain.leaves
     assert ordered_leaves < 0.9 * plain_leaves  # 25,316 against 30,506
 
+
 def test_the_shared_table_never_changes_a_move() -> None:
     states = [_drawing_from(seed, 5, 8) for seed in range(3)]
     warm = []
