@@ -472,6 +472,18 @@ class Option:
             raise InvalidVariant(f"Option `{self.name}` must be text of at most {self.max_length} characters.")
         return value
 
+    def command_description(self) -> str:
+        """The option's text in the start command's picker, at most 100 characters: :attr:`description`, then the
+        range of an ``int`` and the default of an ``int`` or a ``choice`` (``"Grid size n×n (4–15, default 8)"``),
+        which the picker would not show otherwise. The rules' option table gives these in words instead
+        (:meth:`describe_values`)."""
+        hints = []
+        if self.kind == "int":
+            hints.append(f"{self.minimum}–{self.maximum}")
+        if self.default is not None and self.kind in ("int", "choice"):
+            hints.append(f"default {self.default}")
+        return (f"{self.description} ({', '.join(hints)})" if hints else self.description)[:100]
+
     def describe_values(self) -> str:
         """The legal values in words, for the rules' option table (``"true or false"``, ``"4 to 15"``, ...)."""
         if self.kind == "bool":

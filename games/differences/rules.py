@@ -45,8 +45,7 @@ from games.base import (
 MIN_N, MAX_N, DEFAULT_N = 4, 15, 8
 """Grid sizes allowed by the variant option ``n``, and its default."""
 OPTIONS: tuple[Option, ...] = (
-    Option("n", f"Grid size n×n ({MIN_N}–{MAX_N}, default {DEFAULT_N})", DEFAULT_N, "int",
-           minimum=MIN_N, maximum=MAX_N),
+    Option("n", "Grid size n×n", DEFAULT_N, "int", minimum=MIN_N, maximum=MAX_N),
     Option("unique", "Count only differences that occur exactly once", False, "bool"),
 )
 """The variant options: the grid size ``n`` and the ``unique`` scoring."""

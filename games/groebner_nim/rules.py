@@ -57,8 +57,7 @@ POINTS_PER_STICK = 3
 
 OPTIONS: tuple[Option, ...] = (
     Option("mode", "duel (2 players) or solitaire (fewest turns)", "duel", "choice", choices=MODES),
-    Option("sticks", f"Random start: number of sticks ({MIN_STICKS}–{MAX_STICKS})", MIN_STICKS, "int",
-           minimum=MIN_STICKS, maximum=MAX_STICKS),
+    Option("sticks", "Random start: number of sticks", MIN_STICKS, "int", minimum=MIN_STICKS, maximum=MAX_STICKS),
     Option("order", "Monomial order choosing heads", "grevlex", "choice", choices=ORDERS),
     Option("bonus_turn", "Duel: you keep the turn while your pair adds a stick", False, "bool"),
     Option("start", "Custom start as polynomials, e.g. x^3+1, x*y^2+y^3", None, "text", max_length=400),

@@ -84,7 +84,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 """Named variant presets. Only ``classic`` comes from the source; the others are ours (see the seed document)."""
 
 OPTIONS: tuple[Option, ...] = (
-    Option("preset", "Napkin and supply preset (default: classic)", "classic", "choice", choices=tuple(PRESETS)),
+    Option("preset", "Napkin and supply preset", "classic", "choice", choices=tuple(PRESETS)),
     Option("width", "Napkin width in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
     Option("height", "Napkin height in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
     Option("coins_2", "Coins of size 2 in the shared supply", None, "int", minimum=0, maximum=MAX_SUPPLY),

@@ -59,12 +59,10 @@ DOTS_DEFAULT, DOTS_MIN, DOTS_MAX = 5, 3, 10
 KOMI_DEFAULT, KOMI_MAX = 0, 9
 """Faces given to seat 1 before the game (variant ``komi``; ours, not the source's: see ``seeds/polygons.md``)."""
 OPTIONS: tuple[Option, ...] = (
-    Option("size", f"Lattice 0..size in both directions ({SIZE_MIN}–{SIZE_MAX}, default {SIZE_DEFAULT})",
-           SIZE_DEFAULT, "int", minimum=SIZE_MIN, maximum=SIZE_MAX),
-    Option("dots", f"Dots each player places ({DOTS_MIN}–{DOTS_MAX}, default {DOTS_DEFAULT})", DOTS_DEFAULT,
-           "int", minimum=DOTS_MIN, maximum=DOTS_MAX),
-    Option("komi", f"Faces the second player starts with, as odd faces favour the first (0–{KOMI_MAX}, default 0)",
-           KOMI_DEFAULT, "int", minimum=0, maximum=KOMI_MAX),
+    Option("size", "Lattice 0..size in both directions", SIZE_DEFAULT, "int", minimum=SIZE_MIN, maximum=SIZE_MAX),
+    Option("dots", "Dots each player places", DOTS_DEFAULT, "int", minimum=DOTS_MIN, maximum=DOTS_MAX),
+    Option("komi", "Faces the second player starts with, as odd faces favour the first", KOMI_DEFAULT, "int",
+           minimum=0, maximum=KOMI_MAX),
 )
 """The variant options: the lattice ``size``, the ``dots`` per seat (at most :func:`max_dots_per_seat`) and the
 ``komi`` given to seat 1."""

@@ -38,6 +38,10 @@ def test_rules_are_written_for_players_and_fit_an_embed(game: str) -> None:
     if GAMES[game].options:
         assert all(f"`{option.name}`" in shown for option in GAMES[game].options)
         assert "default" in shown
+        lines = [line for field in embed.fields if field.name in ("Options of the start command", "More options")
+                 for line in field.value.split("\n")]
+        assert len(lines) == len(GAMES[game].options)
+        assert all(line.count("default") == 1 for line in lines), "values and default given once, in words"
 
 
 async def test_rules_command_shows_the_players_text_and_an_example_board(simcord_env, db: Database) -> None:

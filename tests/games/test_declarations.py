@@ -84,10 +84,22 @@ def test_the_registry_finds_the_five_games_with_their_declarations() -> None:
         assert game.source and game.natural_end and game.moves and game.demo
         for option in game.options:
             assert len(option.description) <= 100, (key, option.name)
+            assert len(option.command_description()) <= 100, (key, option.name)
         for command in game.moves:
             assert len(command.description) <= 100
             assert all(len(param.description) <= 100 for param in command.params)
 
+
+
+def test_the_pickers_text_adds_the_range_and_default_the_picker_would_not_show() -> None:
+    assert Option("n", "Grid size n×n", 8, "int", minimum=4, maximum=15).command_description() == \
+        "Grid size n×n (4–15, default 8)"
+    assert Option("width", "Napkin width", None, "int", minimum=8, maximum=60).command_description() == \
+        "Napkin width (8–60)"
+    assert Option("preset", "Preset", "classic", "choice", choices=("classic", "holed")).command_description() == \
+        "Preset (default classic)"
+    assert Option("hole", "A hole", None, "bool").command_description() == "A hole"
+    assert len(Option("k", "x" * 100, 1, "int", minimum=0, maximum=9).command_description()) == 100
 
 @pytest.mark.parametrize("key", KEYS)
 def test_variant_defaults_are_the_declared_defaults_and_load(key: str) -> None:

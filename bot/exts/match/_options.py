@@ -106,7 +106,7 @@ def start_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
         ("opponent", Optional[discord.Member]), ("level", Optional[LevelOption]),  # noqa: UP045
         ("days", Optional[int]), ("seat", Optional[SeatOption]),  # noqa: UP045
         *((option.name, option_annotation(option)) for option in game.options)]
-    descriptions = {**START_DESCRIPTIONS, **{option.name: option.description[:100] for option in game.options}}
+    descriptions = {**START_DESCRIPTIONS, **{option.name: option.command_description() for option in game.options}}
     start_cb = app_commands.choices(days=DAYS_CHOICES)(start)
     command = generated_command("start", f"Challenge someone (or me) to {game.title}"[:100], start_cb, params,
                                 descriptions)

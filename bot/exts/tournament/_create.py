@@ -69,7 +69,7 @@ def create_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]
 
     create.__qualname__ = create.__name__ = game.command
     params = [*TOURNAMENT_OPTIONS, *((option.name, option_annotation(option)) for option in game.options)]
-    descriptions = {**CREATE_DESCRIPTIONS, **{option.name: option.description[:100] for option in game.options}}
+    descriptions = {**CREATE_DESCRIPTIONS, **{option.name: option.command_description() for option in game.options}}
     callback = app_commands.choices(days=DAYS_CHOICES[:-1])(create)  # no "no limit": every round must end
     command = generated_command(game.command, f"Open a {game.title} tournament"[:100], callback, params, descriptions)
     return CREATE_COOLDOWN(command)
