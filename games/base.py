@@ -432,7 +432,8 @@ class Option:
 
     Attributes:
         name: the key in the variant dict and the start command's option name (``snake_case``).
-        description: one line for players (at most 100 characters: Discord's limit).
+        description: one line for players (at most 100 characters: Discord's limit), without the legal values or
+            the default: the pickers (:meth:`command_description`) and the rules' table add them.
         default: the value when the player leaves the option out (``None``: "not set", for options whose
             default comes from another option, such as a preset).
         kind: ``"bool"``, ``"int"`` (``minimum``..``maximum`` inclusive), ``"choice"`` (one of ``choices``) or
@@ -473,16 +474,16 @@ class Option:
         return value
 
     def command_description(self) -> str:
-        """The option's text in the start command's picker, at most 100 characters: :attr:`description`, then the
-        range of an ``int`` and the default of an ``int`` or a ``choice`` (``"Grid size n×n (4–15, default 8)"``),
-        which the picker would not show otherwise. The rules' option table gives these in words instead
-        (:meth:`describe_values`)."""
+        """The option's text in the pickers of the start and tournament commands: :attr:`description`, then the range
+        of an ``int`` and the default of an ``int`` or a ``choice`` (``"Grid size n×n (4–15, default 8)"``), which a
+        picker would not show otherwise. The rules' option table gives these in words instead
+        (:meth:`describe_values`). Discord allows 100 characters; the declarations test holds every game to it."""
         hints = []
         if self.kind == "int":
             hints.append(f"{self.minimum}–{self.maximum}")
         if self.default is not None and self.kind in ("int", "choice"):
             hints.append(f"default {self.default}")
-        return (f"{self.description} ({', '.join(hints)})" if hints else self.description)[:100]
+        return f"{self.description} ({', '.join(hints)})" if hints else self.description
 
     def describe_values(self) -> str:
         """The legal values in words, for the rules' option table (``"true or false"``, ``"4 to 15"``, ...)."""

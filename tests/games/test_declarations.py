@@ -99,7 +99,6 @@ def test_the_pickers_text_adds_the_range_and_default_the_picker_would_not_show()
     assert Option("preset", "Preset", "classic", "choice", choices=("classic", "holed")).command_description() == \
         "Preset (default classic)"
     assert Option("hole", "A hole", None, "bool").command_description() == "A hole"
-    assert len(Option("k", "x" * 100, 1, "int", minimum=0, maximum=9).command_description()) == 100
 
 @pytest.mark.parametrize("key", KEYS)
 def test_variant_defaults_are_the_declared_defaults_and_load(key: str) -> None:
