@@ -436,6 +436,7 @@ class Option:
             the default: the pickers (:meth:`command_description`) and the rules' table add them.
         default: the value when the player leaves the option out (``None``: "not set", for options whose
             default comes from another option, such as a preset).
+        unset: what a ``None`` default means, in words for the rules' table (``"as the preset says"``).
         kind: ``"bool"``, ``"int"`` (``minimum``..``maximum`` inclusive), ``"choice"`` (one of ``choices``) or
             ``"text"`` (at most ``max_length`` characters).
     """
@@ -448,6 +449,7 @@ class Option:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     max_length: int = 400
+    unset: str = "not set"
 
     def check(self, value: Any) -> Any:
         """Return ``value`` if it is legal for this option (``None`` only where the default is ``None``).

@@ -53,7 +53,7 @@ def option_lines(game: str) -> list[str]:
     lines = []
     for option in GAMES[game].options:
         if option.default is None:
-            default = "as the preset says"
+            default = option.unset
         elif isinstance(option.default, bool):
             default = "on" if option.default else "off"
         else:

@@ -60,7 +60,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("sticks", "Random start: number of sticks", MIN_STICKS, "int", minimum=MIN_STICKS, maximum=MAX_STICKS),
     Option("order", "Monomial order choosing heads", "grevlex", "choice", choices=ORDERS),
     Option("bonus_turn", "Duel: you keep the turn while your pair adds a stick", False, "bool"),
-    Option("start", "Custom start as polynomials, e.g. x^3+1, x*y^2+y^3", None, "text", max_length=400),
+    Option("start", "Custom start as polynomials, e.g. x^3+1, x*y^2+y^3", None, "text", max_length=400,
+           unset="a random start"),
 )
 """The variant options (see :class:`Variant`)."""
 _OPTIONS = tuple(option.name for option in OPTIONS)

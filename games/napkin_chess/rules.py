@@ -83,17 +83,22 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 """Named variant presets. Only ``classic`` comes from the source; the others are ours (see the seed document)."""
 
+_BY_PRESET = "as the preset says"
+"""The default of every option but ``preset``, in the rules' words."""
+
 OPTIONS: tuple[Option, ...] = (
     Option("preset", "Napkin and supply preset", "classic", "choice", choices=tuple(PRESETS)),
-    Option("width", "Napkin width in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
-    Option("height", "Napkin height in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE),
-    Option("coins_2", "Coins of size 2 in the shared supply", None, "int", minimum=0, maximum=MAX_SUPPLY),
-    Option("coins_3", "Coins of size 3", None, "int", minimum=0, maximum=MAX_SUPPLY),
-    Option("coins_4", "Coins of size 4", None, "int", minimum=0, maximum=MAX_SUPPLY),
-    Option("hole", "A hole of radius 1 near the centre", None, "bool"),
-    Option("first_coin_two", "The first coin must be a 2", None, "bool"),
+    Option("width", "Napkin width in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE, unset=_BY_PRESET),
+    Option("height", "Napkin height in napkin units", None, "int", minimum=MIN_SIDE, maximum=MAX_SIDE,
+           unset=_BY_PRESET),
+    Option("coins_2", "Coins of size 2 in the shared supply", None, "int", minimum=0, maximum=MAX_SUPPLY,
+           unset=_BY_PRESET),
+    Option("coins_3", "Coins of size 3", None, "int", minimum=0, maximum=MAX_SUPPLY, unset=_BY_PRESET),
+    Option("coins_4", "Coins of size 4", None, "int", minimum=0, maximum=MAX_SUPPLY, unset=_BY_PRESET),
+    Option("hole", "A hole of radius 1 near the centre", None, "bool", unset=_BY_PRESET),
+    Option("first_coin_two", "The first coin must be a 2", None, "bool", unset=_BY_PRESET),
     Option("scoring", "points (sum of coin values) or last_mover (last to place wins)", None, "choice",
-           choices=SCORINGS),
+           choices=SCORINGS, unset=_BY_PRESET),
 )
 """The variant options players set; every one but ``preset`` defaults to ``None``: "as the preset says"."""
 _OPTION = {option.name: option for option in OPTIONS}

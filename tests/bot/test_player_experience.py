@@ -42,6 +42,8 @@ def test_rules_are_written_for_players_and_fit_an_embed(game: str) -> None:
                  for line in field.value.split("\n")]
         assert len(lines) == len(GAMES[game].options)
         assert all(line.count("default") == 1 for line in lines), "values and default given once, in words"
+        if all(option.name != "preset" for option in GAMES[game].options):
+            assert "preset" not in "".join(lines), "an unset default is explained in the game's own words"
 
 
 async def test_rules_command_shows_the_players_text_and_an_example_board(simcord_env, db: Database) -> None:
