@@ -14,6 +14,10 @@ answer is on its way, and each helper makes the call that fits what was sent bef
 placeholder filled in, or a follow-up. An answer meant for the member alone that finds a public placeholder (the
 command was slow and then refused) takes the placeholder down and follows up privately, so a refusal is never shown
 to the channel; a public answer that finds a private placeholder completes it and follows up in public.
+
+An interaction's token lasts :data:`TOKEN_LIFETIME` seconds (Discord's 15 minutes): an answer that comes later (a
+long queue) uses no token. A public one is posted in the interaction's channel, a private one sent to the member by
+direct message; a click's message is edited through its channel; a progress note is dropped.
 """
 
 from __future__ import annotations
@@ -27,11 +31,15 @@ from typing import Any, TypeVar, cast
 
 import discord
 
+from bot.contract import TOKEN_LIFETIME
+
 log = logging.getLogger(__name__)
 
 ANSWER_BUDGET = 1.5
 """Seconds an interaction may go unanswered before it is deferred: Discord allows 3 from when it sent the
 interaction, and the gateway's delivery and the deferral's own round trip take some of them."""
+TOKEN_MARGIN = 60.0
+"""Seconds before the end of an interaction's token after which it is no longer used (a request may take a while)."""
 PRIVATE: dict[Any, Any] = {"private": True}
 """``extras`` of a command whose answer only the member sees: a deferral of it is private too (commands are public
 by default)."""
@@ -100,6 +108,26 @@ async def _defer(interaction: discord.Interaction[Any], state: _Answer, private:
     state.placeholder = private
 
 
+def token_expired(interaction: discord.Interaction[Any]) -> bool:
+    """``True`` once the interaction's token is too old to use (within :data:`TOKEN_MARGIN` of its end)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return age >= TOKEN_LIFETIME - TOKEN_MARGIN
+
+
+async def _without_token(interaction: discord.Interaction[Any], private: bool,
+                         fields: dict[str, Any]) -> discord.Message | None:
+    """An answer past the token's lifetime: in the channel when public, else by direct message to the member."""
+    log.info("interaction %s is past its token's lifetime: answering %s", interaction.id,
+             "by direct message" if private else "in its channel")
+    fields.pop("ephemeral", None)
+    if private:
+        return await interaction.user.send(**fields)
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        return await interaction.user.send(**fields)
+    return await channel.send(**fields)
+
+
 async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None:
     """Defer ``interaction`` now (nothing if it has an answer already): for work that always takes a while."""
     state = _state(interaction)
@@ -113,7 +141,7 @@ async def progress(interaction: discord.Interaction[Any], text: str) -> None:
     fills in later; nothing when there is no placeholder."""
     state = _state(interaction)
     async with state.lock:
-        if state.placeholder is not None:
+        if state.placeholder is not None and not token_expired(interaction):
             await interaction.edit_original_response(content=text)
 
 
@@ -154,6 +182,9 @@ async def respond(interaction: discord.Interaction[Any], content: str | None = N
             except discord.HTTPException as error:  # sent, but not named: the caller goes on without it
                 log.info("could not learn the answer of interaction %s: %s", interaction.id, error)
                 return None
+        if token_expired(interaction):
+            state.placeholder = None
+            return await _without_token(interaction, private, fields)
         shown, state.placeholder = state.placeholder, None
         if shown is not None:
             if shown == private:
@@ -193,7 +224,7 @@ async def update(interaction: discord.Interaction[Any], **fields: Any) -> None:
         _stop_watch(state)
         if not interaction.response.is_done():
             await interaction.response.edit_message(**fields)
-        elif state.silent:
+        elif state.silent and not token_expired(interaction):
             await interaction.edit_original_response(**fields)
         elif interaction.message is not None:
             await interaction.message.edit(**fields)

@@ -45,7 +45,7 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
     import aiohttp
     import discord
 
-    from bot.client import NapkinBot
+    from bot.client import CommandTreeRefused, NapkinBot
     from bot.ops.lifetime import EndpointUnavailable, operated, stop_bot
     from bot.ops.logs import configure_logging
     from storage import Database, StorageError
@@ -81,6 +81,8 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
                               "docs/operating.md.")
     except (TimeoutError, aiohttp.ClientError, OSError) as error:
         return _fail(command, f"could not reach Discord ({type(error).__name__}: {error}); check the network.")
+    except CommandTreeRefused as error:
+        return _fail(command, f"{error}.")
     except discord.HTTPException as error:
         return _fail(command, f"Discord answered {error.status}: {error.text or error}.")
     except StorageError as error:
@@ -160,12 +162,37 @@ def _invite_url(args: argparse.Namespace) -> int:
 
 
 def _sync(args: argparse.Namespace) -> int:
+    if args.check:
+        return _sync_check()
+
     async def body(bot: Any, token: str) -> None:
         bot.force_sync = True
         await bot.login(token)  # runs setup_hook, which syncs the command tree
         print("command tree synced")
 
     return _with_bot("sync", body)
+
+
+def _sync_check() -> int:
+    """Build the command tree offline and hold it against Discord's limits: each command's size, then every breach;
+    exit code 1 if Discord would refuse it."""
+    from bot.client import built_command_tree
+    from bot.contract import COMMAND_CHARACTERS, command_size, contract
+
+    logging.basicConfig(level=logging.WARNING)
+    commands = asyncio.run(built_command_tree())
+    width = max(len(str(command["name"])) for command in commands) + 1
+    for command in sorted(commands, key=lambda command: -command_size(command)):
+        print(f"/{command['name']:<{width}} {command_size(command):>6,} of {COMMAND_CHARACTERS:,} characters")
+    breaches = contract().check_commands(commands)
+    if breaches:
+        for breach in breaches:
+            print(f"refused: {breach.field}: {breach.limit}")
+        many = len(breaches) != 1
+        return _fail("sync --check", f"Discord would refuse this command tree ({len(breaches)} breach"
+                                     f"{'es' * many} above); fix {'them' if many else 'it'} before deploying.")
+    print(f"{len(commands)} commands, each within Discord's limits (longest localizations counted).")
+    return 0
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -346,8 +373,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="napkin", description="Napkin Games: pencil-and-paper games on Discord.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN)").set_defaults(func=_run)
-    sub.add_parser("sync", help="register the slash commands with Discord now (needs DISCORD_TOKEN)").set_defaults(
-        func=_sync)
+    sync = sub.add_parser("sync", help="register the slash commands with Discord now (needs DISCORD_TOKEN)")
+    sync.add_argument("--check", action="store_true",
+                      help="only build the command tree offline and check it against Discord's limits (no token)")
+    sync.set_defaults(func=_sync)
     invite = sub.add_parser("invite-url", help="print the address that adds the bot to a server, with the "
                                                "permissions it needs")
     invite.add_argument("--client-id", type=int, metavar="ID",

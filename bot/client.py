@@ -15,6 +15,7 @@ import json
 import logging
 import pkgutil
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -22,6 +23,7 @@ from discord.ext import commands
 
 from bot import exts
 from bot.answers import watch
+from bot.contract import Breach, contract
 from bot.errors import reply_error
 from bot.ops.interactions import InteractionGate
 from bot.ops.metrics import Metrics
@@ -32,6 +34,34 @@ from storage import Database, ReadTx, Shards, Tx
 log = logging.getLogger(__name__)
 
 TREE_HASH_KEY = "command_tree_hash"
+
+
+class CommandTreeRefused(Exception):
+    """The command tree breaks Discord's published limits: a sync would be answered 400 and register nothing.
+
+    Attributes:
+        breaches: what Discord would refuse (:class:`bot.contract.Breach`), at least one.
+    """
+
+    def __init__(self, breaches: Sequence[Breach]) -> None:
+        self.breaches = list(breaches)
+        more = f" (and {len(self.breaches) - 1} more)" if len(self.breaches) > 1 else ""
+        super().__init__(f"Discord would refuse the command tree, so it was not synced: {self.breaches[0].field}: "
+                         f"{self.breaches[0].limit}{more}; napkin sync --check lists every command's size")
+
+
+async def built_command_tree(dev_guild: int | None = None) -> list[dict[str, Any]]:
+    """The command tree a bot with every extension would sync, built offline: no token, no connection, and no file
+    written (an in-memory database serves the extensions while they load)."""
+    db = await Database.open(":memory:")
+    try:
+        async with NapkinBot(db, dev_guild=dev_guild, computer_workers=0) as bot:
+            await bot.load_extensions()
+            if dev_guild:
+                bot.tree.copy_global_to(guild=discord.Object(dev_guild))
+            return await bot.command_payload()
+    finally:
+        await db.close()
 
 
 def discover_extensions() -> list[str]:
@@ -138,12 +168,26 @@ class NapkinBot(commands.AutoShardedBot):
         """Start the computer's workers, load extensions (they register their commands and persistent buttons), sync
         commands if they changed (in the process that runs shard 0; ``napkin sync`` syncs from any)."""
         self.computer.start()
-        for name in discover_extensions():
-            await self.load_extension(name)
+        await self.load_extensions()
         if self.syncs_commands or self.force_sync:
             await self.sync_commands(force=self.force_sync)
         else:
             log.info("not syncing commands: the process that runs shard 0 does")
+
+    async def load_extensions(self) -> None:
+        """Load every extension of :func:`discover_extensions` (their commands and persistent buttons register)."""
+        for name in discover_extensions():
+            await self.load_extension(name)
+
+    async def command_payload(self) -> list[dict[str, Any]]:
+        """The command tree as :meth:`sync_commands` would send it (translated as ``CommandTree.sync`` does): the
+        server's commands with a development server, else the global ones."""
+        guild = discord.Object(self.dev_guild) if self.dev_guild else None
+        commands = self.tree.get_commands(guild=guild)
+        translator = self.tree.translator
+        if translator is not None:
+            return [await command.get_translated_payload(self.tree, translator) for command in commands]
+        return [command.to_dict(self.tree) for command in commands]
 
     async def close(self) -> None:
         """Log out and stop the computer's workers."""
@@ -167,7 +211,11 @@ class NapkinBot(commands.AutoShardedBot):
         return hashlib.sha256(f"{self.application_id}:{self.dev_guild}:{blob}".encode()).hexdigest()
 
     async def sync_commands(self, force: bool = False) -> bool:
-        """Sync the command tree when it changed since the last sync; return ``True`` if it synced."""
+        """Sync the command tree when it changed since the last sync; return ``True`` if it synced.
+
+        Raises:
+            CommandTreeRefused: the tree breaks Discord's limits (:mod:`bot.contract`); nothing is sent.
+        """
         guild = discord.Object(self.dev_guild) if self.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -176,6 +224,9 @@ class NapkinBot(commands.AutoShardedBot):
         if stored == digest and not force:
             log.info("command tree unchanged; not syncing")
             return False
+        breaches = contract().check_commands(await self.command_payload(), global_scope=guild is None)
+        if breaches:
+            raise CommandTreeRefused(breaches)
         await self.tree.sync(guild=guild)
         await self.db.write(Tx.put_meta, TREE_HASH_KEY, digest)
         log.info("command tree synced")

@@ -12,7 +12,9 @@ What is set up so that the page behaves like a server the bot lives in:
 - the computer is called by the bot's name; commands are always registered (a forced sync);
 - the simulated clock reads real time, so messages and deadlines carry the local time of day;
 - every open page is republished when the bot posts or edits something, so the other player's tab follows;
-- actions may take as long as the computer needs (no settle time-out short of :data:`SETTLE_SECONDS`).
+- actions may take as long as the computer needs (no settle time-out short of :data:`SETTLE_SECONDS`);
+- every request the bot makes is checked against Discord's contract (:mod:`bot.contract`), answered 400 and logged
+  as an error when Discord would refuse it, as the tests do.
 
 Players keep the same Discord ids from one run to the next (the roster of names is kept in the database), so
 matches in ``play.db`` go on where they stopped; ``/match list`` and ``/match board`` bring them back.
@@ -37,6 +39,8 @@ from simcord.env import Env
 
 from bot.client import NapkinBot
 from bot.config import Settings
+from bot.contract import Breach
+from bot.contract.simcord import guarded
 from bot.ops.lifetime import operated
 from storage import Database, ReadTx, Tx
 
@@ -128,16 +132,23 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
     players = {name: MemberActor(env, guild, owner) if users[name.casefold()] is owner
                else guild.add_member(users[name.casefold()]) for name in names}
     catch_up_clock(env)
-    await env.start()
-    try:
-        await bot.sync_commands(force=True)
-        await bot.services.settings.update(GUILD_ID, use_threads=False)
-        yield LocalServer(env, bot, guild, channel, players)
-    finally:
+    with guarded(on_breach=_log_breaches):
+        await env.start()
         try:
-            await env.shutdown()
+            await bot.sync_commands(force=True)
+            await bot.services.settings.update(GUILD_ID, use_threads=False)
+            yield LocalServer(env, bot, guild, channel, players)
         finally:
-            await bot.computer.close()
+            try:
+                await env.shutdown()
+            finally:
+                await bot.computer.close()
+
+
+def _log_breaches(breaches: Sequence[Breach]) -> None:
+    """A request Discord would refuse (the local page answers it as Discord would, 400): logged as an error."""
+    for breach in breaches:
+        log.error("Discord would refuse this request: %s", breach)
 
 
 def catch_up_clock(env: Env, clock: Callable[[], float] = time.time) -> float:

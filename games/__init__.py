@@ -34,6 +34,7 @@ from games.base import (
     RulesError,
     State,
     Termination,
+    parse_options,
 )
 
 _PACKAGES: list[str] = [__name__]
@@ -122,4 +123,5 @@ __all__ = [
     "add_game_package",
     "game_packages",
     "get_game",
+    "parse_options",
 ]

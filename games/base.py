@@ -22,6 +22,7 @@ import contextlib
 import enum
 import gc
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
@@ -496,6 +497,77 @@ class Option:
         if self.kind == "choice":
             return ", ".join(self.choices)
         return f"text (up to {self.max_length} characters)"
+
+
+_OPTION_NAME = re.compile(r"(?:^|\s)([A-Za-z][A-Za-z0-9_]*)\s*:")
+TRUE_WORDS = ("true", "yes", "on")
+FALSE_WORDS = ("false", "no", "off")
+
+
+def _typed(text: str, limit: int = 40) -> str:
+    """``text`` as quoted back in a message: cut to ``limit`` characters, backticks made apostrophes."""
+    text = text.replace("`", "'")
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def parse_option(option: Option, text: str) -> Any:
+    """The value of ``option`` written as ``text`` (``"true"``/``"on"``/``"yes"``, a whole number, one of its choices
+    in any case, or text), checked by :meth:`Option.check`.
+
+    Raises:
+        InvalidVariant: the text is not a value of the option; the message quotes it and names the legal values.
+    """
+    text = text.strip()
+    if option.kind == "bool":
+        if text.lower() in TRUE_WORDS:
+            return True
+        if text.lower() in FALSE_WORDS:
+            return False
+        raise InvalidVariant(f"Option `{option.name}` is true or false, not `{_typed(text)}`.")
+    if option.kind == "int":
+        if not text.lstrip("-").isdecimal() or len(text) > 12:
+            raise InvalidVariant(f"Option `{option.name}` is a whole number from {option.minimum} to "
+                                 f"{option.maximum}, not `{_typed(text)}`.")
+        return option.check(int(text))
+    if option.kind == "choice":
+        chosen = next((choice for choice in option.choices if choice.lower() == text.lower()), None)
+        if chosen is None:
+            raise InvalidVariant(f"Option `{option.name}` is one of {', '.join(option.choices)}, not "
+                                 f"`{_typed(text)}`.")
+        return chosen
+    return option.check(text)
+
+
+def parse_options(options: Sequence[Option], text: str) -> dict[str, Any]:
+    """Read options written as a start command shows them typed, ``"n:6 unique:true"``, into their values.
+
+    Each option is ``name:value``; a value runs to the next ``name:`` (so a text value may hold spaces and commas:
+    ``start:x^3+1, x*y^2+y^3``). Options left out are not in the result (their defaults apply later).
+
+    Raises:
+        InvalidVariant: text that is not ``name:value``, an option named twice or unknown (the message lists the
+            known ones), or a value that is not legal for its option; the message quotes what was typed.
+    """
+    text = text.strip()
+    found = list(_OPTION_NAME.finditer(text))
+    if text and (not found or found[0].start(1) != 0):
+        example = f" such as `{options[0].name}:…`" if options else ""
+        raise InvalidVariant(f"`{_typed(text)}` is not a list of options{example}: write each as name:value.")
+    by_name = {option.name: option for option in options}
+    values: dict[str, Any] = {}
+    for index, match in enumerate(found):
+        name = match.group(1)
+        end = found[index + 1].start() if index + 1 < len(found) else len(text)
+        value = text[match.end():end].strip()
+        if name not in by_name:
+            known = ", ".join(by_name) or "none"
+            raise InvalidVariant(f"There is no option `{_typed(name)}`; the options are {known}.")
+        if name in values:
+            raise InvalidVariant(f"Option `{name}` is given twice.")
+        if not value:
+            raise InvalidVariant(f"Option `{name}` has no value: write it as `{name}:…`.")
+        values[name] = parse_option(by_name[name], value)
+    return values
 
 
 def check_options(options: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -17,6 +17,9 @@ from games import RulesError, add_game_package
 from storage import Database
 from tests.postgres_cluster import Cluster, fresh_database, start_cluster
 
+pytest_plugins = ["tests.contract_plugin"]
+"""Discord's contract, checked on every request of every test (see tests/contract_plugin.py)."""
+
 EXTRA_GAMES = "tests.extra_games"
 """The tests' own games (a sixth game, tic-tac-toe), registered like the real ones so every generic suite runs them."""
 add_game_package(EXTRA_GAMES)

@@ -99,7 +99,8 @@ def rules_embed(game: str) -> discord.Embed:
         embed.add_field(name="Playing me (pick me as `opponent`, then `level:`)", value=levels[:EMBED_FIELD],
                         inline=False)
     embed.add_field(name="Tournaments and seasons", inline=False, value=(
-        f"A server can hold a Swiss or round-robin tournament of this game: `/tournament create {declared.command}`. "
+        f"A server can hold a Swiss or round-robin tournament of this game: "
+        f"`/tournament create game:{declared.title}`, with the game's options in `variant` as in its start command. "
         "`/help topic:tournaments` tells how rounds, byes, withdrawals and tie-breaks work; `/help topic:ratings`, "
         "how ratings and seasons do."))
     embed.add_field(name="Source", value=declared.source, inline=False)

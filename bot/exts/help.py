@@ -49,7 +49,7 @@ COMMUNITY_COMMANDS = (
     ("/settings", "server settings (Manage Server), seasons among them"),
 )
 TOURNAMENT_COMMANDS = (
-    ("/tournament create", "open a Swiss or round robin of a game, with its options as in `start`"),
+    ("/tournament create", "open a Swiss or round robin of a game (`variant:` its options as in `start`)"),
     ("/tournament join", "enter one (the organizer can enter the computer too)"),
     ("/tournament leave", "leave one that has not started"),
     ("/tournament start", "start it now (organizer)"),

@@ -118,8 +118,10 @@ async def retire_previous_board(match_id: int, current: discord.Message | None =
         _last_boards[match_id] = current
     if previous is None or (current is not None and previous.id == current.id) or not previous.components:
         return
-    try:
-        await previous.edit(view=None)
+    try:  # through the channel, never the token of the interaction that posted it (it lasts 15 minutes)
+        channel = previous.channel
+        await (previous if isinstance(channel, discord.GroupChannel) else
+               channel.get_partial_message(previous.id)).edit(view=None)
     except discord.HTTPException as error:  # deleted, archived, or Discord failed: its clicks say "out of date"
         log.info("could not clear the buttons of an old board of match %s: %s", match_id, error)
 

@@ -33,7 +33,7 @@ def test_rules_are_written_for_players_and_fit_an_embed(game: str) -> None:
     assert not re.search(r"seeds/|\.py\b|\.md\b|seat [01]\b|\bply\b", shown), "no file paths, seat numbers or plies"
     names = {field.name for field in embed.fields}
     assert {"How to move", "Notation", "Tournaments and seasons", "Source"} <= names
-    assert f"/tournament create {GAMES[game].command}" in shown and "/help topic:tournaments" in shown
+    assert f"/tournament create game:{GAMES[game].title}" in shown and "/help topic:tournaments" in shown
     assert GAMES[game].source in shown
     if GAMES[game].options:
         assert all(f"`{option.name}`" in shown for option in GAMES[game].options)

@@ -36,7 +36,7 @@ class Cup:
     @classmethod
     async def create(cls, env: Any, db: Database, world: World, organizer: str, **options: Any) -> Cup:
         game = options.pop("game", "chopsticks")
-        result = await world[organizer].slash(world.channel, f"tournament create {game}", **options)
+        result = await world[organizer].slash(world.channel, "tournament create", game=game, **options)
         assert not result.ephemeral, result.response.content
         assert "opens tournament" in result.response.content
         tournaments = await db.fetchall("SELECT id FROM tournaments ORDER BY id DESC LIMIT 1")

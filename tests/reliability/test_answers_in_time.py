@@ -146,9 +146,8 @@ async def _setting_the_scene(env: Any, db: Database) -> tuple[dict[str, Drive], 
     drives.update(await _tournament_drives(service, world, here))
     for key in GAMES:
         declared = GAMES[key]
-        drives[f"tournament create {declared.command}"] = (lambda command=declared.command:
-                                                           carol.slash(here, f"tournament create {command}",
-                                                                       name="Cup"))
+        create = "tournament create" if key == next(iter(GAMES)) else f"tournament create game:{key}"
+        drives[create] = lambda key=key: carol.slash(here, "tournament create", game=key, name="Cup")
         drives[f"{declared.command} start"] = (lambda command=declared.command:
                                                dave.slash(here, f"{command} start", opponent=carol))
         member, name, options = await _first_move(service, per_game[key], world)

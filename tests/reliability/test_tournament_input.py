@@ -29,7 +29,8 @@ ATTEMPTS = 200
 
 
 async def _tournament(world: World, organizer: str, name: str, players: list[str], **options: Any) -> int:
-    created = await world[organizer].slash(world.channel, "tournament create chopsticks", name=name, **options)
+    created = await world[organizer].slash(world.channel, "tournament create", game="chopsticks", name=name,
+                                          **options)
     assert not created.ephemeral, created.response.content
     number = int(created.response.content.split("#", 1)[1].split(" ", 1)[0])
     for player in players:
@@ -64,7 +65,14 @@ async def test_every_refusal_quotes_what_was_typed_and_changes_nothing(simcord_e
         (home["carol"], "tournament start", {"tournament": str(lonely)}, "needs at least 2 players to start; 1 is"),
         (home["bob"], "tournament join", {"tournament": str(foreign)}, f"There is no tournament #{foreign} in this"),
         (home["bob"], "tournament info", {"tournament": f"#{foreign}"}, f"There is no tournament #{foreign}"),
-        (home["bob"], "tournament create groebner", {"name": "Solo", "mode": "solitaire"}, "played alone"),
+        (home["bob"], "tournament create", {"game": "groebner_nim", "name": "Solo", "variant": "mode:solitaire"},
+         "played alone"),
+        (home["bob"], "tournament create", {"game": "chopsticks", "name": "Odd", "variant": "rollover:maybe"},
+         "Option `rollover` is true or false, not `maybe`"),
+        (home["bob"], "tournament create", {"game": "chopsticks", "name": "Odd", "variant": "n:6"},
+         "There is no option `n`; the options are rollover"),
+        (home["bob"], "tournament create", {"game": "chopsticks", "name": "Odd", "variant": "quick please"},
+         "`quick please` is not a list of options"),
         (home["bob"], "tournament join", {"tournament": "spring"}, "`spring` is not a tournament number"),
         (home["bob"], "tournament join", {"tournament": "9" * 30}, "`" + "9" * 30 + "` is not a tournament number"),
         (home["bob"], "tournament start", {"tournament": str(cup)}, f"Only the organizer of #{cup} “Cup”"),
@@ -73,11 +81,12 @@ async def test_every_refusal_quotes_what_was_typed_and_changes_nothing(simcord_e
         (home["bob"], "tournament leave", {"tournament": str(league)}, f"#{league} “League” has started"),
         (home["bob"], "tournament withdraw", {"tournament": str(cup)}, "has not started: `/tournament leave`"),
         (home["carol"], "tournament withdraw", {"tournament": str(league)}, f"You are not in #{league}"),
-        (home["bob"], "tournament create chopsticks", {"name": "x", "format": "round_robin", "rounds": 3},
+        (home["bob"], "tournament create", {"game": "chopsticks", "name": "x", "format": "round_robin", "rounds": 3},
          "`rounds:3` is for a Swiss"),
-        (home["bob"], "tournament create chopsticks", {"name": "n" * 80}, "`" + "n" * 40 + "…` cannot name"),
-        (home["bob"], "tournament create differences", {"name": "Big", "n": 15, "format": "round_robin",
-                                                        "max_players": 40}, "`max_players:40` is too many"),
+        (home["bob"], "tournament create", {"game": "chopsticks", "name": "n" * 80}, "`" + "n" * 40 + "…` cannot name"),
+        (home["bob"], "tournament create", {"game": "differences", "name": "Big", "variant": "n:15",
+                                             "format": "round_robin", "max_players": 40},
+         "`max_players:40` is too many"),
         (away["dave"], "tournament end-game", {"tournament": str(league), "match": "1"}, "in this server"),
     ]
     for actor, command, options, expected in refusals:
@@ -154,7 +163,7 @@ async def test_two_hundred_random_values_to_each_command_change_nothing(simcord_
     commands = _tournament_commands(simcord_env.bot.tree)
     assert {"tournament join", "tournament leave", "tournament start", "tournament withdraw",
             "tournament standings", "tournament info", "tournament list", "tournament cancel",
-            "tournament end-game", "tournament create chopsticks"} <= set(commands)
+            "tournament end-game", "tournament create"} <= set(commands)
     rng = random.Random(26)
     since = len(simcord_env.http_requests)
     counts = {"discord": 0, "bot": 0, "answered": 0}

@@ -1,9 +1,9 @@
-"""The tournament feature: ``/tournament`` (create one per game, join, leave, start, withdraw, standings, info, list,
-cancel, end-game) and the task that runs rounds by themselves and posts their news.
+"""The tournament feature: ``/tournament`` (create, join, leave, start, withdraw, standings, info, list, cancel,
+end-game) and the task that runs rounds by themselves and posts their news.
 
-``_create`` builds ``/tournament create <game>`` from the games' declarations; ``_cog`` holds the other commands;
-``_options`` is the ``tournament`` option; ``_show`` how a tournament reads (embeds, the standings image); ``_rounds``
-the task. These modules are private to the package.
+``_create`` is ``/tournament create`` (the game, its options as text, the tournament's); ``_cog`` holds the other
+commands; ``_options`` is the ``tournament`` option; ``_show`` how a tournament reads (embeds, the standings image);
+``_rounds`` the task. These modules are private to the package.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.exts.tournament._cog import Tournament
-from bot.exts.tournament._create import create_group
+from bot.exts.tournament._create import create_command
 from bot.exts.tournament._rounds import TournamentRounds
 
 if TYPE_CHECKING:
@@ -21,10 +21,10 @@ __all__ = ["setup"]
 
 
 async def setup(bot: NapkinBot) -> None:
-    """Load the feature: ``/tournament`` with its ``create`` group, and the rounds task."""
+    """Load the feature: ``/tournament`` with ``create``, and the rounds task."""
     cog = Tournament(bot)
     group = cog.app_command
     assert group is not None  # a GroupCog always has its group
-    group.add_command(create_group())
+    group.add_command(create_command())
     await bot.add_cog(cog)
     await bot.add_cog(TournamentRounds(bot))

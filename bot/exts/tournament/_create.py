@@ -1,22 +1,27 @@
-"""``/tournament create <game>``: one subcommand per game, built from the game's declaration as its ``start``
-command is (:func:`bot.exts.match.option_annotation`), with the tournament's own options before the game's."""
+"""``/tournament create``: one command for every game — the game (a choice), the tournament's own options, and the
+game's options written as its ``start`` command shows them (``variant:n:6 unique:true``), autocompleted for the
+game chosen and checked by the game's declaration (:func:`games.parse_options`).
+
+One command rather than a subcommand per game with every game's start options: Discord counts a command with all
+its subcommands and options against 4,000 characters, and a subcommand per game made ``/tournament`` 6,237."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 
-from bot.answers import respond
-from bot.exts.match import DAYS_CHOICES, generated_command, option_annotation, variant_words
+from bot.answers import respond, suggest_in_time
+from bot.exts.match import DAYS_CHOICES, variant_words
 from bot.exts.tournament._show import title
-from bot.service import Player
+from bot.service import NotFound, Player
 from bot.service.tournaments import MAX_PLAYERS, MAX_ROUNDS, MAX_START_HOURS, NAME_LIMIT, describe, start_words
-from bot.utils.converters import player_of, require_guild
+from bot.texts import quote
+from bot.utils.converters import AUTOCOMPLETE_LIMIT, player_of, require_guild
 from bot.utils.names import escape
 from bot.utils.queues import member_key
-from games import GAMES, Game
+from games import GAMES, Option, parse_options
 from storage import TournamentRecord
 
 if TYPE_CHECKING:
@@ -25,7 +30,9 @@ if TYPE_CHECKING:
 FormatOption = Literal["swiss", "round_robin"]
 LevelOption = Literal["easy", "medium", "hard"]
 CREATE_DESCRIPTIONS: dict[str, str] = {
+    "game": "The game every round is played in",
     "name": f"The tournament's name (at most {NAME_LIMIT} characters)",
+    "variant": "The game's options as in its start command, such as n:6 unique:true (default: none)",
     "format": "Swiss (default: players meet others on their score) or round robin (everyone meets everyone)",
     "rounds": f"A Swiss's rounds (1–{MAX_ROUNDS}, default 5); a round robin has as many as its players need",
     "days": "Days per move of every game (default: the server's setting)",
@@ -34,45 +41,88 @@ CREATE_DESCRIPTIONS: dict[str, str] = {
     "rated": "Whether its games count for the ratings (default yes)",
     "computer": "Enter the computer too, at this level",
 }
-TOURNAMENT_OPTIONS: list[tuple[str, Any]] = [
-    ("name", app_commands.Range[str, 1, 100]),
-    ("format", Optional[FormatOption]),  # noqa: UP045 - runtime values
-    ("rounds", Optional[app_commands.Range[int, 1, MAX_ROUNDS]]),  # noqa: UP045
-    ("days", Optional[int]),  # noqa: UP045
-    ("max_players", Optional[app_commands.Range[int, 2, MAX_PLAYERS]]),  # noqa: UP045
-    ("starts_in", Optional[app_commands.Range[int, 1, MAX_START_HOURS]]),  # noqa: UP045
-    ("rated", Optional[bool]),  # noqa: UP045
-    ("computer", Optional[LevelOption]),  # noqa: UP045
-]
 CREATE_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=member_key)
 """At most three tournaments created a minute per member."""
 
 
-def create_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
-    """``/tournament create <game>``: the tournament's options, then the game's variant options."""
-    own = {name for name, _ in TOURNAMENT_OPTIONS}
-    clashing = [option.name for option in game.options if option.name in own]
-    if clashing:  # (a game's option named like a tournament's would be unreachable)
-        raise ValueError(f"{game.key}'s options {clashing} clash with the tournament's own")
-    option_names = [option.name for option in game.options]
+def game_choices() -> list[app_commands.Choice[str]]:
+    """Every registered game, by title (its key as the value)."""
+    return [app_commands.Choice(name=declared.title, value=key) for key, declared in GAMES.items()]
 
-    async def create(interaction: discord.Interaction[NapkinBot], **given: Any) -> None:
+
+def create_command() -> app_commands.Command[Any, ..., None]:
+    """``/tournament create``: the game, the name, the game's options as text, then the tournament's options."""
+
+    @app_commands.command(name="create", description="Open a Swiss or round-robin tournament of a game")
+    @app_commands.describe(**CREATE_DESCRIPTIONS)
+    @app_commands.choices(game=game_choices())
+    @app_commands.choices(days=DAYS_CHOICES[:-1])  # no "no limit": every round must end
+    @app_commands.guild_only()
+    async def create(interaction: discord.Interaction[NapkinBot], game: str,
+                     name: app_commands.Range[str, 1, 100], variant: app_commands.Range[str, 1, 400] | None = None,
+                     format: FormatOption | None = None,
+                     rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None, days: int | None = None,
+                     max_players: app_commands.Range[int, 2, MAX_PLAYERS] | None = None,
+                     starts_in: app_commands.Range[int, 1, MAX_START_HOURS] | None = None,
+                     rated: bool | None = None, computer: LevelOption | None = None) -> None:
+        """Open a tournament of ``game`` in this channel (the channel of the thread it is used in)."""
         guild_id = require_guild(interaction)
-        variant = {name: given[name] for name in option_names if given.get(name) is not None}
+        if game not in GAMES:
+            raise NotFound(f"There is no game `{quote(game)}`; pick one from the list.")
+        options = parse_options(GAMES[game].options, variant or "")
         organizer: Player = player_of(interaction.user)
         tournament = await interaction.client.services.tournaments.create(
-            guild_id=guild_id, channel_id=await _home(interaction), organizer=organizer, name=given["name"],
-            game=game.key, variant=variant, fmt=given.get("format") or "swiss", rounds=given.get("rounds"),
-            days_per_move=given.get("days"), max_players=given.get("max_players"), starts_in=given.get("starts_in"),
-            rated=given.get("rated") is not False, computer=given.get("computer"))
+            guild_id=guild_id, channel_id=await _home(interaction), organizer=organizer, name=name, game=game,
+            variant=options, fmt=format or "swiss", rounds=rounds, days_per_move=days, max_players=max_players,
+            starts_in=starts_in, rated=rated is not False, computer=computer)
         await announce_created(interaction, tournament)
 
-    create.__qualname__ = create.__name__ = game.command
-    params = [*TOURNAMENT_OPTIONS, *((option.name, option_annotation(option)) for option in game.options)]
-    descriptions = {**CREATE_DESCRIPTIONS, **{option.name: option.command_description() for option in game.options}}
-    callback = app_commands.choices(days=DAYS_CHOICES[:-1])(create)  # no "no limit": every round must end
-    command = generated_command(game.command, f"Open a {game.title} tournament"[:100], callback, params, descriptions)
-    return CREATE_COOLDOWN(command)
+    @create.autocomplete("variant")
+    @suggest_in_time
+    async def suggest_variant(interaction: discord.Interaction[NapkinBot],
+                              current: str) -> list[app_commands.Choice[str]]:
+        declared = GAMES.get(str(getattr(interaction.namespace, "game", "") or ""))
+        if declared is None:
+            return []
+        return [app_commands.Choice(name=label[:100], value=value)
+                for label, value in variant_suggestions(declared.options, current)[:AUTOCOMPLETE_LIMIT]]
+
+    return CREATE_COOLDOWN(create)
+
+
+def variant_suggestions(options: tuple[Option, ...], typed: str) -> list[tuple[str, str]]:
+    """What the ``variant`` option offers as ``(label, value)`` pairs (each value at most 100 characters): what is
+    typed so far followed by each legal ``name:value`` of an option not yet given whose text starts like the last word
+    typed — on/off options as true and false, choices each, numbers their least, default and greatest (text options
+    are typed whole)."""
+    words = typed.split()
+    if typed[-1:].isspace() or not words:  # a word finished: the next option
+        head, last = " ".join(words), ""
+    else:
+        head, last = " ".join(words[:-1]), words[-1]
+    given = {word.split(":", 1)[0] for word in head.split() if ":" in word}
+    found: list[tuple[str, str]] = []
+    for option in options:
+        if option.name in given:
+            continue
+        for value in _values(option):
+            word = f"{option.name}:{value}"
+            if not word.startswith(last):
+                continue
+            text = f"{head} {word}".strip()
+            if len(text) <= 100:
+                found.append((f"{text} — {option.description}", text))
+    return found
+
+
+def _values(option: Option) -> list[str]:
+    if option.kind == "bool":
+        return ["true", "false"]
+    if option.kind == "choice":
+        return list(option.choices)
+    if option.kind == "int" and option.minimum is not None and option.maximum is not None:
+        return [str(value) for value in sorted({option.minimum, option.default or option.minimum, option.maximum})]
+    return []
 
 
 async def announce_created(interaction: discord.Interaction[NapkinBot], tournament: TournamentRecord) -> None:
@@ -100,11 +150,3 @@ async def _home(interaction: discord.Interaction[NapkinBot]) -> int:
     if isinstance(channel, discord.Thread) and channel.parent_id:
         return channel.parent_id
     return interaction.channel_id or 0
-
-
-def create_group() -> app_commands.Group:
-    """``/tournament create``: one subcommand per registered game."""
-    group = app_commands.Group(name="create", description="Open a tournament of a game")
-    for key in GAMES:
-        group.add_command(create_command(GAMES[key]))
-    return group

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands, tasks
 
+from bot.contract import MESSAGE_CONTENT
 from bot.exts.match import begin_match
 from bot.exts.tournament._show import podium_text, round_embed, standings_payload, title
 from bot.service.tournament_rounds import NEWS_BATCH, RoundNews
-from bot.utils.names import escape
+from bot.utils.names import addressed, escape
+from bot.utils.splitting import pack
 from storage import TournamentNewsRecord
 
 if TYPE_CHECKING:
@@ -35,8 +37,6 @@ SWEEP_SECONDS = 6 * 3600.0
 net: a game's end wakes the task at once, and a crash is recovered at the next start-up)."""
 RETRY_DELAYS = (5.0, 15.0, 60.0, 300.0)
 """Seconds to wait after the 1st, 2nd, 3rd and every later failed pass in a row."""
-MENTIONS_PER_MESSAGE = 40
-"""Players pinged by one message of the end (within Discord's 2,000 characters and 100 mentions)."""
 
 
 class TournamentRounds(commands.Cog):
@@ -178,17 +178,16 @@ class TournamentRounds(commands.Cog):
     async def _post_final(self, channel: discord.abc.Messageable, view: RoundNews) -> None:
         """The final standings with the podium, then the players thanked: pinged where they allow it."""
         payload = await standings_payload(view.tournament, view.standings, view.completed, final=True)
-        podium = podium_text(view.standings)
-        payload["content"] = f"**{escape(title(view.tournament))}** is over." + (f" {podium}" if podium else "")
+        over = f"**{escape(title(view.tournament))}** is over."
+        podium = podium_text(view.standings, MESSAGE_CONTENT - len(over) - 1)
+        payload["content"] = over + (f" {podium}" if podium else "")
         await channel.send(**payload)
         players = [line for line in view.standings if line.key in view.pings]
-        for start in range(0, len(players), MENTIONS_PER_MESSAGE):
-            chunk = players[start:start + MENTIONS_PER_MESSAGE]
-            names = ", ".join(f"<@{line.key}>" if view.pings[line.key] else f"**{escape(line.name)}**"
-                              for line in chunk)
-            pinged = [discord.Object(line.key) for line in chunk if view.pings[line.key]]
-            lead = "Thanks for playing" if start == 0 else "and"
-            await channel.send(f"{lead}: {names}.",
+        names = [addressed(line.key, line.name, view.pings[line.key]) for line in players]
+        for message in pack(names, lead="Thanks for playing: ", more_lead="and: ", end=".",
+                            mentions=[view.pings[line.key] for line in players]):
+            pinged = [discord.Object(players[index].key) for index in message.indexes if view.pings[players[index].key]]
+            await channel.send(message.text,
                                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=pinged))
 
     async def _post_waiting(self, channel: discord.abc.Messageable, view: RoundNews) -> None:

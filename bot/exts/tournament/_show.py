@@ -16,12 +16,14 @@ from typing import Any
 import discord
 
 import renderers.standings
+from bot.contract import EMBED_FIELD_VALUE
 from bot.exts.match import variant_words
 from bot.service.standings import SHORT_TIEBREAKS, TIEBREAKS, Line, points_text, tiebreak_text
 from bot.service.tournament_rounds import RoundNews
 from bot.service.tournaments import FORMAT_WORDS, TournamentView, describe, start_words
 from bot.texts import plural
 from bot.utils.names import escape
+from bot.utils.splitting import listed
 from games import GAMES
 from storage import MatchRecord, TournamentEntryRecord, TournamentGameRecord, TournamentRecord
 
@@ -104,11 +106,8 @@ def info_embed(view: TournamentView) -> discord.Embed:
     embed.add_field(name="Where it stands", value=standing, inline=True)
     embed.add_field(name="Organizer", value=escape(tournament.organizer_name), inline=True)
     embed.add_field(name="Players", value=f"{len(view.entries)} of at most {tournament.max_players}", inline=True)
-    names = [_entrant(entry) for entry in view.entries]
-    listing = ", ".join(names)
-    if len(listing) > 1000:
-        listing = ", ".join(names[:40]) + f" and {len(names) - 40} more"
-    embed.add_field(name="Entrants", value=listing[:1024] or "Nobody yet: `/tournament join`.", inline=False)
+    listing = listed([_entrant(entry) for entry in view.entries], limit=EMBED_FIELD_VALUE)
+    embed.add_field(name="Entrants", value=listing or "Nobody yet: `/tournament join`.", inline=False)
     if view.engines:
         engines = "; ".join(f"round {number}: {_engine_words(engine)}" for number, engine in view.engines)
         embed.add_field(name="Pairings", value=engines[:1024], inline=False)
@@ -177,7 +176,8 @@ def round_embed(view: RoundNews) -> discord.Embed:
     return embed
 
 
-def podium_text(lines: Sequence[Line]) -> str:
-    """``🥇 alice · 🥈 bob · 🥉 carol`` (players sharing a place share its medal)."""
+def podium_text(lines: Sequence[Line], limit: int) -> str:
+    """``🥇 alice · 🥈 bob · 🥉 carol`` (players sharing a place share its medal), at most ``limit`` characters (the
+    players who do not fit are counted: "· and 12 more")."""
     parts = [f"{PODIUM_MARKS[line.rank - 1]} **{escape(line.name)}**" for line in lines if line.rank <= 3]
-    return " · ".join(parts)
+    return listed(parts, limit=limit, separator=" · ", more=" · and {count} more")
