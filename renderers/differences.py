@@ -82,8 +82,12 @@ class _Layout:
     height: int
 
 
+STATUS_TOP = 12 + TITLE + 8 + SMALL + 8
+"""Top y in pixels of the status line (whose move, or the result)."""
+
+
 def _header_top(status_lines: int) -> int:
-    return 12 + TITLE + 8 + SMALL + 8 + status_lines * _LINE
+    return STATUS_TOP + status_lines * _LINE
 
 
 @functools.lru_cache(maxsize=256)
@@ -162,7 +166,7 @@ def _header(image: Image.Image, state: DifferencesState, names: Sequence[str], o
         colour = INK if shown.winner is None else SEAT_COLOURS[shown.winner]
     else:
         colour = SEAT_COLOURS[state.current_seat or 0]
-    y = 12 + TITLE + 8 + SMALL + 8
+    y = STATUS_TOP
     for part in wrap_text(status_line(state, names, outcome), SMALL, WIDTH - 2 * _MARGIN):
         _text(image, (_MARGIN, y), part, SMALL, colour)
         y += _LINE

@@ -80,11 +80,12 @@ def test_largest_board_reads_at_400_px(key: str, largest: dict[str, State[Any]],
 
 
 def test_the_check_catches_small_and_cut_text() -> None:
-    small = DrawnText("a1", 16, (10, 10, 30, 26), (640, 400))
-    cut = DrawnText("15", 20, (630, 10, 652, 30), (640, 400))
-    fine = DrawnText("15", 18, (10, 10, 30, 30), (640, 400))
-    assert len(legibility_problems([small, cut, fine])) == 2
-    assert _common.min_text_px(640) == 18 and _common.min_text_px(720) == 20
+    small = DrawnText("a1", 20, (10, 10, 30, 26), (640, 400))
+    cut = DrawnText("15", 21, (630, 10, 652, 30), (640, 400))
+    fine = DrawnText("15", 21, (10, 10, 30, 30), (640, 400))
+    assert legibility_problems([small, cut, fine]) == [
+        "'a1' at 20 px is 12.5 px when shown 400 px wide", "'15' at (630, 10, 652, 30) leaves the 640 x 400 board"]
+    assert _common.min_text_px(640) == 21 and _common.min_text_px(720) == 24 and _common.min_text_px(600) == 20
 
 
 def test_largest_variants_are_the_largest(largest: dict[str, State[Any]]) -> None:
