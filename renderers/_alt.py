@@ -73,18 +73,24 @@ class Listing:
         return " ".join(parts)
 
 
-def compose(sentences: Sequence[str], listings: Sequence[Listing] = (), limit: int = ALT_TEXT_LIMIT) -> str:
-    """The alt text: ``sentences`` whole, then each of ``listings`` with as many of its first items as fit in
-    ``limit`` characters (each later listing keeps room for its own "left out" sentence); a text still too long (it
-    never is with names of up to 32 characters) is cut and ends with an ellipsis.
+def compose(sentences: Sequence[str | Listing], listings: Sequence[Listing] = (),
+            limit: int = ALT_TEXT_LIMIT) -> str:
+    """The alt text: ``sentences`` then ``listings``, in that order. Every plain sentence is kept whole; each listing
+    (among the sentences or after them) keeps as many of its first items as fit in ``limit`` characters, the earlier
+    listings first (each keeps room for the "left out" sentences of the later ones); a text still too long (it never
+    is with names of up to 32 characters) is cut and ends with an ellipsis.
 
     Returns:
         At most ``limit`` characters.
     """
-    text = " ".join(part for part in sentences if part)
-    for index, listing in enumerate(listings):
-        reserve = sum(len(later.text(0)) + 1 for later in listings[index + 1:] if later.items)
-        room = limit - len(text) - reserve - 1
+    parts = [*sentences, *listings]
+    fixed = sum(len(part) + 1 for part in parts if isinstance(part, str) and part)
+    chosen: dict[int, str] = {}
+    used = fixed
+    later = [(index, part) for index, part in enumerate(parts) if isinstance(part, Listing)]
+    for position, (index, listing) in enumerate(later):
+        reserve = sum(len(other.text(0)) + 1 for _, other in later[position + 1:] if other.items)
+        room = limit - used - reserve - 1
         low, high = 0, len(listing.items)  # the most items that fit: the text grows with every item kept
         while low < high:
             middle = (low + high + 1) // 2
@@ -92,10 +98,10 @@ def compose(sentences: Sequence[str], listings: Sequence[Listing] = (), limit: i
                 low = middle
             else:
                 high = middle - 1
-        kept = low
-        part = listing.text(kept)
-        if part:
-            text = f"{text} {part}" if text else part
+        chosen[index] = listing.text(low)
+        used += len(chosen[index]) + 1
+    text = " ".join(part for part in (chosen.get(index, part) for index, part in enumerate(parts))
+                    if isinstance(part, str) and part)
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + ELLIPSIS
     return text

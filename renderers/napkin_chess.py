@@ -359,9 +359,9 @@ def _alt_sentences(state: NapkinState, names: Sequence[str], outcome: Outcome | 
                           second=names[1], first_score=state.scores[0], second_score=state.scores[1]))
     last = state.last_move
     if last is not None:
-        parts.append(sentence(_("Last move: {name} placed a size {size} coin at {x}, {y}."),
+        parts.append(sentence(_("Last move: {name} placed a size {size} coin at {x}, {y} ({move})."),
                               name=names[(state.ply - 1) % 2], size=last.size, x=format_coord(last.x),
-                              y=format_coord(last.y)))
+                              y=format_coord(last.y), move=format_move(last)))
     else:
         parts.append(_("No coin has been placed yet."))
     two, three, four = state.supply
@@ -428,4 +428,4 @@ def free_alt_text(state: NapkinState, names: Sequence[str], size: int, *, limit:
     else:
         lead = [sentence(_("Map of where a size {size} coin still fits: it fits nowhere."), size=size)]
         listing = Listing("{items}", [], ("", ""))
-    return compose([*lead, *_alt_sentences(state, names, None)], [listing, _coins(state)], limit)
+    return compose([*lead, listing, *_alt_sentences(state, names, None)], [_coins(state)], limit)
