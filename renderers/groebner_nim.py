@@ -148,6 +148,11 @@ def draw_board(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcom
     return finish(image, _palette())
 
 
+def _mode(state: GroebnerNimState) -> str:
+    variant = state.variant
+    return "solitaire" if variant.mode == "solitaire" else ("duel, bonus turn" if variant.bonus_turn else "duel")
+
+
 @dataclass(frozen=True)
 class _Panel:
     status_lines: int
@@ -163,8 +168,10 @@ def _panel(solitaire: bool, names: tuple[str, ...]) -> _Panel:
         texts += ["Basis complete: within par"]
     status = lines_needed(texts, SMALL, _PANEL_ROOM)
     seats = sum(seat_label_lines(name, SMALL, _PANEL_ROOM, None if solitaire else "99") for name in names)
-    lines = seats + status + 2 + 5 + 2  # the last pair and its stick, a basis of four and "… and 2 more", picked
-    height = 8 + _TITLE + 6 + 2 * _LINE + 4 + lines * _LINE + 6 + 6 + 6 + 10
+    heading = len(wrap_text("duel, bonus turn · grevlex", SMALL, _PANEL_ROOM)) + \
+        len(wrap_text("99 turns · par ≤ 99", SMALL, _PANEL_ROOM))
+    lines = heading + seats + status + 2 + 5 + 2  # the last pair and its stick, a basis of four and "… and 2 more"
+    height = 8 + _TITLE + 6 + 4 + lines * _LINE + 6 + 6 + 6 + 10
     return _Panel(status, max(HEIGHT, height))
 
 
@@ -189,13 +196,13 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, state: GroebnerNi
         draw.line([(x, BOARD_TOP), (x, bottom)], fill=GRID, width=1)
         draw.line([(left, y), (left + BOARD_SIZE, y)], fill=GRID, width=1)
         if value % step == 0:
-            for xy, anchor in (((x, bottom + 6), "mt"), ((left - 7, y), "rm")):
+            for xy, anchor in (((x, bottom + 11), "mt"), ((left - 11, y), "rm")):
                 draw_text(image, xy, str(value), SMALL, MUTED, anchor)
                 placer.block(text_box(str(value), SMALL, xy, anchor))
     # axes: the quarter plane's two edges
     draw.line([(left, BOARD_TOP - 6), (left, bottom)], fill=INK, width=2)
     draw.line([(left, bottom), (left + BOARD_SIZE + 6, bottom)], fill=INK, width=2)
-    for xy, label, anchor in (((left + BOARD_SIZE + 10, bottom), "x", "lm"), ((left, BOARD_TOP - 8), "y", "mb")):
+    for xy, label, anchor in (((left + BOARD_SIZE + 12, bottom - 4), "x", "lb"), ((left, BOARD_TOP - 12), "y", "mb")):
         draw_text(image, xy, label, SMALL, INK, anchor)
         placer.block(text_box(label, SMALL, xy, anchor))
 
@@ -287,14 +294,13 @@ def _draw_panel(image: Image.Image, state: GroebnerNimState, names: Sequence[str
     variant = state.variant
     draw_text(image, (x, y), "Gröbner Nim", _TITLE, INK)
     y += _TITLE + 6
-    mode = "solitaire" if variant.mode == "solitaire" else ("duel, bonus turn" if variant.bonus_turn else "duel")
-    draw_text(image, (x, y), fit_text(f"{mode} · {variant.order}", SMALL, room)[0], SMALL, MUTED)
-    y += _LINE
     solitaire = variant.mode == "solitaire"
     counter = f"{state.ply} turn{'s' if state.ply != 1 else ''} · {state.par_text()}" if solitaire \
         else move_count(state.ply)
-    draw_text(image, (x, y), fit_text(counter, SMALL, room)[0], SMALL, MUTED)
-    y += _LINE + 4
+    for part in wrap_text(f"{_mode(state)} · {variant.order}", SMALL, room) + wrap_text(counter, SMALL, room):
+        draw_text(image, (x, y), part, SMALL, MUTED)
+        y += _LINE
+    y += 4
 
     for seat, name in enumerate(names):
         score = None if solitaire else str(state.scores[seat])

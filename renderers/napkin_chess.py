@@ -142,6 +142,7 @@ def _draw_napkin(image: Image.Image, state: NapkinState, free_size: int | None) 
         cx, cy = px(*hole)
         rad = SCALE * k
         draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=_HOLE)
+        declare_point(_LEFT + cx, _TOP + cy, rad)
 
     last = len(state.coins) - 1
     for coin in state.coins:
@@ -224,10 +225,10 @@ def _draw(state: NapkinState, names: Sequence[str], free_size: int | None, outco
     units_w, units_h = state.variant.width // SCALE, state.variant.height // SCALE
     every = 5 if max(units_w, units_h) <= 40 else 10
     for u in range(0, units_w + 1, every):
-        text((_LEFT + u * scale, _TOP + h_px + 5), str(u), SMALL, MUTED, "mt")
-    for u in range(0, units_h + 1, every):
-        text((_LEFT - 6, _TOP + h_px - u * scale), str(u), SMALL, MUTED, "rm")
-    text((_LEFT + w_px + 6, _TOP + h_px), "x", SMALL, MUTED, "lm")
+        text((_LEFT + u * scale, _TOP + h_px + 6), str(u), SMALL, MUTED, "mt")
+    for u in range(every, units_h + 1, every):  # the corner's 0 is the bottom axis's
+        text((_LEFT - 7, _TOP + h_px - u * scale), str(u), SMALL, MUTED, "rm")
+    text((_LEFT + w_px + 8, _TOP + h_px - 4), "x", SMALL, MUTED, "lb")
     text((_LEFT, _TOP - 6), "y", SMALL, MUTED, "mb")
 
     for x, y in pockets:

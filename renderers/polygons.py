@@ -133,8 +133,11 @@ def _draw_lattice(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, 
         draw.line([(xa, ya), (xb, yb)], fill=GRID, width=1)
         if k % step == 0 or k == size:
             for xy, anchor in (((x0, y0 + 8), "mt"), ((xa - 8, ya), "rm")):
+                box = text_box(str(k), SMALL, xy, anchor)
+                if k % step and not placer.free(box):  # the lattice's end, too near the step before it
+                    continue
                 draw_text(image, xy, str(k), SMALL, MUTED, anchor)
-                placer.block(text_box(str(k), SMALL, xy, anchor))
+                placer.block(box)
 
 
 def _draw_blocked(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
