@@ -70,7 +70,8 @@ def alt_text(state: State[Any], names: Sequence[str], *, outcome: Outcome | None
         return cast(str, own(state, names, outcome=outcome, limit=limit))
     names = names_for_alt(names)
     game = GAMES[state.game]
-    parts = [sentence(_("{game} board, move {ply}."), game=game.title, ply=state.ply)]
+    parts = [sentence(_("{game} board, move {ply}."), game=game.title, ply=state.ply),
+             sentence(_("Players: {names}."), names=", ".join(names))]
     shown = ended(state.outcome, outcome)
     seat = state.current_seat
     if shown is not None:

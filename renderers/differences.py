@@ -315,8 +315,8 @@ def alt_text(state: DifferencesState, names: Sequence[str], *, outcome: Outcome 
     """
     names = names_for_alt(names)
     shown = ended(state.outcome, outcome)
-    parts = [sentence(_("Grid Game of Differences board, {n} × {n} grid, move {ply} of {n}."), n=state.n,
-                      ply=state.ply),
+    parts = [sentence(_("Grid Game of Differences board, move {ply} of {n}, on a grid of {n} × {n} squares."),
+                      n=state.n, ply=state.ply),
              _("Each player scores only the differences that occur exactly once.") if state.unique else
              _("Each player scores their distinct differences.")]
     if shown is not None:

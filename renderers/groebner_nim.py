@@ -402,11 +402,11 @@ def alt_text(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcome 
     variant = state.variant
     solitaire = variant.mode == "solitaire"
     if solitaire:
-        head = _("Gröbner Nim board, solitaire, {order} order, move {ply}.")
+        head = _("Gröbner Nim board, move {ply}: solitaire, {order} order.")
     elif variant.bonus_turn:
-        head = _("Gröbner Nim board, duel with bonus turns, {order} order, move {ply}.")
+        head = _("Gröbner Nim board, move {ply}: duel with bonus turns, {order} order.")
     else:
-        head = _("Gröbner Nim board, duel, {order} order, move {ply}.")
+        head = _("Gröbner Nim board, move {ply}: duel, {order} order.")
     parts = [sentence(head, order=variant.order, ply=state.ply)]
     shown = ended(state.outcome, outcome)
     if shown is not None:

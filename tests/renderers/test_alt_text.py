@@ -56,7 +56,7 @@ def parse_chopsticks(text: str, names: Sequence[str], state: State[Any]) -> tupl
 
 
 def parse_differences(text: str, names: Sequence[str], state: State[Any]) -> DifferencesState:
-    n = int(_after(text, r"board, (\d+) × \1 grid").group(1))
+    n = int(_after(text, r"on a grid of (\d+) × \1 squares").group(1))
     unique = "only the differences that occur exactly once" in text
     marks = []
     for name in names:
@@ -116,7 +116,7 @@ def _point(term: str) -> tuple[int, int]:
 
 
 def parse_groebner_nim(text: str, names: Sequence[str], state: State[Any]) -> GroebnerNimState:
-    head = _after(text, r"Gröbner Nim board, (solitaire|duel with bonus turns|duel), (grevlex|lex) order")
+    head = _after(text, r"Gröbner Nim board, move \d+: (solitaire|duel with bonus turns|duel), (grevlex|lex) order")
     mode = "solitaire" if head.group(1) == "solitaire" else "duel"
     order = head.group(2)
     start_count = int(_after(text, r"Sticks 1 to (\d+) are the start\.").group(1))
@@ -261,7 +261,7 @@ def test_compose_keeps_the_first_items_and_counts_the_rest() -> None:
 def test_other_games_get_the_turn_the_score_and_the_last_move() -> None:
     state = GAMES["tictactoe"].new_state().play("b2")  # the sixth game (tests/extra_games) has no alt_text of its own
     text = renderers.alt_text(state, ["Ann", "Bob"])
-    assert text == "Tic-tac-toe board, move 1. Bob to move. Last move: b2."
+    assert text == "Tic-tac-toe board, move 1. Players: Ann, Bob. Bob to move. Last move: b2."
 
 
 def test_the_free_map_says_where_a_coin_fits_and_the_board() -> None:
