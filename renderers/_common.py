@@ -475,6 +475,8 @@ class Placer:
     """Places labels on a board so that none covers another or a point: each label takes the first free spot of
     the candidates it is offered (Pillow leaves layout to us; this is the one rule every board follows).
 
+    What is placed is kept in buckets of :data:`_BUCKET` pixels, so that a test looks only at its neighbours.
+
     Args:
         bounds: the box labels must stay inside.
         gap: pixels kept between any two labels, and between a label and a point's edge.
@@ -485,14 +487,23 @@ class Placer:
         self.gap = gap
         self.boxes: list[Box] = []
         self.points: list[tuple[float, float, float]] = []
+        self._box_buckets: dict[tuple[int, int], list[Box]] = {}
+        self._point_buckets: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
 
     def block(self, box: Box) -> None:
         """Keep labels off ``box`` (a label already drawn, a legend)."""
         self.boxes.append(box)
+        for bx in range(box[0] // _BUCKET, box[2] // _BUCKET + 1):
+            for by in range(box[1] // _BUCKET, box[3] // _BUCKET + 1):
+                self._box_buckets.setdefault((bx, by), []).append(box)
 
     def block_point(self, x: float, y: float, radius: float) -> None:
         """Keep labels off the disc of ``radius`` pixels around ``(x, y)``."""
-        self.points.append((x, y, radius))
+        point = (x, y, radius)
+        self.points.append(point)
+        for bx in range(math.floor(x - radius) // _BUCKET, math.ceil(x + radius) // _BUCKET + 1):
+            for by in range(math.floor(y - radius) // _BUCKET, math.ceil(y + radius) // _BUCKET + 1):
+                self._point_buckets.setdefault((bx, by), []).append(point)
 
     def free(self, box: Box) -> bool:
         """Whether ``box`` lies inside the bounds and clear of every label and point (with the gap)."""
@@ -501,27 +512,45 @@ class Placer:
         if left < b_left or top < b_top or right > b_right or bottom > b_bottom:
             return False
         gap = self.gap
-        for o_left, o_top, o_right, o_bottom in self.boxes:
-            if left < o_right + gap and o_left < right + gap and top < o_bottom + gap and o_top < bottom + gap:
-                return False
-        for x, y, radius in self.points:
-            nearest_x = min(max(x, left), right)
-            nearest_y = min(max(y, top), bottom)
-            reach = radius + gap
-            if (nearest_x - x) ** 2 + (nearest_y - y) ** 2 < reach * reach:
-                return False
+        boxes, points = self._box_buckets, self._point_buckets
+        for bx in range((left - gap) // _BUCKET, (right + gap) // _BUCKET + 1):
+            for by in range((top - gap) // _BUCKET, (bottom + gap) // _BUCKET + 1):
+                for o_left, o_top, o_right, o_bottom in boxes.get((bx, by), ()):
+                    if left < o_right + gap and o_left < right + gap and top < o_bottom + gap and o_top < bottom + gap:
+                        return False
+                for x, y, radius in points.get((bx, by), ()):
+                    dx = x - left if x < left else x - right if x > right else 0.0
+                    dy = y - top if y < top else y - bottom if y > bottom else 0.0
+                    reach = radius + gap
+                    if dx * dx + dy * dy < reach * reach:
+                        return False
         return True
 
     def place(self, width: float, height: float, centres: Iterable[tuple[float, float]]) -> Box | None:
         """The first of ``centres`` where a ``width`` x ``height`` box is :meth:`free`, taken (kept clear from then
         on); ``None`` when none is."""
+        w, h = math.ceil(width), math.ceil(height)
         for cx, cy in centres:
             left, top = round(cx - width / 2), round(cy - height / 2)
-            box = (left, top, left + math.ceil(width), top + math.ceil(height))
+            box = (left, top, left + w, top + h)
             if self.free(box):
-                self.boxes.append(box)
+                self.block(box)
                 return box
         return None
+
+    def nearest(self, width: float, height: float, x: float, y: float, step: int = 6) -> Box | None:
+        """The free spot for a ``width`` x ``height`` box nearest to ``(x, y)`` anywhere inside the bounds (on a grid
+        of ``step`` pixels), taken; ``None`` only when the bounds hold no free spot at all. For the rare label whose
+        neighbourhood is full."""
+        left, top, right, bottom = self.bounds
+        spots = [(cx, cy) for cx in range(left + math.ceil(width / 2), right - math.ceil(width / 2) + 1, step)
+                 for cy in range(top + math.ceil(height / 2), bottom - math.ceil(height / 2) + 1, step)]
+        spots.sort(key=lambda spot: (spot[0] - x) ** 2 + (spot[1] - y) ** 2)
+        return self.place(width, height, spots)
+
+
+_BUCKET = 48
+"""Side in pixels of the :class:`Placer`'s buckets."""
 
 
 def around(x: float, y: float, reach: float, width: float, height: float, *, rings: int = 6,

@@ -55,19 +55,19 @@ from renderers._common import (
     wrap_text,
 )
 
-WIDTH = 720
-HEIGHT = 520
+WIDTH = 600
+HEIGHT = 440
 """The board's least height in pixels (long names make it taller)."""
 SMALL = min_text_px(WIDTH)
-"""The smallest font on this board: 24 px, 13.3 px once Discord shows it 400 px wide."""
-BOARD_LEFT = 48
-BOARD_TOP = 34
-BOARD_SIZE = 390
-PANEL_LEFT = BOARD_LEFT + BOARD_SIZE + 28
+"""The smallest font on this board: 20 px, 13.3 px once Discord shows it 400 px wide."""
+BOARD_LEFT = 40
+BOARD_TOP = 30
+BOARD_SIZE = 325
+PANEL_LEFT = BOARD_LEFT + BOARD_SIZE + 24
 START_INK = (70, 70, 70)
 HALO = (250, 214, 120)
-_LINE = SMALL + 5
-_TITLE = 26
+_LINE = SMALL + 3
+_TITLE = 22
 _PANEL_ROOM = WIDTH - PANEL_LEFT - 12
 _STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000)
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -257,7 +257,9 @@ def _draw_number(image: Image.Image, state: GroebnerNimState, index: int, stick:
     tag_h = SMALL + 6
     box = placer.place(tag_w + 1, tag_h + 1, around(hx, hy, head_r + 3, tag_w, tag_h, rings=10,
                                                     first=(hx - tx, hy - ty)))
-    if box is None:  # no free spot near the head: beside it, over whatever is there (never seen in the tests)
+    if box is None:  # the head's neighbourhood is full: the nearest free spot on the board, joined by a line
+        box = placer.nearest(tag_w + 1, tag_h + 1, hx, hy)
+    if box is None:  # no free spot left anywhere: beside the head, over whatever is there (never seen in the tests)
         box = (round(hx + head_r), round(hy - tag_h / 2), round(hx + head_r) + tag_w + 1,
                round(hy - tag_h / 2) + tag_h + 1)
     left, top = box[0], box[1]

@@ -55,29 +55,29 @@ from renderers._common import (
     wrap_text,
 )
 
-BOARD_PX = 380
+BOARD_PX = 320
 """Side of the lattice square in pixels."""
-MARGIN = 40
+MARGIN = 34
 """Space around the lattice for the axis labels."""
-PANEL_PX = 260
+PANEL_PX = 212
 """Width of the status panel right of the board."""
 WIDTH = MARGIN * 2 + BOARD_PX + PANEL_PX
 HEIGHT = MARGIN * 2 + BOARD_PX
 """The board's least height in pixels (long names make it taller)."""
 SMALL = min_text_px(WIDTH)
-"""The smallest font on this board: 24 px, 13.3 px once Discord shows it 400 px wide."""
-DOT_RADIUS = 7
+"""The smallest font on this board: 20 px, 13.3 px once Discord shows it 400 px wide."""
+DOT_RADIUS = 6
 LABEL_SIZE = SMALL
 COUNT_SIZE = SMALL
 PANEL_SIZE = SMALL
-_LINE = SMALL + 5
-_TITLE = 26
+_LINE = SMALL + 3
+_TITLE = 22
 _FACE_AMOUNT = 0.55
 """How strongly provisional faces (path still open) show their colour over the background."""
-_HATCH_STEP = 7
+_HATCH_STEP = 6
 """Pixels between the hatch lines of even faces."""
 _PANEL_LEFT = MARGIN * 2 + BOARD_PX - 8
-_PANEL_ROOM = PANEL_PX - 14
+_PANEL_ROOM = PANEL_PX - 12
 
 
 def _blend(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
@@ -132,7 +132,7 @@ def _draw_lattice(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, 
         xb, yb = frame.px(size, k)
         draw.line([(xa, ya), (xb, yb)], fill=GRID, width=1)
         if k % step == 0 or k == size:
-            for xy, anchor in (((x0, y0 + 8), "mt"), ((xa - 8, ya), "rm")):
+            for xy, anchor in (((x0, y0 + 7), "mt"), ((xa - 7, ya), "rm")):
                 box = text_box(str(k), SMALL, xy, anchor)
                 if k % step and not placer.free(box):  # the lattice's end, too near the step before it
                     continue
@@ -172,8 +172,10 @@ def _draw_faces(image: Image.Image, faces: Sequence[Face], outlines: Sequence[Se
         if not face.odd:
             even_draw.polygon(outline, fill=255)
             any_even = True
-    if any_even:
-        image.paste(_hatch_ink(final), (0, 0), ImageChops.multiply(even, _hatching(*image.size)))
+    box = even.getbbox() if any_even else None
+    if box is not None:  # the hatching through the even faces only, where there are any
+        mask = ImageChops.multiply(even.crop(box), _hatching(*image.size).crop(box))
+        image.paste(_hatch_ink(final), box[:2], mask)
 
 
 def _draw_counts(image: Image.Image, faces: Sequence[Face], outlines: Sequence[Sequence[tuple[float, float]]],
@@ -262,7 +264,7 @@ def _draw_dots(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState, d
     for i, dot in enumerate(dots):
         cx, cy = frame.px(dot.x, dot.y)
         if i in (last_placed, end):
-            ring = r + 6
+            ring = r + 5
             draw.ellipse([cx - ring - 1, cy - ring - 1, cx + ring + 1, cy + ring + 1], outline=INK, width=6)
             draw.ellipse([cx - ring, cy - ring, cx + ring, cy + ring], outline=HIGHLIGHT, width=4)
             placer.block_point(cx, cy, ring + 1)
@@ -280,7 +282,9 @@ def _draw_dot_names(image: Image.Image, frame: _Frame, dots: Sequence[Dot], plac
         cx, cy = frame.px(dot.x, dot.y)
         width = text_width(dot.name, LABEL_SIZE) + 2
         box = placer.place(width, height, around(cx, cy, DOT_RADIUS + 3, width, height, rings=8))
-        if box is None:  # nowhere near: as close as the board allows, on top of the rest (never seen in the tests)
+        if box is None:  # the dot's neighbourhood is full: the nearest free spot on the board
+            box = placer.nearest(width, height, cx, cy)
+        if box is None:  # no free spot left anywhere: beside the dot, over whatever is there (never seen in the tests)
             box = (round(cx + DOT_RADIUS), round(cy - DOT_RADIUS - height), round(cx + DOT_RADIUS + width),
                    round(cy - DOT_RADIUS))
         draw_text(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), dot.name, LABEL_SIZE,
@@ -309,8 +313,8 @@ def _panel(size: int, dots: int, komi: int, names: tuple[str, str]) -> _Panel:
     status = lines_needed(status_texts("polygons", names), PANEL_SIZE, _PANEL_ROOM)
     seats = sum(seat_label_lines(name, PANEL_SIZE, _PANEL_ROOM, "99") for name in names)
     path = "-".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: 2 * dots])
-    info = [f"Drawing: {2 * dots} of {2 * dots} dots connected", "Next segment from A", "Scores so far (provisional)",
-            f"Path: {path}", "Last move: A-B"]
+    info = [f"{2 * dots} of {2 * dots} dots connected", "Next segment from A", "Scores so far", f"Path: {path}",
+            "Last move: A-B"]
     if komi:
         info.append(f"Komi: {komi} faces to {names[1]}")
     lines = sum(len(wrap_text(line, SMALL, _PANEL_ROOM)) for line in info) + 2
@@ -367,13 +371,13 @@ def _info(state: PolygonsState, names: Sequence[str], dots: Sequence[Dot], faces
     else:
         connected = len(state.path)
         if phase == "draw":
-            info.append(f"Drawing: {connected} of {len(state.points)} dots connected")
+            info.append(f"{connected} of {len(state.points)} dots connected")
             if state.path_end:
                 info.append(f"Next segment from {state.path_end}")
             else:
                 info.append("First segment: any two dots")
             if connected >= 2:
-                info.append("Scores so far (provisional)")
+                info.append("Scores so far")
         else:
             info.append(f"{len(faces)} face{'s' if len(faces) != 1 else ''}")
         if state.path:

@@ -51,7 +51,7 @@ def test_size_and_dispatch() -> None:
     data = render(state, NAMES)
     assert renderers.render(state, NAMES) == data
     image = Image.open(io.BytesIO(data))
-    assert 600 <= image.width <= 800 and 400 <= image.height <= 800
+    assert 600 <= image.width <= 800 and 380 <= image.height <= 800
     assert len(data) <= 150_000
 
 
