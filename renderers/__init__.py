@@ -1,10 +1,12 @@
-"""Pillow renderers: a game state to PNG bytes, and states to an animated GIF replay written frame by frame.
+"""Pillow renderers: a game state to PNG bytes and its alt text, and states to an animated GIF replay written frame
+by frame.
 
 Renderers import :mod:`games` only. Each game names the module that draws it
 (:meth:`games.Game.renderer_module`, by default ``renderers.<key>``), which has
 ``render(state, names, *, outcome=None) -> bytes`` and, optionally, ``draw_board`` with the same arguments returning
 the board as a ``P`` image on the game's fixed palette (the five games have it; replays then take their frames
-without a PNG round trip).
+without a PNG round trip) and ``alt_text`` with the same arguments and ``limit`` returning the board in words (the
+five games have it; :func:`alt_text` says the turn, the score and the last move of any other game).
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ from PIL import Image
 
 from games import GAMES, Outcome
 from games.base import State
+from renderers._alt import ALT_TEXT_LIMIT, _, compose, names_for_alt, sentence
+from renderers._common import ended, outcome_text
 from renderers._gif import write_gif
+
+__all__ = ["ALT_TEXT_LIMIT", "alt_text", "draw_board", "render", "render_replay", "replay_alt_text", "write_replay"]
 
 T = TypeVar("T")
 
@@ -46,6 +52,58 @@ def render(state: State[Any], names: Sequence[str], *, outcome: Outcome | None =
         KeyError: ``state.game`` is not a registered game.
     """
     return _renderer(state).render(state, names, outcome=outcome)
+
+
+def alt_text(state: State[Any], names: Sequence[str], *, outcome: Outcome | None = None,
+             limit: int = ALT_TEXT_LIMIT) -> str:
+    """The board of ``state`` in words for a screen reader: the text Discord reads for the image (an attachment's
+    ``description``), at most ``limit`` characters (Discord's 1,024 by default). Arguments as :func:`render`.
+
+    The game's renderer says it (its ``alt_text``: the position in the game's notation too); a renderer without one
+    gets the game, the move number, whose move it is or the result, the score and the last move.
+
+    Raises:
+        KeyError: ``state.game`` is not a registered game.
+    """
+    own = getattr(_renderer(state), "alt_text", None)
+    if own is not None:
+        return cast(str, own(state, names, outcome=outcome, limit=limit))
+    names = names_for_alt(names)
+    game = GAMES[state.game]
+    parts = [sentence(_("{game} board, move {ply}."), game=game.title, ply=state.ply),
+             sentence(_("Players: {names}."), names=", ".join(names))]
+    shown = ended(state.outcome, outcome)
+    seat = state.current_seat
+    if shown is not None:
+        parts.append(sentence(_("{result}."), result=outcome_text(state.game, names, shown)))
+    elif seat is not None and seat < len(names):
+        parts.append(sentence(_("{name} to move."), name=names[seat]))
+    scores = state.scores
+    if scores is not None:
+        listed = ", ".join(f"{name} {score}" for name, score in zip(names, scores, strict=False))
+        parts.append(sentence(_("Score: {scores}."), scores=listed))
+    last = state.last_move
+    if last is not None:
+        parts.append(sentence(_("Last move: {move}."), move=state.format_move(last)))
+    return compose(parts, limit=limit)
+
+
+def replay_alt_text(final: State[Any], names: Sequence[str], frames: int, *, outcome: Outcome | None = None,
+                    limit: int = ALT_TEXT_LIMIT) -> str:
+    """The alt text of a replay GIF whose last frame is ``final``: how many positions it shows, then the final board
+    as :func:`alt_text` says it, at most ``limit`` characters in all.
+
+    Args:
+        final: the last position shown.
+        names: display name per seat.
+        frames: how many positions the replay shows (the start first).
+        outcome: the result shown on the last frame (see :func:`render`).
+        limit: the most characters (Discord's 1,024 by default).
+    """
+    lead = sentence(_("Animated replay of {game}: {frames} positions from the start to move {ply}, the last held "
+                      "longer. The last position follows."), game=GAMES[final.game].title, frames=frames,
+                    ply=final.ply)
+    return f"{lead} {alt_text(final, names, outcome=outcome, limit=limit - len(lead) - 1)}"
 
 
 def draw_board(state: State[Any], names: Sequence[str], *, outcome: Outcome | None = None) -> Image.Image:

@@ -6,8 +6,18 @@ masks, recorded for the legibility tests by :func:`recording`), maps the board o
 (its ``render``).
 
 Legibility: Discord shows a board about :data:`DISPLAY_WIDTH` (400) pixels wide on a phone. No text may then be
-smaller than :data:`MIN_TEXT_AT_DISPLAY` (11) pixels, so a board ``width`` pixels wide draws no font smaller
-than :func:`min_text_px` ``(width)`` = ``ceil(11 * width / 400)`` (20 px on a 720-px board).
+smaller than :data:`MIN_TEXT_AT_DISPLAY` (13) pixels, so a board ``width`` pixels wide draws no font smaller
+than :func:`min_text_px` ``(width)`` = ``ceil(13 * width / 400)`` (24 px on a 720-px board). Names are never cut:
+:func:`wrap_text` breaks them over lines (between words, or inside a word too long for a line). Labels on a board
+(dot names, stick numbers) are placed by a :class:`Placer`, which keeps them off each other and off the points it is
+told of; :func:`recording` and :func:`recording_points` let the tests see every text and point drawn.
+
+Colour: the two seats' colours (:data:`SEAT_COLOURS`, :data:`SEAT_LIGHT`) stay at least ΔE 20 (CIEDE2000) apart for
+normal vision and under simulated protanopia, deuteranopia and tritanopia (``tests/renderers/test_palette.py``
+prints the table), and no board tells the seats apart by colour alone: seat 0's things are solid (a filled disc, a
+solid face, ×), seat 1's hollow or hatched (a ring, a hatched face, ○), and every name carries its seat's mark
+(:func:`draw_seat_mark`). Every board is framed by :func:`finish` in :data:`BORDER`, a grey at least 3:1 (WCAG)
+against both Discord themes' chat backgrounds, so a light board never melts into the light theme.
 """
 
 from __future__ import annotations
@@ -18,22 +28,31 @@ import io
 import math
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from games import GAMES, Outcome
+from games import GAMES, Outcome, Termination
 
 # Seat colours (seat 0, seat 1), the highlight for the last move, and neutral tones.
-SEAT_COLOURS: tuple[tuple[int, int, int], ...] = ((214, 69, 65), (52, 101, 164))
-SEAT_LIGHT: tuple[tuple[int, int, int], ...] = ((246, 205, 203), (200, 216, 238))
+SEAT_COLOURS: tuple[tuple[int, int, int], ...] = ((190, 70, 20), (30, 100, 180))
+"""Seat 0's burnt orange and seat 1's blue (the colour-blind-safe orange-blue pair): at least ΔE 37 apart for normal
+vision and every simulated dichromacy, and at least 4.5:1 (WCAG) against :data:`BACKGROUND` for text."""
+SEAT_LIGHT: tuple[tuple[int, int, int], ...] = ((229, 181, 161), (210, 224, 240))
+"""The seats' light tints (faces, coins, hands, the panel of the seat to move): 40 % and 20 % of each seat colour
+over white, which keeps them ΔE 21 apart under every simulation (equal tints of the two would not be)."""
 HIGHLIGHT = (245, 180, 20)
+"""The last move's amber, always drawn with an :data:`INK` edge or as a shape of its own (a frame, a ring, a halo),
+so that it shows where a simulated dichromacy brings it near a light tint."""
 BACKGROUND = (250, 248, 242)
 INK = (40, 40, 40)
 MUTED = (140, 140, 140)
 GRID = (215, 212, 204)
 DEAD = (120, 120, 120)
+BORDER = (136, 134, 130)
+"""The frame of every board: 3.6:1 against Discord's light chat background (#FFFFFF) and 3.5:1 against its dark one
+(#313338), so that a board never melts into either theme."""
 
 
 SYSTEM_FONTS = (
@@ -64,12 +83,13 @@ def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDra
 
 DISPLAY_WIDTH = 400
 """Width in pixels at which Discord shows a board on a phone."""
-MIN_TEXT_AT_DISPLAY = 11
-"""Smallest font size in pixels any board text may have when the board is shown :data:`DISPLAY_WIDTH` wide."""
+MIN_TEXT_AT_DISPLAY = 13
+"""Smallest font size in pixels any board text may have when the board is shown :data:`DISPLAY_WIDTH` wide (the
+12-14 px that phone interface guidelines take as the smallest body text)."""
 
 
 def min_text_px(width: int) -> int:
-    """The smallest font size in pixels allowed on a board ``width`` pixels wide (11 px once shown 400 px wide)."""
+    """The smallest font size in pixels allowed on a board ``width`` pixels wide (13 px once shown 400 px wide)."""
     return math.ceil(MIN_TEXT_AT_DISPLAY * width / DISPLAY_WIDTH)
 
 
@@ -103,7 +123,7 @@ def fixed_palette(inks: Sequence[tuple[int, int, int]], grounds: Sequence[tuple[
     ``weights`` (the antialiased edges), at most 256 colours. Quantising a board to it without dithering keeps
     the board's colours exact and makes PNG encoding several times faster."""
     colours: list[tuple[int, int, int]] = []
-    for colour in [*inks, *grounds]:
+    for colour in [*inks, *grounds, BORDER]:
         if colour not in colours:
             colours.append(colour)
     for ink in inks:
@@ -120,8 +140,21 @@ def fixed_palette(inks: Sequence[tuple[int, int, int]], grounds: Sequence[tuple[
 
 def to_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
     """``image`` (RGB) mapped onto ``palette`` (a :func:`fixed_palette`) without dithering: a ``P`` image whose
-    pixels are exactly the palette's colours, the board every renderer's ``draw_board`` returns."""
+    pixels are exactly the palette's colours."""
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def border_px(width: int) -> int:
+    """The frame's width in pixels on a board ``width`` pixels wide: 2 px once shown 400 px wide."""
+    return math.ceil(2 * width / DISPLAY_WIDTH)
+
+
+def finish(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """Frame ``image`` (RGB) in :data:`BORDER` (:func:`border_px` wide, over its outermost pixels) and map it onto
+    ``palette`` (:func:`to_palette`): the board every renderer's ``draw_board`` returns."""
+    ImageDraw.Draw(image).rectangle((0, 0, image.width - 1, image.height - 1), outline=BORDER,
+                                    width=border_px(image.width))
+    return to_palette(image, palette)
 
 
 
@@ -137,18 +170,39 @@ def text_mask(text: str, size: int, anchor: str, stroke: int = 0) -> tuple[Image
     return mask, left, top
 
 
+Box = tuple[int, int, int, int]
+"""A pixel box ``(left, top, right, bottom)``, right and bottom exclusive."""
+
+
 @dataclass(frozen=True, slots=True)
 class DrawnText:
     """One text a board drew: the text, its font size in pixels, its box ``(left, top, right, bottom)`` in
-    pixels and the board's ``(width, height)``."""
+    pixels and the board's ``(width, height)``; ``plate`` is the box of the tag it sits on, if any (a stick's
+    number), which is what must stay clear of other labels."""
 
     text: str
     size: int
-    box: tuple[int, int, int, int]
+    box: Box
     canvas: tuple[int, int]
+    plate: Box | None = None
+
+    @property
+    def extent(self) -> Box:
+        """The box the label takes: its plate, or the text itself."""
+        return self.plate or self.box
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnPoint:
+    """A point a board drew that labels must leave visible (a dot, a stick's end): centre and radius in pixels."""
+
+    x: float
+    y: float
+    radius: float
 
 
 _recorders: list[list[DrawnText]] = []
+_point_recorders: list[list[DrawnPoint]] = []
 
 
 @contextlib.contextmanager
@@ -163,12 +217,30 @@ def recording() -> Iterator[list[DrawnText]]:
         _recorders.remove(texts)
 
 
+@contextlib.contextmanager
+def recording_points() -> Iterator[list[DrawnPoint]]:
+    """Collect every point the boards declare with :func:`declare_point` inside the ``with`` block."""
+    points: list[DrawnPoint] = []
+    _point_recorders.append(points)
+    try:
+        yield points
+    finally:
+        _point_recorders.remove(points)
+
+
+def declare_point(x: float, y: float, radius: float) -> None:
+    """Tell the recorders (:func:`recording_points`) of a point drawn at ``(x, y)`` with ``radius`` pixels."""
+    for points in _point_recorders:
+        points.append(DrawnPoint(x, y, radius))
+
+
 def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: tuple[int, int, int],
-              anchor: str = "la", *, stroke: int = 0, stroke_fill: tuple[int, int, int] | None = None) -> None:
+              anchor: str = "la", *, stroke: int = 0, stroke_fill: tuple[int, int, int] | None = None,
+              plate: Box | None = None) -> None:
     """Draw ``text`` at ``xy`` (pixels, Pillow anchor semantics) from the cached mask: the one way boards write.
 
     With ``stroke`` > 0 the text is first outlined ``stroke`` pixels wide in ``stroke_fill`` (a halo that keeps
-    it readable over lines).
+    it readable over lines). ``plate`` is the box of the tag the text sits on, for the recorders.
     """
     mask, left, top = text_mask(text, size, anchor)
     x, y = round(xy[0]) + left, round(xy[1]) + top
@@ -177,7 +249,14 @@ def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
         image.paste(stroke_fill, (round(xy[0]) + halo_left, round(xy[1]) + halo_top), halo)
     image.paste(fill, (x, y), mask)
     for texts in _recorders:
-        texts.append(DrawnText(text, size, (x, y, x + mask.width, y + mask.height), image.size))
+        texts.append(DrawnText(text, size, (x, y, x + mask.width, y + mask.height), image.size, plate))
+
+
+def text_box(text: str, size: int, xy: tuple[float, float], anchor: str = "la") -> Box:
+    """The box :func:`draw_text` would record for ``text`` at ``xy`` (without drawing it)."""
+    mask, left, top = text_mask(text, size, anchor)
+    x, y = round(xy[0]) + left, round(xy[1]) + top
+    return x, y, x + mask.width, y + mask.height
 
 
 @functools.lru_cache(maxsize=8192)
@@ -214,21 +293,43 @@ def short_name(name: str, size: int, width: float, *, suffix: str = "") -> str:
     return fit_text(bare, size, width, suffix=suffix)[0]
 
 
-def wrap_text(text: str, size: int, width: float) -> list[str]:
-    """``text`` broken after spaces or hyphens into lines of at most ``width`` pixels at font ``size``; a word too
-    long for a line is cut to fit (:func:`fit_text`). The one wrapping rule of every board."""
+def _break_word(word: str, size: int, width: float) -> list[str]:
+    """``word`` broken into pieces of at most ``width`` pixels (at least one character each)."""
+    pieces: list[str] = []
+    piece = ""
+    for ch in word:
+        if piece and text_width(piece + ch, size) > width:
+            pieces.append(piece)
+            piece = ""
+        piece += ch
+    return [*pieces, piece] if piece else pieces
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrapped(text: str, size: int, width: float) -> tuple[str, ...]:
     lines: list[str] = []
     line = ""
     for word in re.findall(r"[^ -]+-?|\s+", text):
         trial = line + word
-        if line.strip() and text_width(trial.rstrip(), size) > width:
-            lines.append(line.rstrip())
-            line = word.lstrip()
-        else:
+        if text_width(trial.rstrip(), size) <= width:
             line = trial
+            continue
+        if line.strip():
+            lines.append(line.rstrip())
+        line = word.lstrip()
+        if text_width(line.rstrip(), size) > width:  # a word longer than a line: broken inside
+            *whole, line = _break_word(line, size, width)
+            lines.extend(whole)
     if line.strip():
         lines.append(line.rstrip())
-    return [fit_text(part, size, width)[0] for part in lines or [""]]
+    return tuple(lines) or ("",)
+
+
+def wrap_text(text: str, size: int, width: float) -> list[str]:
+    """``text`` broken after spaces or hyphens into lines of at most ``width`` pixels at font ``size``; a word too
+    long for a line is broken inside, so that nothing is ever cut (names included). The one wrapping rule of every
+    board (cached)."""
+    return list(_wrapped(text, size, width))
 
 
 @functools.lru_cache(maxsize=2048)
@@ -292,3 +393,178 @@ def ended(state_outcome: Outcome | None, outcome: Outcome | None) -> Outcome | N
 def move_count(ply: int) -> str:
     """The board's word for how far a match is, the same as the bot's texts: ``"move 12"`` (moves played)."""
     return f"move {ply}"
+
+
+def status_texts(game: str, names: Sequence[str]) -> list[str]:
+    """Every status line a board of ``game`` with these ``names`` may show: each seat to move and every result
+    (:func:`outcome_text` of each way a match can end). A panel reserves the lines the longest of them needs, so that
+    every board of a match (every frame of its replay) has the same size."""
+    texts = [f"{name} to move" for name in names]
+    seats = range(len(names))
+    outcomes = [Outcome(None, True, None, Termination.REPETITION), Outcome(None, True, None, Termination.MOVE_LIMIT),
+                Outcome(None, True, None, Termination.NATURAL), Outcome(None, True, None, Termination.DRAW_AGREED),
+                Outcome(None, False, None, Termination.ABORTED), Outcome(None, False, None, Termination.NATURAL)]
+    for seat in seats:
+        other = None if len(names) == 1 else 1 - seat
+        outcomes += [Outcome(seat, False, None, Termination.NATURAL),
+                     Outcome(other, False, None, Termination.RESIGNED, loser=seat),
+                     Outcome(other, False, None, Termination.OUT_OF_TIME, loser=seat)]
+    texts += [outcome_text(game, names, outcome) for outcome in outcomes]
+    return texts
+
+
+def lines_needed(texts: Sequence[str], size: int, width: float) -> int:
+    """The most lines any of ``texts`` takes when wrapped (:func:`wrap_text`) at font ``size`` into ``width``."""
+    return max((len(wrap_text(text, size, width)) for text in texts), default=1)
+
+
+def draw_seat_mark(draw: ImageDraw.ImageDraw, seat: int, centre: tuple[float, float], radius: float,
+                   style: str = "disc") -> None:
+    """Draw ``seat``'s mark, the shape that tells the seats apart without colour: ``style`` ``"disc"`` draws seat 0 a
+    filled disc and seat 1 a ring; ``"cross"`` draws seat 0 a × and seat 1 a ○ (the Grid Game's marks); both in the
+    seat's colour, ``radius`` pixels from ``centre``."""
+    x, y = centre
+    colour = SEAT_COLOURS[seat % 2]
+    width = max(2, round(radius / 2.6))
+    if style == "cross" and seat % 2 == 0:
+        arm = radius * 0.85
+        draw.line((x - arm, y - arm, x + arm, y + arm), fill=colour, width=width)
+        draw.line((x - arm, y + arm, x + arm, y - arm), fill=colour, width=width)
+    elif seat % 2 == 0:
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
+    else:
+        inner = SEAT_LIGHT[1] if style == "disc" else BACKGROUND
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=inner, outline=colour, width=width)
+
+
+def draw_seat_label(image: Image.Image, seat: int, xy: tuple[float, float], text: str, size: int, width: float,
+                    line: int, *, style: str = "disc", colour: tuple[int, int, int] | None = None,
+                    score: str | None = None) -> int:
+    """Draw ``text`` (a name, say) in ``seat``'s colour after the seat's mark (:func:`draw_seat_mark`), wrapped into
+    ``width`` pixels at font ``size`` with ``line`` pixels a line, and ``score``, when given, right-aligned on the
+    last line (on a line of its own when the last line has no room for it).
+
+    Returns:
+        The y below the last line.
+    """
+    x, y = xy
+    ink = colour or SEAT_COLOURS[seat % 2]
+    indent = round(size * 1.05)
+    draw_seat_mark(ImageDraw.Draw(image), seat, (x + size * 0.42, y + size * 0.55), size * 0.36, style)
+    parts = wrap_text(text, size, width - indent)
+    for part in parts:
+        draw_text(image, (x + indent, y), part, size, ink)
+        y += line
+    if score is not None:
+        if text_width(parts[-1], size) + text_width(score, size) + size * 0.5 <= width - indent:
+            y -= line
+        draw_text(image, (x + width, y), score, size, ink, "ra")
+        y += line
+    return round(y)
+
+
+def seat_label_lines(text: str, size: int, width: float, score: str | None = None) -> int:
+    """How many lines :func:`draw_seat_label` takes for ``text`` (and ``score``) in ``width`` pixels."""
+    room = width - round(size * 1.05)
+    parts = wrap_text(text, size, room)
+    extra = score is not None and text_width(parts[-1], size) + text_width(score, size) + size * 0.5 > room
+    return len(parts) + int(extra)
+
+
+class Placer:
+    """Places labels on a board so that none covers another or a point: each label takes the first free spot of
+    the candidates it is offered (Pillow leaves layout to us; this is the one rule every board follows).
+
+    What is placed is kept in buckets of :data:`_BUCKET` pixels, so that a test looks only at its neighbours.
+
+    Args:
+        bounds: the box labels must stay inside.
+        gap: pixels kept between any two labels, and between a label and a point's edge.
+    """
+
+    def __init__(self, bounds: Box, gap: int = 1) -> None:
+        self.bounds = bounds
+        self.gap = gap
+        self.boxes: list[Box] = []
+        self.points: list[tuple[float, float, float]] = []
+        self._box_buckets: dict[tuple[int, int], list[Box]] = {}
+        self._point_buckets: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
+
+    def block(self, box: Box) -> None:
+        """Keep labels off ``box`` (a label already drawn, a legend)."""
+        self.boxes.append(box)
+        for bx in range(box[0] // _BUCKET, box[2] // _BUCKET + 1):
+            for by in range(box[1] // _BUCKET, box[3] // _BUCKET + 1):
+                self._box_buckets.setdefault((bx, by), []).append(box)
+
+    def block_point(self, x: float, y: float, radius: float) -> None:
+        """Keep labels off the disc of ``radius`` pixels around ``(x, y)``."""
+        point = (x, y, radius)
+        self.points.append(point)
+        for bx in range(math.floor(x - radius) // _BUCKET, math.ceil(x + radius) // _BUCKET + 1):
+            for by in range(math.floor(y - radius) // _BUCKET, math.ceil(y + radius) // _BUCKET + 1):
+                self._point_buckets.setdefault((bx, by), []).append(point)
+
+    def free(self, box: Box) -> bool:
+        """Whether ``box`` lies inside the bounds and clear of every label and point (with the gap)."""
+        left, top, right, bottom = box
+        b_left, b_top, b_right, b_bottom = self.bounds
+        if left < b_left or top < b_top or right > b_right or bottom > b_bottom:
+            return False
+        gap = self.gap
+        boxes, points = self._box_buckets, self._point_buckets
+        for bx in range((left - gap) // _BUCKET, (right + gap) // _BUCKET + 1):
+            for by in range((top - gap) // _BUCKET, (bottom + gap) // _BUCKET + 1):
+                for o_left, o_top, o_right, o_bottom in boxes.get((bx, by), ()):
+                    if left < o_right + gap and o_left < right + gap and top < o_bottom + gap and o_top < bottom + gap:
+                        return False
+                for x, y, radius in points.get((bx, by), ()):
+                    dx = x - left if x < left else x - right if x > right else 0.0
+                    dy = y - top if y < top else y - bottom if y > bottom else 0.0
+                    reach = radius + gap
+                    if dx * dx + dy * dy < reach * reach:
+                        return False
+        return True
+
+    def place(self, width: float, height: float, centres: Iterable[tuple[float, float]]) -> Box | None:
+        """The first of ``centres`` where a ``width`` x ``height`` box is :meth:`free`, taken (kept clear from then
+        on); ``None`` when none is."""
+        w, h = math.ceil(width), math.ceil(height)
+        for cx, cy in centres:
+            left, top = round(cx - width / 2), round(cy - height / 2)
+            box = (left, top, left + w, top + h)
+            if self.free(box):
+                self.block(box)
+                return box
+        return None
+
+    def nearest(self, width: float, height: float, x: float, y: float, step: int = 6) -> Box | None:
+        """The free spot for a ``width`` x ``height`` box nearest to ``(x, y)`` anywhere inside the bounds (on a grid
+        of ``step`` pixels), taken; ``None`` only when the bounds hold no free spot at all. For the rare label whose
+        neighbourhood is full."""
+        left, top, right, bottom = self.bounds
+        spots = [(cx, cy) for cx in range(left + math.ceil(width / 2), right - math.ceil(width / 2) + 1, step)
+                 for cy in range(top + math.ceil(height / 2), bottom - math.ceil(height / 2) + 1, step)]
+        spots.sort(key=lambda spot: (spot[0] - x) ** 2 + (spot[1] - y) ** 2)
+        return self.place(width, height, spots)
+
+
+_BUCKET = 48
+"""Side in pixels of the :class:`Placer`'s buckets."""
+
+
+def around(x: float, y: float, reach: float, width: float, height: float, *, rings: int = 6,
+           first: tuple[float, float] | None = None) -> Iterator[tuple[float, float]]:
+    """Centres for a ``width`` x ``height`` label near the point ``(x, y)``: ``first`` (a direction, when given),
+    then 16 directions at ``reach`` pixels from the point's centre to the label's edge, then farther out ring by ring
+    (each ``height`` pixels farther), ``rings`` rings in all."""
+    directions = [(math.cos(k * math.pi / 8), -math.sin(k * math.pi / 8)) for k in (1, 3, 7, 5, 0, 4, 2, 6,
+                                                                                     15, 9, 13, 11, 14, 10, 12, 8)]
+    if first is not None:
+        length = math.hypot(*first) or 1.0
+        directions.insert(0, (first[0] / length, first[1] / length))
+    for ring in range(rings):
+        distance = reach + ring * height
+        for dx, dy in directions:
+            # from the point's centre to the box's centre: the distance to its edge plus half the box along dx, dy
+            yield x + dx * (distance + abs(dx) * width / 2), y + dy * (distance + abs(dy) * height / 2)

@@ -1,27 +1,32 @@
-"""Grid Game of Differences board: the grid, the marks, the last mark, the legal squares and both score lists.
+"""Grid Game of Differences board: the grid, the marks, the last mark, the legal squares and both score lists; and
+its alt text.
 
-The header names both players in their seat colours with their running points and says whose turn it is or
-how the game ended. On the grid, files ``a``... run along the bottom and ranks ``1``... up the left side;
-each mark is an x in the colour of the seat that placed it, and the latest mark sits on a highlighted square
-with a highlight frame. While the game runs, the squares still legal (a free column and a free row) are
-tinted in the light colour of the seat to move.
+The header names the game and how far the match is, says whose turn it is or how the game ended, and names both
+players after their seat's mark (× for seat 0, ○ for seat 1) with their running points. On the grid, files ``a``...
+run along the bottom and ranks ``1``... up the left side; each mark is drawn as its seat's mark (× or ○) in the seat's
+colour, and the latest mark sits on a highlighted square with a highlight frame edged in ink. While the game runs,
+the squares still legal (a free column and a free row) are tinted in the light colour of the seat to move.
 
 Seat 0's row differences are written under the file letters, each halfway between the two consecutive filled
 columns it spans; seat 1's column differences are written right of the grid, halfway between the two
-consecutive filled rows. Under the board each seat's list is spelt out with the values that score
-(distinct values, or with the ``unique`` variant the values occurring exactly once) and the points.
+consecutive filled rows. Under the board each seat's list is spelt out, after the seat's mark, with the values that
+score (distinct values, or with the ``unique`` variant the values occurring exactly once) and the points. Names are
+drawn whole (wrapped); the board is as tall as the grid and the names need (:func:`image_height`).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from games import Outcome
 from games.differences import FILES, DifferencesState
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -31,35 +36,37 @@ from renderers._common import (
     SEAT_COLOURS,
     SEAT_LIGHT,
     blend,
+    draw_seat_label,
     draw_text,
     ended,
-    fit_text,
+    finish,
     fixed_palette,
+    lines_needed,
     min_text_px,
     move_count,
     new_canvas,
     outcome_text,
-    short_name,
-    to_palette,
+    status_texts,
     to_png,
+    wrap_text,
 )
 
 WIDTH = 600
 """Image width in pixels; the height is :func:`image_height` (the same for every position of a match)."""
 BOARD_PIXELS = 420
 """Side of the grid in pixels, rounded down to a whole number of squares (at most 60 px a square)."""
-BOARD_TOP = 100
-"""Top y of the grid in pixels."""
 SMALL = min_text_px(WIDTH)
-"""The smallest font on this board: 17 px, 11 px once Discord shows it 400 px wide."""
+"""The smallest font on this board: 20 px, 13.3 px once Discord shows it 400 px wide."""
+TITLE = 24
 _MARGIN = 24
-_LINE = SMALL + 6
-_LISTS_HEIGHT = 6 * _LINE + 2 * 12 + _LINE
+_LINE = SMALL + 5
 _STRIP = 6 + SMALL + 6 + SMALL + 10
 _PAPER = (255, 255, 253)
 _LAST_FILL = (252, 231, 176)
-_NAME_WIDTH = 170
-"""Widest a name may be in the status line, pixels (longer names end with an ellipsis)."""
+_COLUMN = WIDTH // 2 - _MARGIN - 8
+"""Width in pixels of each seat's column in the header."""
+_ROLES = ("scores rows, left to right", "scores columns, bottom to top")
+_RUNNING = "Running scores use the filled columns and rows so far."
 
 
 def cell_pixels(n: int) -> int:
@@ -67,16 +74,57 @@ def cell_pixels(n: int) -> int:
     return min(60, BOARD_PIXELS // n)
 
 
-def image_height(n: int) -> int:
-    """Image height in pixels for an n x n grid: header, grid, labels and differences, then the lists."""
-    return BOARD_TOP + cell_pixels(n) * n + _STRIP + _LISTS_HEIGHT
+@dataclass(frozen=True)
+class _Layout:
+    board_top: int
+    status_lines: int
+    score_lines: int
+    height: int
 
 
-def square_box(n: int, col: int, row: int) -> tuple[int, int, int, int]:
-    """Pixel box ``(left, top, right, bottom)`` of the square in 0-based ``col``/``row`` on an n x n grid."""
+STATUS_TOP = 12 + TITLE + 8 + SMALL + 8
+"""Top y in pixels of the status line (whose move, or the result)."""
+
+
+def _header_top(status_lines: int) -> int:
+    return STATUS_TOP + status_lines * _LINE
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(n: int, unique: bool, names: tuple[str, str]) -> _Layout:
+    """Where things go for an ``n`` x ``n`` grid and these names: the status and the names take the lines their
+    longest text needs, so every board of a match has the same size."""
+    status = lines_needed(status_texts("differences", names), SMALL, WIDTH - 2 * _MARGIN)
+    seat_lines = max(len(wrap_text(f"{name}: {n * n}", SMALL, _COLUMN - round(SMALL * 1.05))) +
+                     len(wrap_text(role, SMALL, _COLUMN)) for name, role in zip(names, _ROLES, strict=True))
+    board_top = _header_top(status) + seat_lines * _LINE + 10
+    kind = "occurring once" if unique else "distinct"
+    values = " ".join(str(value) for value in range(1, n))
+    score = lines_needed([f"{kind}: {values} = {n - 1} points"], SMALL, WIDTH - 2 * _MARGIN - 16)
+    lists = 2 * ((2 + score) * _LINE + 12) + lines_needed([_RUNNING], SMALL, WIDTH - 2 * _MARGIN) * _LINE
+    return _Layout(board_top, status, score, board_top + cell_pixels(n) * n + _STRIP + lists + 10)
+
+
+def _layout_of(state: DifferencesState, names: Sequence[str]) -> _Layout:
+    return _layout(state.n, state.unique, (names[0], names[1]))
+
+
+BOARD_TOP = _layout(8, False, ("alice", "bob")).board_top
+"""Top y of the grid in pixels when both names and the status fit on one line each (longer names push it down)."""
+
+
+def image_height(n: int, names: Sequence[str] = ("alice", "bob"), unique: bool = False) -> int:
+    """Image height in pixels for an n x n grid and players ``names``: header, grid, labels and differences, then
+    the lists."""
+    return _layout(n, unique, (names[0], names[1])).height
+
+
+def square_box(n: int, col: int, row: int, top: int = BOARD_TOP) -> tuple[int, int, int, int]:
+    """Pixel box ``(left, top, right, bottom)`` of the square in 0-based ``col``/``row`` on an n x n grid whose top
+    is at ``top`` pixels (:data:`BOARD_TOP` for short names)."""
     cell = cell_pixels(n)
     x0 = (WIDTH - cell * n) // 2 + col * cell
-    y0 = BOARD_TOP + (n - 1 - row) * cell
+    y0 = top + (n - 1 - row) * cell
     return x0, y0, x0 + cell, y0 + cell
 
 
@@ -98,49 +146,64 @@ def _scoring_values(diffs: Sequence[int], unique: bool) -> list[int]:
 
 
 def status_line(state: DifferencesState, names: Sequence[str], outcome: Outcome | None = None) -> str:
-    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's).
-
-    Names are drawn shortened (see :func:`renderers._common.short_name`).
-    """
-    short = [short_name(name, 19, _NAME_WIDTH) for name in names]
+    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's), with
+    the names whole (the board wraps the line)."""
     shown = ended(state.outcome, outcome)
     if shown is not None:
-        return outcome_text(state.game, short, shown)
-    return f"{short[state.current_seat or 0]} to move"
+        return outcome_text(state.game, names, shown)
+    return f"{names[state.current_seat or 0]} to move"
 
 
-def _header(image: Image.Image, state: DifferencesState, names: Sequence[str], outcome: Outcome | None) -> None:
+def _header(image: Image.Image, state: DifferencesState, names: Sequence[str], outcome: Outcome | None,
+            layout: _Layout) -> None:
     scores = state.scores
-    rule = "unique" if state.unique else "distinct"
-    title = f"Grid Game of Differences · {state.n} × {state.n} · {rule} · {move_count(state.ply)} of {state.n}"
-    _text(image, (_MARGIN, 8), fit_text(title, SMALL, WIDTH - 2 * _MARGIN)[0], SMALL, MUTED)
+    _text(image, (_MARGIN, 12), "Grid Game of Differences", TITLE, INK)
+    _text(image, (WIDTH - _MARGIN, 14), f"{move_count(state.ply)} of {state.n}", SMALL, MUTED, anchor="ra")
+    rule = "unique: only differences occurring once score" if state.unique else "distinct differences score"
+    _text(image, (_MARGIN, 12 + TITLE + 8), f"{state.n} × {state.n} · {rule}", SMALL, MUTED)
     shown = ended(state.outcome, outcome)
     if shown is not None:
         colour = INK if shown.winner is None else SEAT_COLOURS[shown.winner]
     else:
         colour = SEAT_COLOURS[state.current_seat or 0]
-    status, size = fit_text(status_line(state, names, outcome), 19, WIDTH - 2 * _MARGIN, min_size=SMALL)
-    _text(image, (_MARGIN, 29), status, size, colour)
+    y = STATUS_TOP
+    for part in wrap_text(status_line(state, names, outcome), SMALL, WIDTH - 2 * _MARGIN):
+        _text(image, (_MARGIN, y), part, SMALL, colour)
+        y += _LINE
+    top = _header_top(layout.status_lines)
     for seat in (0, 1):
-        role = "rows, left to right" if seat == 0 else "columns, bottom to top"
         x = _MARGIN if seat == 0 else WIDTH // 2 + 8
-        label = short_name(names[seat], 19, WIDTH // 2 - _MARGIN - 8, suffix=f": {scores[seat]}")
-        _text(image, (x, 53), label, 19, SEAT_COLOURS[seat])
-        _text(image, (x, 76), f"scores {role}", SMALL, MUTED)
+        y = draw_seat_label(image, seat, (x, top), f"{names[seat]}: {scores[seat]}", SMALL, _COLUMN, _LINE,
+                            style="cross")
+        for part in wrap_text(_ROLES[seat], SMALL, _COLUMN):
+            _text(image, (x, y), part, SMALL, MUTED)
+            y += _LINE
 
 
-def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesState) -> int:
+def _mark(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], seat: int, cell: int) -> None:
+    """Seat 0's × or seat 1's ○ in the square ``box``."""
+    x0, y0, x1, y1 = box
+    inset = max(5, cell // 4)
+    stroke = max(3, cell // 9)
+    colour = SEAT_COLOURS[seat]
+    if seat == 0:
+        draw.line((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=colour, width=stroke)
+        draw.line((x0 + inset, y1 - inset, x1 - inset, y0 + inset), fill=colour, width=stroke)
+    else:
+        draw.ellipse((x0 + inset - 1, y0 + inset - 1, x1 - inset + 1, y1 - inset + 1), outline=colour, width=stroke)
+
+
+def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesState, top: int) -> int:
     """Draw the grid, labels, marks and the differences beside it; return the y below all of it."""
     n = state.n
     cell = cell_pixels(n)
     side = cell * n
     left = (WIDTH - side) // 2
-    top = BOARD_TOP
     bottom = top + side
     draw.rectangle((left, top, left + side, bottom), fill=_PAPER)
 
     def box(col: int, row: int) -> tuple[int, int, int, int]:
-        return square_box(n, col, row)
+        return square_box(n, col, row, top)
 
     seat = state.current_seat
     if seat is not None:
@@ -156,53 +219,53 @@ def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesStat
         draw.line((left, top + i * cell, left + side, top + i * cell), fill=GRID, width=1)
     draw.rectangle((left, top, left + side, bottom), outline=MUTED, width=2)
     if last is not None:
-        draw.rectangle(box(last.col, last.row), outline=HIGHLIGHT, width=max(3, cell // 14))
+        x0, y0, x1, y1 = box(last.col, last.row)
+        width = max(3, cell // 14)
+        draw.rectangle((x0, y0, x1, y1), outline=INK, width=width + 2)
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=HIGHLIGHT, width=width)
 
-    label = SMALL
     for i in range(n):
-        _text(image, (left + i * cell + cell / 2, bottom + 6), FILES[i], label, MUTED, anchor="mt")
-        _text(image, (left - 8, bottom - i * cell - cell / 2), str(i + 1), label, MUTED, anchor="rm")
+        _text(image, (left + i * cell + cell / 2, bottom + 6), FILES[i], SMALL, MUTED, anchor="mt")
+        _text(image, (left - 8, bottom - i * cell - cell / 2), str(i + 1), SMALL, MUTED, anchor="rm")
 
-    inset = max(5, cell // 4)
-    stroke = max(3, cell // 9)
     for mark in state.marks:
-        x0, y0, x1, y1 = box(mark.square.col, mark.square.row)
-        colour = SEAT_COLOURS[mark.seat]
-        draw.line((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=colour, width=stroke)
-        draw.line((x0 + inset, y1 - inset, x1 - inset, y0 + inset), fill=colour, width=stroke)
+        _mark(draw, box(mark.square.col, mark.square.row), mark.seat, cell)
 
-    size = SMALL
-    strip = bottom + 6 + label + 8
+    strip = bottom + 6 + SMALL + 8
     filled = [(col, row) for col, row in enumerate(state.rows_by_column) if row is not None]
     for (col_a, row_a), (col_b, row_b) in itertools.pairwise(filled):
         x = left + (col_a + col_b + 1) * cell / 2
-        _text(image, (x, strip), str(abs(row_b - row_a)), size, SEAT_COLOURS[0], anchor="mt")
+        _text(image, (x, strip), str(abs(row_b - row_a)), SMALL, SEAT_COLOURS[0], anchor="mt")
     filled = [(row, col) for row, col in enumerate(state.columns_by_row) if col is not None]
     for (row_a, col_a), (row_b, col_b) in itertools.pairwise(filled):
         y = bottom - (row_a + row_b + 1) * cell / 2
-        _text(image, (left + side + 10, y), str(abs(col_b - col_a)), size, SEAT_COLOURS[1], anchor="lm")
+        _text(image, (left + side + 10, y), str(abs(col_b - col_a)), SMALL, SEAT_COLOURS[1], anchor="lm")
     return bottom + _STRIP
 
 
-def _lists(image: Image.Image, state: DifferencesState, names: Sequence[str], top: int) -> None:
-    """Spell out each seat's differences, the values that score and the points."""
+def _lists(image: Image.Image, state: DifferencesState, top: int, layout: _Layout) -> None:
+    """Spell out each seat's differences (after the seat's mark), the values that score and the points."""
     y = top
     kind = "occurring once" if state.unique else "distinct"
+    room = WIDTH - 2 * _MARGIN - 16
     for seat, diffs in enumerate(state.difference_lists):
         what = "row differences, left to right" if seat == 0 else "column differences, bottom to top"
-        _text(image, (_MARGIN, y), short_name(names[seat], SMALL, WIDTH - 2 * _MARGIN, suffix=f" · {what}"), SMALL,
-              SEAT_COLOURS[seat])
+        draw_seat_label(image, seat, (_MARGIN, y), what, SMALL, WIDTH - 2 * _MARGIN, _LINE, style="cross")
         listed = " ".join(map(str, diffs)) if diffs else "none yet"
-        _text(image, (_MARGIN + 16, y + _LINE), fit_text(listed, SMALL, WIDTH - 2 * _MARGIN - 16)[0], SMALL, INK)
+        _text(image, (_MARGIN + 16, y + _LINE), listed, SMALL, INK)
         scoring = _scoring_values(diffs, state.unique)
         points = state.scores[seat]
         values = " ".join(map(str, scoring)) if scoring else "none"
-        total = f" = {points} point{'s' if points != 1 else ''}"
-        _text(image, (_MARGIN + 16, y + 2 * _LINE),
-              fit_text(f"{kind}: {values}", SMALL, WIDTH - 2 * _MARGIN - 16, suffix=total)[0], SMALL, INK)
-        y += 3 * _LINE + 12
+        total = f"{points} point{'s' if points != 1 else ''}"
+        line_y = y + 2 * _LINE
+        for part in wrap_text(f"{kind}: {values} = {total}", SMALL, room):
+            _text(image, (_MARGIN + 16, line_y), part, SMALL, INK)
+            line_y += _LINE
+        y += (2 + layout.score_lines) * _LINE + 12
     if not state.is_over and state.marks:
-        _text(image, (_MARGIN, y), "Running scores use the filled columns and rows so far.", SMALL, MUTED)
+        for part in wrap_text(_RUNNING, SMALL, WIDTH - 2 * _MARGIN):
+            _text(image, (_MARGIN, y), part, SMALL, MUTED)
+            y += _LINE
 
 
 def render(state: DifferencesState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
@@ -215,7 +278,7 @@ def draw_board(state: DifferencesState, names: Sequence[str], *, outcome: Outcom
 
     Args:
         state: the position to draw.
-        names: display name per seat (two names).
+        names: display name per seat (two names, any text: drawn whole, wrapped).
         outcome: the result to show when a player's action ended the match (else the state's own outcome).
 
     Raises:
@@ -223,7 +286,63 @@ def draw_board(state: DifferencesState, names: Sequence[str], *, outcome: Outcom
     """
     if len(names) != 2:
         raise ValueError("render needs one name per seat (two names).")
-    image, draw = new_canvas(WIDTH, image_height(state.n))
-    _header(image, state, names, outcome)
-    _lists(image, state, names, _board(image, draw, state))
-    return to_palette(image, _PALETTE)
+    names = names_for_alt(names)
+    layout = _layout_of(state, names)
+    image, draw = new_canvas(WIDTH, layout.height)
+    _header(image, state, names, outcome, layout)
+    _lists(image, state, _board(image, draw, state, layout.board_top), layout)
+    return finish(image, _PALETTE)
+
+
+# ------------------------------------------------------------------------------------------------ alt text
+
+
+def alt_text(state: DifferencesState, names: Sequence[str], *, outcome: Outcome | None = None,
+             limit: int = ALT_TEXT_LIMIT) -> str:
+    """The board in words for a screen reader (an attachment's description), at most ``limit`` characters.
+
+    In order: the game, the grid and how far the match is; the scoring rule; whose move it is or the result; the
+    score; the last mark; each player's marks in the order placed (squares in the game's notation, ``e5``: seat 0
+    placed the 1st, 3rd, ... mark); the free columns and rows; each player's differences. With at most 15 marks and
+    names of up to 32 characters all of it fits, so nothing is ever left out; were it to come to that, the
+    differences would go first, then the free columns and rows.
+
+    Args:
+        state: the position.
+        names: display name per seat (two names).
+        outcome: the result when a player's action ended the match (else the state's own outcome).
+        limit: the most characters (Discord's 1,024 by default).
+    """
+    names = names_for_alt(names)
+    shown = ended(state.outcome, outcome)
+    parts = [sentence(_("Grid Game of Differences board, move {ply} of {n}, on a grid of {n} × {n} squares."),
+                      n=state.n, ply=state.ply),
+             _("Each player scores only the differences that occur exactly once.") if state.unique else
+             _("Each player scores their distinct differences.")]
+    if shown is not None:
+        parts.append(sentence(_("{result}."), result=outcome_text(state.game, names, shown)))
+    else:
+        parts.append(sentence(_("{name} to move."), name=names[state.current_seat or 0]))
+    parts.append(sentence(_("Score: {first} {first_score}, {second} {second_score}."), first=names[0],
+                          second=names[1], first_score=state.scores[0], second_score=state.scores[1]))
+    if state.last_move is not None:
+        mover = names[(state.ply - 1) % 2]
+        parts.append(sentence(_("Last move: {name} marked {square}."), name=mover, square=state.last_move.name))
+    else:
+        parts.append(_("No mark has been placed yet."))
+    listings = [Listing(_("Marks of {name}, in the order placed: {items}."),
+                        [mark.square.name for mark in state.marks if mark.seat == seat],
+                        (_("{count} more mark of {name} not listed."), _("{count} more marks of {name} not listed.")),
+                        (("name", names[seat]),)) for seat in (0, 1)]
+    if not state.is_over:
+        parts_free = sentence(_("Free columns: {columns}. Free rows: {rows}."),
+                              columns=", ".join(FILES[col] for col in state.free_columns),
+                              rows=", ".join(str(row + 1) for row in state.free_rows))
+        listings.append(Listing("{items}", [parts_free], ("", "")))
+    roles = (_("{name}'s row differences, left to right: {items}."),
+             _("{name}'s column differences, bottom to top: {items}."))
+    more = (_("{count} more difference not listed."), _("{count} more differences not listed."))
+    for seat, diffs in enumerate(state.difference_lists):
+        if diffs:
+            listings.append(Listing(roles[seat], [str(value) for value in diffs], more, (("name", names[seat]),)))
+    return compose(parts, listings, limit)

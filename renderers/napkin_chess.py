@@ -1,25 +1,30 @@
-"""Napkin Chess board: the napkin to scale with a light coordinate grid, the coins, supply and scores.
+"""Napkin Chess board: the napkin to scale with a light coordinate grid, the coins, supply and scores; and its alt text.
 
 The napkin's origin is its lower-left corner (as in the source demo, where new coins appear there), so ``y``
-grows upwards. Coins are drawn to scale in the colour of the seat that placed them, with their value in the
-middle; the newest coin has a ring in the highlight colour; the hole is a black disk. The panel on the right
-lists both players with their points in seat colours, whose turn it is or the outcome, the last move and the
-coins left in the shared supply.
+grows upwards. Coins are drawn to scale with their value in the middle: seat 0's solid in its colour, seat 1's hollow
+(a light fill inside a thick ring in its colour), so the seats differ by fill as well as colour; the panel names each
+player after the same mark. The newest coin has a ring in the highlight colour edged in ink; the hole is a black disk.
+The panel on the right lists both players with their points, whose turn it is or the outcome, the last move and the
+coins left in the shared supply; names are drawn whole (wrapped) and the board grows taller when they need it.
 
 :func:`render_free` adds the region where a coin of one size still fits, shaded, with small pockets (too thin
-to see at this scale) marked by rings; it backs ``/napkin free size:``.
+to see at this scale) marked by rings; it backs ``/napkin free size:``. :func:`alt_text` and :func:`free_alt_text`
+say the same in words.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import shapely
 from PIL import Image, ImageDraw
 
 from games import Outcome
-from games.napkin_chess import SCALE, SIZES, NapkinState, format_move
+from games.napkin_chess import SCALE, SIZES, Move, NapkinState, format_coord, format_move
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -29,35 +34,39 @@ from renderers._common import (
     SEAT_COLOURS,
     SEAT_LIGHT,
     blend,
+    declare_point,
+    draw_seat_label,
     draw_text,
     ended,
-    fit_text,
+    finish,
     fixed_palette,
+    lines_needed,
     min_text_px,
     move_count,
     new_canvas,
     outcome_text,
-    short_name,
-    to_palette,
+    seat_label_lines,
+    status_texts,
     to_png,
     wrap_text,
 )
 
 BOARD_PX = 400
 """Longest side of the napkin in pixels."""
-WIDTH = 640
-"""Image width in pixels."""
+WIDTH = 720
+"""Image width in pixels; the height is at least 460 and grows with what the panel must say."""
 SMALL = min_text_px(WIDTH)
-"""The smallest font on this board: 18 px, 11 px once Discord shows it 400 px wide."""
+"""The smallest font on this board: 24 px, 13.3 px once Discord shows it 400 px wide."""
 _LEFT, _TOP, _BOTTOM = 40, 30, 30
-_PANEL_GAP = 18
+_PANEL_GAP = 26
 _NAPKIN = (255, 255, 255)
 _GRID_MAJOR = (196, 192, 182)
 _FREE = (60, 170, 90)
 _FREE_ALPHA = 110
 _HOLE = (20, 20, 20)
 _SUPPLY = (236, 233, 224)
-_LINE = SMALL + 7
+_LINE = SMALL + 6
+_TITLE = 26
 _UNIT_GRID_PX = 12
 """A grid line every napkin unit when units are at least this many pixels apart, else every five units."""
 
@@ -65,8 +74,8 @@ _UNIT_GRID_PX = 12
 def _palette() -> Image.Image:
     """Every colour of the board and blends of each ink over each ground (antialiased edges and text)."""
     free_on = [blend(_FREE, ground, _FREE_ALPHA / 255) for ground in (_NAPKIN, GRID, _GRID_MAJOR)]
-    inks = [*SEAT_COLOURS, INK, MUTED, HIGHLIGHT, _HOLE, _FREE, GRID, _GRID_MAJOR]
-    grounds = [BACKGROUND, _NAPKIN, *SEAT_LIGHT, _SUPPLY, *free_on]
+    inks = [*SEAT_COLOURS, INK, MUTED, HIGHLIGHT, _HOLE, _FREE, GRID, _GRID_MAJOR, BACKGROUND]
+    grounds = [BACKGROUND, _NAPKIN, *SEAT_LIGHT, *SEAT_COLOURS, _SUPPLY, *free_on]
     return fixed_palette(inks, grounds, (0.25, 0.5, 0.75))
 
 
@@ -133,87 +142,129 @@ def _draw_napkin(image: Image.Image, state: NapkinState, free_size: int | None) 
         cx, cy = px(*hole)
         rad = SCALE * k
         draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=_HOLE)
+        declare_point(_LEFT + cx, _TOP + cy, rad)
 
     last = len(state.coins) - 1
-    for index, coin in enumerate(state.coins):
+    for coin in state.coins:
         cx, cy = px(coin.x, coin.y)
         rad = coin.radius * k
-        colour, light = SEAT_COLOURS[coin.seat % 2], SEAT_LIGHT[coin.seat % 2]
-        draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=light, outline=colour, width=2)
-        if index == last:
-            inset = 3
-            draw.ellipse([cx - rad + inset, cy - rad + inset, cx + rad - inset, cy + rad - inset],
-                         outline=HIGHLIGHT, width=4)
+        colour = SEAT_COLOURS[coin.seat % 2]
+        if coin.seat % 2 == 0:  # solid
+            draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=colour, outline=colour, width=2)
+        else:  # hollow: a light fill in a thick ring
+            draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=SEAT_LIGHT[1], outline=colour,
+                         width=max(3, round(rad / 5)))
+    if state.coins:  # the newest coin: a ring just outside its rim, amber edged in ink
+        coin = state.coins[last]
+        cx, cy = px(coin.x, coin.y)
+        rad = coin.radius * k + 6
+        draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], outline=INK, width=6)
+        draw.ellipse([cx - rad + 1, cy - rad + 1, cx + rad - 1, cy + rad - 1], outline=HIGHLIGHT, width=4)
     draw.rectangle([0, 0, w_px - 1, h_px - 1], outline=INK, width=2)
     image.paste(napkin, (_LEFT, _TOP))
     return pockets
 
 
 def status_line(state: NapkinState, names: Sequence[str], outcome: Outcome | None = None) -> str:
-    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's).
-
-    Names are drawn shortened (see :func:`renderers._common.short_name`).
-    """
-    short = [short_name(name, SMALL, _NAME_PX) for name in names]
+    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's), with
+    the names whole (the board wraps the line)."""
     shown = ended(state.outcome, outcome)
     if shown is not None:
-        return outcome_text(state.game, short, shown)
-    return f"{short[state.current_seat or 0]} to move"
+        return outcome_text(state.game, names, shown)
+    return f"{names[state.current_seat or 0]} to move"
 
 
-_NAME_PX = 150
-"""Widest a player's name may be in the status line, pixels (longer names are shortened)."""
+@dataclass(frozen=True)
+class _Panel:
+    """The panel's lines: how many the status may take (the most any board of the match needs) and the height."""
+
+    status_lines: int
+    height: int
+
+
+def _panel_room(state: NapkinState) -> tuple[int, int]:
+    _, w_px, _ = _layout(state)
+    panel_x = _LEFT + w_px + _PANEL_GAP
+    return panel_x, WIDTH - panel_x - 12
+
+
+@functools.lru_cache(maxsize=256)
+def _panel(width_h: int, height_h: int, hole: bool, names: tuple[str, str]) -> _Panel:
+    """The panel's layout for a napkin of ``width_h`` x ``height_h`` hundredths and these names."""
+    scale = BOARD_PX / (max(width_h, height_h) / SCALE)
+    panel_x = _LEFT + round(width_h / SCALE * scale) + _PANEL_GAP
+    room = WIDTH - panel_x - 12
+    status = lines_needed(status_texts("napkin_chess", names), SMALL, room)
+    seats = sum(seat_label_lines(name, SMALL, room, "999") for name in names)
+    facts = 2 + len(wrap_text(f"{format_move_units(width_h)} × {format_move_units(height_h)} napkin, hole", SMALL,
+                              room)) + 1
+    lines = seats + status + 1 + 1 + facts
+    height = _TOP - 8 + _TITLE + 8 + _LINE + 4 + lines * _LINE + 3 * (_LINE + 2) + 10 + 8 + 12
+    return _Panel(status, height)
 
 
 def _draw(state: NapkinState, names: Sequence[str], free_size: int | None, outcome: Outcome | None) -> Image.Image:
+    names = names_for_alt(names)
     scale, w_px, h_px = _layout(state)
-    panel_x = _LEFT + w_px + _PANEL_GAP
-    height = max(_TOP + h_px + _BOTTOM, 420)
+    variant = state.variant
+    panel = _panel(variant.width, variant.height, variant.hole, (names[0], names[1]))
+    height = max(_TOP + h_px + _BOTTOM, 460, panel.height)
     image, draw = new_canvas(WIDTH, height)
     pockets = _draw_napkin(image, state, free_size)
     text = functools.partial(draw_text, image)
 
-    # Coin values, drawn at the board's scale (never below the smallest font).
+    # Coin values, drawn at the board's scale (never below the smallest font): light on seat 0's solid coins.
     for coin in state.coins:
         cx = _LEFT + coin.x / SCALE * scale
         cy = _TOP + h_px - coin.y / SCALE * scale
         size = max(SMALL, round(coin.size * scale * 0.9))
-        text((cx, cy), str(coin.size), size, SEAT_COLOURS[coin.seat % 2], "mm")
+        ink = BACKGROUND if coin.seat % 2 == 0 else SEAT_COLOURS[1]
+        text((cx, cy), str(coin.size), size, ink, "mm")
 
     # Axis labels every 5 units (10 on large napkins), in napkin units.
     units_w, units_h = state.variant.width // SCALE, state.variant.height // SCALE
     every = 5 if max(units_w, units_h) <= 40 else 10
     for u in range(0, units_w + 1, every):
-        text((_LEFT + u * scale, _TOP + h_px + 5), str(u), SMALL, MUTED, "mt")
-    for u in range(0, units_h + 1, every):
-        text((_LEFT - 6, _TOP + h_px - u * scale), str(u), SMALL, MUTED, "rm")
-    text((_LEFT + w_px + 6, _TOP + h_px), "x", SMALL, MUTED, "lm")
+        text((_LEFT + u * scale, _TOP + h_px + 6), str(u), SMALL, MUTED, "mt")
+    for u in range(every, units_h + 1, every):  # the corner's 0 is the bottom axis's
+        text((_LEFT - 7, _TOP + h_px - u * scale), str(u), SMALL, MUTED, "rm")
+    text((_LEFT + w_px + 8, _TOP + h_px - 4), "x", SMALL, MUTED, "lb")
     text((_LEFT, _TOP - 6), "y", SMALL, MUTED, "mb")
 
     for x, y in pockets:
         cx = _LEFT + x / SCALE * scale
         cy = _TOP + h_px - y / SCALE * scale
         draw.ellipse([cx - 7, cy - 7, cx + 7, cy + 7], outline=_FREE, width=3)
+        declare_point(cx, cy, 8)
+    _draw_panel(image, state, names, free_size, outcome, panel, bool(pockets))
+    return finish(image, _PALETTE)
 
-    room = WIDTH - panel_x - 10
+
+def _draw_panel(image: Image.Image, state: NapkinState, names: Sequence[str], free_size: int | None,
+                outcome: Outcome | None, panel: _Panel, pockets: bool) -> None:
+    """The panel right of the napkin: title, move, players, status, last move, supply and the napkin's facts (or,
+    on the free-region map, what the shading means)."""
+    draw = ImageDraw.Draw(image)
+    text = functools.partial(draw_text, image)
+    panel_x, room = _panel_room(state)
+    variant = state.variant
     y = _TOP - 8
-    text((panel_x, y), "Napkin Chess", 22, INK)
-    y += 34
+    text((panel_x, y), "Napkin Chess", _TITLE, INK)
+    y += _TITLE + 8
     text((panel_x, y), move_count(state.ply), SMALL, MUTED)
     y += _LINE + 4
     for seat, score in enumerate(state.scores):
-        text((panel_x, y), short_name(names[seat], SMALL, room, suffix=f": {score}"), SMALL, SEAT_COLOURS[seat])
-        y += _LINE
+        y = draw_seat_label(image, seat, (panel_x, y), names[seat], SMALL, room, _LINE, score=str(score))
     shown = ended(state.outcome, outcome)
     colour = INK if shown is not None or state.current_seat is None else SEAT_COLOURS[state.current_seat]
+    status_top = y
     for part in wrap_text(status_line(state, names, outcome), SMALL, room):
         text((panel_x, y), part, SMALL, colour)
         y += _LINE
+    y = status_top + panel.status_lines * _LINE
     if state.last_move is not None:
         seat = (state.ply - 1) % 2
-        text((panel_x, y), fit_text(f"Last: {format_move(state.last_move)}", SMALL, room)[0], SMALL,
-             SEAT_COLOURS[seat])
-        y += _LINE
+        y = draw_seat_label(image, seat, (panel_x, y), f"Last: {format_move(state.last_move)}", SMALL, room, _LINE)
     y += 10
 
     text((panel_x, y), "Supply", SMALL, INK)
@@ -227,23 +278,26 @@ def _draw(state: NapkinState, names: Sequence[str], free_size: int | None, outco
         text((panel_x + 32, cy), f"size {size}: {count} left", SMALL, ink, "lm")
         y += _LINE + 2
     y += 8
-    variant = state.variant
     if free_size is None:
         facts = [f"{format_move_units(variant.width)} × {format_move_units(variant.height)} napkin"
                  + (", hole" if variant.hole else ""),
                  "last mover wins" if variant.scoring == "last_mover" else "most points wins"]
         for fact in facts:
-            text((panel_x, y), fit_text(fact, SMALL, room)[0], SMALL, MUTED)
-            y += _LINE
+            for part in wrap_text(fact, SMALL, room):
+                text((panel_x, y), part, SMALL, MUTED)
+                y += _LINE
     else:
         fits = state.fits(free_size)
         label = f"Size {free_size} fits" if fits else f"Size {free_size} fits nowhere"
         draw.rectangle([panel_x, y + 5, panel_x + 16, y + 21], fill=blend(_FREE, _NAPKIN, _FREE_ALPHA / 255)
                        if fits else MUTED)
-        text((panel_x + 24, y), fit_text(label, SMALL, room - 24)[0], SMALL, INK)
+        for part in wrap_text(label, SMALL, room - 24):
+            text((panel_x + 24, y), part, SMALL, INK)
+            y += _LINE
         if pockets:
-            text((panel_x + 24, y + _LINE), fit_text("rings: tiny pockets", SMALL, room - 24)[0], SMALL, MUTED)
-    return to_palette(image, _PALETTE)
+            for part in wrap_text("rings: tiny pockets", SMALL, room - 24):
+                text((panel_x + 24, y), part, SMALL, MUTED)
+                y += _LINE
 
 
 def format_move_units(hundredths: int) -> str:
@@ -253,7 +307,7 @@ def format_move_units(hundredths: int) -> str:
 
 
 def render(state: NapkinState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
-    """Render ``state`` as PNG bytes (640 px wide): napkin to scale, coins, last coin ringed, panel.
+    """Render ``state`` as PNG bytes (720 px wide): napkin to scale, coins, last coin ringed, panel.
 
     Args:
         state: a Napkin Chess state.
@@ -264,7 +318,7 @@ def render(state: NapkinState, names: Sequence[str], *, outcome: Outcome | None 
 
 
 def draw_board(state: NapkinState, names: Sequence[str], *, outcome: Outcome | None = None) -> Image.Image:
-    """Draw ``state`` as a ``P`` image on the board's fixed palette (640 px wide; see :func:`render`)."""
+    """Draw ``state`` as a ``P`` image on the board's fixed palette (720 px wide; see :func:`render`)."""
     return _draw(state, names, None, outcome)
 
 
@@ -279,3 +333,100 @@ def render_free(state: NapkinState, names: Sequence[str], size: int) -> bytes:
     if size not in SIZES:
         raise ValueError(f"Coin size must be 2, 3 or 4, not {size!r}.")
     return to_png(_draw(state, names, size, None))
+
+
+# ------------------------------------------------------------------------------------------------ alt text
+
+
+def _alt_sentences(state: NapkinState, names: Sequence[str], outcome: Outcome | None) -> list[str]:
+    variant = state.variant
+    shown = ended(state.outcome, outcome)
+    parts = [sentence(_("Napkin Chess board, move {ply}."), ply=state.ply),
+             sentence(_("The napkin is {width} by {height} units; x runs right and y up from its lower-left corner."),
+                      width=format_move_units(variant.width), height=format_move_units(variant.height))]
+    hole = variant.hole_centre
+    if hole is not None:
+        parts.append(sentence(_("A hole of radius 1 is at {x}, {y}."), x=format_coord(hole[0]),
+                              y=format_coord(hole[1])))
+    parts.append(_("The last player able to place a coin wins.") if variant.scoring == "last_mover" else
+                 _("The player with more points wins; a coin scores its size."))
+    if shown is not None:
+        parts.append(sentence(_("{result}."), result=outcome_text(state.game, names, shown)))
+    else:
+        parts.append(sentence(_("{name} to move."), name=names[state.current_seat or 0]))
+        if variant.first_coin_two and not state.coins:
+            parts.append(_("The first coin must be size 2."))
+    parts.append(sentence(_("Score: {first} {first_score}, {second} {second_score}."), first=names[0],
+                          second=names[1], first_score=state.scores[0], second_score=state.scores[1]))
+    last = state.last_move
+    if last is not None:
+        parts.append(sentence(_("Last move: {name} placed a size {size} coin at {x}, {y} ({move})."),
+                              name=names[(state.ply - 1) % 2], size=last.size, x=format_coord(last.x),
+                              y=format_coord(last.y), move=format_move(last)))
+    else:
+        parts.append(_("No coin has been placed yet."))
+    two, three, four = state.supply
+    parts.append(sentence(_("Supply left: {two} of size 2, {three} of size 3, {four} of size 4."), two=two,
+                          three=three, four=four))
+    if state.coins:
+        parts.append(sentence(_("{first} placed the first coin; the players alternate."), first=names[0]))
+    return parts
+
+
+def _coins(state: NapkinState) -> Listing:
+    return Listing(_("Coins as size@x,y, newest first: {items}."),
+                   [format_move(coin.move) for coin in reversed(state.coins)],
+                   (_("{count} older coin not listed."), _("{count} older coins not listed.")), separator="; ")
+
+
+def alt_text(state: NapkinState, names: Sequence[str], *, outcome: Outcome | None = None,
+             limit: int = ALT_TEXT_LIMIT) -> str:
+    """The board in words for a screen reader (an attachment's description), at most ``limit`` characters.
+
+    In order: the game and the move number; the napkin (its size, the hole) and how it is won; whose move it is or
+    the result; the score; the last coin; the supply; then every coin in the game's notation (``3@12.5,7``: size
+    and centre), newest first. When they do not all fit, the oldest coins are left out first and the text says how
+    many.
+
+    Args:
+        state: a Napkin Chess state.
+        names: display name per seat (two names).
+        outcome: the result when a player's action ended the match (else the state's own outcome).
+        limit: the most characters (Discord's 1,024 by default).
+    """
+    names = names_for_alt(names)
+    return compose(_alt_sentences(state, names, outcome), [_coins(state)], limit)
+
+
+def free_alt_text(state: NapkinState, names: Sequence[str], size: int, *, limit: int = ALT_TEXT_LIMIT) -> str:
+    """The free-region map of :func:`render_free` in words, at most ``limit`` characters: where a coin of ``size``
+    still fits (each free region largest first, by its extent and a point inside it where the coin fits, then the
+    tiny pockets), then the board as :func:`alt_text` says it. Regions that do not fit are left out smallest first,
+    then the oldest coins, and the text says how many.
+
+    Raises:
+        ValueError: ``size`` is not 2, 3 or 4.
+    """
+    if size not in SIZES:
+        raise ValueError(f"Coin size must be 2, 3 or 4, not {size!r}.")
+    names = names_for_alt(names)
+    region = state.free_region(size)
+    parts = [part for part in shapely.get_parts(region) if not part.is_empty and part.geom_type == "Polygon"]
+    places = []
+    for part in sorted(parts, key=lambda polygon: -polygon.area):
+        point = part.representative_point()
+        x0, y0, x1, y1 = part.bounds
+        places.append(sentence(_("from x {left} to {right} and y {bottom} to {top}, for example {move}"),
+                               left=format_coord(math.ceil(x0)), right=format_coord(math.floor(x1)),
+                               bottom=format_coord(math.ceil(y0)), top=format_coord(math.floor(y1)),
+                               move=format_move(Move(size, round(point.x), round(point.y)))))
+    places += [sentence(_("a tiny pocket at {move}"), move=format_move(Move(size, x, y)))
+               for x, y in state.pocket_points(size, limit=12)]
+    if places:
+        lead = [sentence(_("Map of where a size {size} coin still fits, shaded green."), size=size)]
+        listing = Listing(_("It fits {items}."), places, (_("{count} more place not listed."),
+                                                          _("{count} more places not listed.")), separator="; ")
+    else:
+        lead = [sentence(_("Map of where a size {size} coin still fits: it fits nowhere."), size=size)]
+        listing = Listing("{items}", [], ("", ""))
+    return compose([*lead, listing, *_alt_sentences(state, names, None)], [_coins(state)], limit)

@@ -1,23 +1,29 @@
-"""Polygons & Dots board: the lattice, the dots and the path, faces shaded by parity, scores beside the board.
+"""Polygons & Dots board: the lattice, the dots and the path, faces by parity, scores beside the board; and its
+alt text.
 
-``render(state, names)`` returns PNG bytes of 646 x 450 pixels. The lattice's y axis points up. Dots are
-drawn in the colour of the seat that placed them, segments in the colour of the seat that drew them (the
-closing segment in grey, dashed), the last move is highlighted and the path end is ringed. Faces are filled
-with seat 0's light colour when they have an odd number of sides and seat 1's when even (paler while the path
-is still open, when the faces are provisional), with the side count written inside when it fits.
+``render(state, names)`` returns a PNG :data:`WIDTH` pixels wide (450 tall, taller when long names need it). The
+lattice's y axis points up. Dots are drawn in the colour of the seat that placed them, seat 0's as filled discs and
+seat 1's as rings, each named (``A``, ``B``...) beside it where the label covers no other label or dot (a
+:class:`renderers._common.Placer` places them); the panel names each player after the same mark. Segments are drawn
+in ink (the closing segment in grey, dashed); the last move is highlighted in amber edged in ink and the path end
+is ringed. Odd faces (seat 0's) are filled solid in seat 0's light colour and even faces (seat 1's) hatched over
+seat 1's (paler while the path is still open, when the faces are provisional), with the side count written inside
+when it fits clear of every other label.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games import Outcome
 from games.polygons import Dot, Face, PolygonsState
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, ngettext, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -26,44 +32,61 @@ from renderers._common import (
     MUTED,
     SEAT_COLOURS,
     SEAT_LIGHT,
+    Placer,
+    around,
     blend,
+    declare_point,
+    draw_seat_label,
+    draw_seat_mark,
     draw_text,
     ended,
-    fit_text,
+    finish,
     fixed_palette,
+    lines_needed,
     min_text_px,
     move_count,
     new_canvas,
     outcome_text,
-    short_name,
+    seat_label_lines,
+    status_texts,
+    text_box,
     text_width,
-    to_palette,
     to_png,
     wrap_text,
 )
 
-BOARD_PX = 390
+BOARD_PX = 320
 """Side of the lattice square in pixels."""
-MARGIN = 30
+MARGIN = 34
 """Space around the lattice for the axis labels."""
-PANEL_PX = 196
+PANEL_PX = 212
 """Width of the status panel right of the board."""
 WIDTH = MARGIN * 2 + BOARD_PX + PANEL_PX
 HEIGHT = MARGIN * 2 + BOARD_PX
+"""The board's least height in pixels (long names make it taller)."""
 SMALL = min_text_px(WIDTH)
-"""The smallest font on this board: 18 px, 11 px once Discord shows it 400 px wide."""
+"""The smallest font on this board: 20 px, 13.3 px once Discord shows it 400 px wide."""
 DOT_RADIUS = 6
 LABEL_SIZE = SMALL
 COUNT_SIZE = SMALL
 PANEL_SIZE = SMALL
-_LINE = SMALL + 5
+_LINE = SMALL + 3
+_TITLE = 22
 _FACE_AMOUNT = 0.55
 """How strongly provisional faces (path still open) show their colour over the background."""
+_HATCH_STEP = 6
+"""Pixels between the hatch lines of even faces."""
+_PANEL_LEFT = MARGIN * 2 + BOARD_PX - 8
+_PANEL_ROOM = PANEL_PX - 12
 
 
 def _blend(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
     """Mix ``colour`` with the background: ``amount`` 1 keeps the colour, 0 gives the background."""
     return blend(colour, BACKGROUND, amount)
+
+
+def _hatch_ink(final: bool) -> tuple[int, int, int]:
+    return _blend(SEAT_COLOURS[1], 0.7 if final else 0.45)
 
 
 class _Frame:
@@ -81,13 +104,24 @@ class _Frame:
 def _palette() -> Image.Image:
     """Every colour of the board and blends of each ink over each ground (antialiased text)."""
     grounds = [BACKGROUND, *SEAT_LIGHT, *(_blend(light, _FACE_AMOUNT) for light in SEAT_LIGHT)]
-    return fixed_palette([*SEAT_COLOURS, INK, MUTED, GRID, HIGHLIGHT], grounds, (0.2, 0.4, 0.6, 0.8))
+    inks = [*SEAT_COLOURS, INK, MUTED, GRID, HIGHLIGHT, _hatch_ink(True), _hatch_ink(False)]
+    return fixed_palette(inks, grounds, (0.2, 0.4, 0.6, 0.8))
 
 
 _PALETTE = _palette()
 
 
-def _draw_lattice(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame) -> None:
+@functools.lru_cache(maxsize=2)
+def _hatching(width: int, height: int) -> Image.Image:
+    """An ``L`` mask of diagonal hatch lines over the whole board (255 on the lines)."""
+    mask = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(mask)
+    for start in range(-height, width, _HATCH_STEP):
+        draw.line((start, height, start + height, 0), fill=255, width=2)
+    return mask
+
+
+def _draw_lattice(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, placer: Placer) -> None:
     size = frame.size
     step = 1 if frame.cell >= 1.5 * SMALL else 5
     for k in range(size + 1):
@@ -98,8 +132,12 @@ def _draw_lattice(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame) 
         xb, yb = frame.px(size, k)
         draw.line([(xa, ya), (xb, yb)], fill=GRID, width=1)
         if k % step == 0 or k == size:
-            draw_text(image, (x0, y0 + 6), str(k), SMALL, MUTED, "mt")
-            draw_text(image, (xa - 6, ya), str(k), SMALL, MUTED, "rm")
+            for xy, anchor in (((x0, y0 + 7), "mt"), ((xa - 7, ya), "rm")):
+                box = text_box(str(k), SMALL, xy, anchor)
+                if k % step and not placer.free(box):  # the lattice's end, too near the step before it
+                    continue
+                draw_text(image, xy, str(k), SMALL, MUTED, anchor)
+                placer.block(box)
 
 
 def _draw_blocked(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
@@ -121,16 +159,29 @@ def _outlines(frame: _Frame, faces: Sequence[Face]) -> list[list[tuple[float, fl
     return [[frame.px(float(x), float(y)) for x, y in face.outline] for face in faces]
 
 
-def _draw_faces(draw: ImageDraw.ImageDraw, faces: Sequence[Face], outlines: Sequence[Sequence[tuple[float, float]]],
+def _draw_faces(image: Image.Image, faces: Sequence[Face], outlines: Sequence[Sequence[tuple[float, float]]],
                 final: bool) -> None:
+    """Odd faces solid, even faces hatched over their light colour (the hatching through one mask of them all)."""
+    draw = ImageDraw.Draw(image)
     amount = 1.0 if final else _FACE_AMOUNT
+    even = Image.new("L", image.size, 0)
+    even_draw = ImageDraw.Draw(even)
+    any_even = False
     for face, outline in zip(faces, outlines, strict=True):
-        colour = _blend(SEAT_LIGHT[0] if face.odd else SEAT_LIGHT[1], amount)
-        draw.polygon(outline, fill=colour)
+        draw.polygon(outline, fill=_blend(SEAT_LIGHT[0] if face.odd else SEAT_LIGHT[1], amount))
+        if not face.odd:
+            even_draw.polygon(outline, fill=255)
+            any_even = True
+    box = even.getbbox() if any_even else None
+    if box is not None:  # the hatching through the even faces only, where there are any
+        mask = ImageChops.multiply(even.crop(box), _hatching(*image.size).crop(box))
+        image.paste(_hatch_ink(final), box[:2], mask)
 
 
-def _draw_counts(image: Image.Image, faces: Sequence[Face], outlines: Sequence[Sequence[tuple[float, float]]]) -> None:
-    """Write each face's side count at the centre of its largest inscribed circle, when the text fits in it.
+def _draw_counts(image: Image.Image, faces: Sequence[Face], outlines: Sequence[Sequence[tuple[float, float]]],
+                 placer: Placer) -> None:
+    """Write each face's side count at the centre of its largest inscribed circle, when the text fits in it and
+    covers no other label or dot.
 
     The faces large enough to hold their label go to shapely together: one call builds their polygons, one checks
     them, one finds every inscribed circle (a ring pinched at a crossing point is labelled in its largest part).
@@ -166,8 +217,14 @@ def _draw_counts(image: Image.Image, faces: Sequence[Face], outlines: Sequence[S
                                             strict=True):
         if radius < half * 1.2:
             continue
+        text = str(face.sides)
+        box = text_box(text, COUNT_SIZE, (centre.x, centre.y), "mm")
+        if not placer.free(box):
+            continue
+        placer.block(box)
         colour = SEAT_COLOURS[0] if face.odd else SEAT_COLOURS[1]
-        draw_text(image, (centre.x, centre.y), str(face.sides), COUNT_SIZE, colour, "mm")
+        draw_text(image, (centre.x, centre.y), text, COUNT_SIZE, colour, "mm", stroke=3,
+                  stroke_fill=BACKGROUND if face.odd else SEAT_LIGHT[1])
 
 
 def _draw_segments(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState) -> None:
@@ -181,9 +238,10 @@ def _draw_segments(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsStat
         if k >= drawn:  # the automatic closing segment
             _dashed(draw, start, end, MUTED, 3)
             continue
-        if k == drawn - 1:
+        if k == drawn - 1:  # the last move: an amber band edged in ink under the segment
+            draw.line([start, end], fill=INK, width=11)
             draw.line([start, end], fill=HIGHLIGHT, width=9)
-        draw.line([start, end], fill=SEAT_COLOURS[k % 2], width=3)
+        draw.line([start, end], fill=INK, width=3)
 
 
 def _dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float],
@@ -197,73 +255,129 @@ def _dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[fl
                   fill=colour, width=width)
 
 
-def _draw_dots(image: Image.Image, draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState,
-               dots: Sequence[Dot]) -> None:
+def _draw_dots(draw: ImageDraw.ImageDraw, frame: _Frame, state: PolygonsState, dots: Sequence[Dot],
+               placer: Placer) -> None:
+    """The dots, seat 0's filled and seat 1's rings, the last one placed (or the path end) ringed in amber."""
     last_placed = len(state.points) - 1 if state.points and not state.path else None
     end = state.path[-1] if state.phase == "draw" and state.path else None
+    r = DOT_RADIUS
     for i, dot in enumerate(dots):
         cx, cy = frame.px(dot.x, dot.y)
-        colour = SEAT_COLOURS[dot.seat]
         if i in (last_placed, end):
-            ring = DOT_RADIUS + 6
+            ring = r + 5
+            draw.ellipse([cx - ring - 1, cy - ring - 1, cx + ring + 1, cy + ring + 1], outline=INK, width=6)
             draw.ellipse([cx - ring, cy - ring, cx + ring, cy + ring], outline=HIGHLIGHT, width=4)
-        r = DOT_RADIUS
-        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour, outline=BACKGROUND, width=2)
-        # The name sits above right of the dot, flipped left or below at the lattice's right and top edges.
-        dx = -1 if dot.x >= state.size - 1 else 1
-        dy = 1 if dot.y >= state.size else -1
-        anchor = ("l" if dx > 0 else "r") + ("b" if dy < 0 else "t")
-        lx, ly = cx + dx * (r + 2), cy + dy * (r - 1)
-        draw_text(image, (lx, ly), dot.name, LABEL_SIZE, colour, anchor, stroke=3, stroke_fill=BACKGROUND)
+            placer.block_point(cx, cy, ring + 1)
+        else:
+            placer.block_point(cx, cy, r + 1)
+        draw.ellipse([cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2], fill=BACKGROUND)
+        draw_seat_mark(draw, dot.seat, (cx, cy), r)
+        declare_point(cx, cy, r)
+
+
+def _draw_dot_names(image: Image.Image, frame: _Frame, dots: Sequence[Dot], placer: Placer) -> None:
+    """Each dot's name beside it, above right first, where it covers no other label or dot."""
+    height = LABEL_SIZE
+    for dot in dots:
+        cx, cy = frame.px(dot.x, dot.y)
+        width = text_width(dot.name, LABEL_SIZE) + 2
+        box = placer.place(width, height, around(cx, cy, DOT_RADIUS + 3, width, height, rings=8))
+        if box is None:  # the dot's neighbourhood is full: the nearest free spot on the board
+            box = placer.nearest(width, height, cx, cy)
+        if box is None:  # no free spot left anywhere: beside the dot, over whatever is there (never seen in the tests)
+            box = (round(cx + DOT_RADIUS), round(cy - DOT_RADIUS - height), round(cx + DOT_RADIUS + width),
+                   round(cy - DOT_RADIUS))
+        draw_text(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), dot.name, LABEL_SIZE,
+                  SEAT_COLOURS[dot.seat], "mm", stroke=3, stroke_fill=BACKGROUND)
 
 
 def status_line(state: PolygonsState, names: Sequence[str], outcome: Outcome | None = None) -> str:
-    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's).
-
-    Names are drawn shortened (see :func:`renderers._common.short_name`).
-    """
-    short = [short_name(name, PANEL_SIZE, PANEL_PX - 12) for name in names]
+    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's), with
+    the names whole (the board wraps the line)."""
     shown = ended(state.outcome, outcome)
     if shown is not None:
-        return outcome_text(state.game, short, shown)
-    return f"{short[state.current_seat or 0]} to move"
+        return outcome_text(state.game, names, shown)
+    return f"{names[state.current_seat or 0]} to move"
+
+
+@dataclass(frozen=True)
+class _Panel:
+    status_lines: int
+    height: int
+
+
+@functools.lru_cache(maxsize=256)
+def _panel(size: int, dots: int, komi: int, names: tuple[str, str]) -> _Panel:
+    """The panel's layout for these names and variant: the status takes the lines its longest text needs; the
+    height is what the busiest phase needs (every board of a match has the same size)."""
+    status = lines_needed(status_texts("polygons", names), PANEL_SIZE, _PANEL_ROOM)
+    seats = sum(seat_label_lines(name, PANEL_SIZE, _PANEL_ROOM, "99") for name in names)
+    path = "-".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: 2 * dots])
+    info = [f"{2 * dots} of {2 * dots} dots connected", "Next segment from A", "Scores so far", f"Path: {path}",
+            "Last move: A-B"]
+    if komi:
+        info.append(f"Komi: {komi} faces to {names[1]}")
+    lines = sum(len(wrap_text(line, SMALL, _PANEL_ROOM)) for line in info) + 2
+    height = MARGIN - 8 + _TITLE + 6 + _LINE + 4 + (seats + status + lines) * _LINE + 6 + 6 + 14
+    return _Panel(status, max(HEIGHT, height))
 
 
 def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsState, names: Sequence[str],
-                outcome: Outcome | None, dots: Sequence[Dot], faces: Sequence[Face]) -> None:
-    left = MARGIN * 2 + BOARD_PX - 8
-    width = PANEL_PX - 12
+                outcome: Outcome | None, dots: Sequence[Dot], faces: Sequence[Face], panel: _Panel) -> None:
+    left, width = _PANEL_LEFT, _PANEL_ROOM
     text = functools.partial(draw_text, image)
     y = MARGIN - 8
-    text((left, y), "Polygons & Dots", 20, INK)
-    y += 26
+    text((left, y), "Polygons & Dots", _TITLE, INK)
+    y += _TITLE + 6
     text((left, y), move_count(state.ply), SMALL, MUTED)
     y += _LINE + 4
     phase = state.phase
     for seat, name in enumerate(names):
-        suffix = "" if phase == "place" else f": {state.scores[seat]}"
-        text((left, y), short_name(name, PANEL_SIZE, width, suffix=suffix), PANEL_SIZE, SEAT_COLOURS[seat])
-        y += _LINE
+        score = None if phase == "place" else str(state.scores[seat])
+        y = draw_seat_label(image, seat, (left, y), name, PANEL_SIZE, width, _LINE, score=score)
     shown = ended(state.outcome, outcome)
     colour = INK if shown is not None or state.current_seat is None else SEAT_COLOURS[state.current_seat]
+    top = y
     for part in wrap_text(status_line(state, names, outcome), PANEL_SIZE, width):
-        text((left, y), fit_text(part, PANEL_SIZE, width)[0], PANEL_SIZE, colour)
+        text((left, y), part, PANEL_SIZE, colour)
         y += _LINE
+    y = top + panel.status_lines * _LINE + 6
+    for line in _info(state, names, dots, faces):
+        for part in wrap_text(line, SMALL, width):
+            text((left, y), part, SMALL, INK)
+            y += _LINE
     y += 6
+    if phase != "place":
+        for seat, label in ((0, "odd faces"), (1, "even faces")):
+            swatch = (left, y + 4, left + SMALL, y + 4 + SMALL - 4)
+            draw.rectangle(swatch, fill=SEAT_LIGHT[seat], outline=SEAT_COLOURS[seat])
+            if seat == 1:
+                hatch = _hatching(*image.size).crop(swatch)
+                image.paste(_hatch_ink(True), swatch[:2], hatch)
+                draw.rectangle(swatch, outline=SEAT_COLOURS[seat])
+            text((left + SMALL + 8, y), label, SMALL, SEAT_COLOURS[seat])
+            mark_x = left + SMALL + 8 + text_width(label, SMALL) + SMALL * 0.7
+            draw_seat_mark(draw, seat, (mark_x, y + SMALL * 0.55), SMALL * 0.36)
+            y += _LINE
+
+
+def _info(state: PolygonsState, names: Sequence[str], dots: Sequence[Dot], faces: Sequence[Face]) -> list[str]:
+    """The panel's lines about the phase, the path, the komi and the last move."""
     info: list[str] = []
+    phase = state.phase
     if phase == "place":
         info.append(f"Placing dots: {len(state.points)} of {state.total_dots}")
         info.append("x: in line with two dots")
     else:
         connected = len(state.path)
         if phase == "draw":
-            info.append(f"Drawing: {connected} of {len(state.points)} dots connected")
+            info.append(f"{connected} of {len(state.points)} dots connected")
             if state.path_end:
                 info.append(f"Next segment from {state.path_end}")
             else:
                 info.append("First segment: any two dots")
             if connected >= 2:
-                info.append("Scores so far (provisional)")
+                info.append("Scores so far")
         else:
             info.append(f"{len(faces)} face{'s' if len(faces) != 1 else ''}")
         if state.path:
@@ -273,30 +387,21 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsSt
     last = state.last_move
     if last is not None:
         info.append(f"Last move: {state.format_move(last)}")
-    for line in info:
-        for part in wrap_text(line, SMALL, width):
-            text((left, y), fit_text(part, SMALL, width)[0], SMALL, INK)
-            y += _LINE
-    y += 6
-    if phase != "place":
-        for seat, label in ((0, "odd faces"), (1, "even faces")):
-            draw.rectangle([left, y + 4, left + 16, y + 20], fill=SEAT_LIGHT[seat], outline=SEAT_COLOURS[seat])
-            owner = short_name(names[seat], SMALL, width - 24 - text_width(f"{label}: ", SMALL))
-            text((left + 24, y), f"{label}: {owner}", SMALL, SEAT_COLOURS[seat])
-            y += _LINE
+    return info
 
 
 def render(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
-    """Render ``state`` as PNG bytes (646 x 450 px): :func:`draw_board` encoded."""
+    """Render ``state`` as PNG bytes (:data:`WIDTH` px wide): :func:`draw_board` encoded."""
     return to_png(draw_board(state, names, outcome=outcome))
 
 
 def draw_board(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | None = None) -> Image.Image:
-    """Draw ``state`` as a 646 x 450 ``P`` image on the board's fixed palette.
+    """Draw ``state`` as a ``P`` image on the board's fixed palette, :data:`WIDTH` px wide and :data:`HEIGHT` px tall
+    or taller when long names need it (the same for every board of the match).
 
     Args:
         state: a Polygons & Dots state.
-        names: display name per seat (two names).
+        names: display name per seat (two names, any text: drawn whole, wrapped).
         outcome: the result to show when a player's action ended the match (else the state's own outcome).
 
     Raises:
@@ -307,17 +412,97 @@ def draw_board(state: PolygonsState, names: Sequence[str], *, outcome: Outcome |
         raise TypeError("render needs a Polygons & Dots state")
     if len(names) != state.seats:
         raise ValueError(f"render needs {state.seats} names, got {len(names)}")
-    image, draw = new_canvas(WIDTH, HEIGHT)
+    names = names_for_alt(names)
+    panel = _panel(state.size, state.per_seat, state.komi, (names[0], names[1]))
+    image, draw = new_canvas(WIDTH, panel.height)
     frame = _Frame(state.size)
     faces = state.faces()
     outlines = _outlines(frame, faces)
     dots = state.dots
-    _draw_faces(draw, faces, outlines, state.phase == "over")
-    _draw_lattice(image, draw, frame)
+    placer = Placer((2, 2, MARGIN * 2 + BOARD_PX - 12, panel.height - 2))
+    _draw_faces(image, faces, outlines, state.phase == "over")
+    _draw_lattice(image, draw, frame, placer)
     if state.phase == "place":
         _draw_blocked(draw, frame, state)
     _draw_segments(draw, frame, state)
-    _draw_counts(image, faces, outlines)
-    _draw_dots(image, draw, frame, state, dots)
-    _draw_panel(image, draw, state, names, outcome, dots, faces)
-    return to_palette(image, _PALETTE)
+    _draw_dots(draw, frame, state, dots, placer)
+    _draw_dot_names(image, frame, dots, placer)
+    _draw_counts(image, faces, outlines, placer)
+    _draw_panel(image, draw, state, names, outcome, dots, faces, panel)
+    return finish(image, _PALETTE)
+
+
+# ------------------------------------------------------------------------------------------------ alt text
+
+
+def alt_text(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | None = None,
+             limit: int = ALT_TEXT_LIMIT) -> str:
+    """The board in words for a screen reader (an attachment's description), at most ``limit`` characters.
+
+    In order: the game, the move number, the lattice and the dots each; the komi; the phase (dots placed, dots
+    connected, where the next segment starts); whose move it is or the result; the score; the last move; each
+    player's dots in the game's notation (``A 3,9``: name, then x,y; seat 0 placed A, C, E...); the path in drawing
+    order (``C-G-J``); the faces with their owners and their numbers of sides. With at most 20 dots and names of up
+    to 32 characters all of it fits; were it to come to that, the faces' sides would go first, then the path.
+
+    Args:
+        state: a Polygons & Dots state.
+        names: display name per seat (two names).
+        outcome: the result when a player's action ended the match (else the state's own outcome).
+        limit: the most characters (Discord's 1,024 by default).
+    """
+    names = names_for_alt(names)
+    phase = state.phase
+    parts = [sentence(_("Polygons & Dots board, move {ply}."), ply=state.ply),
+             sentence(_("The lattice runs from 0 to {size} in both directions; each player places {dots} dots."),
+                      size=state.size, dots=state.per_seat)]
+    if state.komi:
+        parts.append(sentence(ngettext("{name} starts with {komi} face of komi.",
+                                       "{name} starts with {komi} faces of komi.", state.komi),
+                              name=names[1], komi=state.komi))
+    if phase == "place":
+        parts.append(sentence(_("Placing dots: {placed} of {total} placed; no three dots may lie on one line."),
+                              placed=len(state.points), total=state.total_dots))
+    elif phase == "draw":
+        parts.append(sentence(_("Drawing the path: {connected} of {total} dots connected."),
+                              connected=len(state.path), total=len(state.points)))
+        parts.append(sentence(_("The next segment starts from {dot}."), dot=state.path_end) if state.path_end else
+                     _("The first segment may join any two dots."))
+    else:
+        parts.append(_("The path is closed."))
+    shown = ended(state.outcome, outcome)
+    if shown is not None:
+        parts.append(sentence(_("{result}."), result=outcome_text(state.game, names, shown)))
+    else:
+        parts.append(sentence(_("{name} to move."), name=names[state.current_seat or 0]))
+    parts.append(sentence(_("Score: {first} {first_score}, {second} {second_score}."), first=names[0],
+                          second=names[1], first_score=state.scores[0], second_score=state.scores[1]))
+    if phase == "draw" and len(state.path) >= 2:
+        parts.append(_("The scores are provisional until the path is closed."))
+    last = state.last_move
+    if last is not None:
+        # the first segment is seat 0's, and segments alternate; before it, dot i is seat i % 2's
+        mover = names[(len(state.path) - 2) % 2] if state.path else names[(len(state.points) - 1) % 2]
+        notation = state.format_move(last)
+        parts.append(sentence(_("Last move: {name} drew {segment}."), name=mover, segment=notation) if state.path
+                     else sentence(_("Last move: {name} placed dot {dot} at {point}."), name=mover,
+                                   dot=state.dots[-1].name, point=notation))
+    else:
+        parts.append(_("No dot has been placed yet."))
+    dots = state.dots
+    listings = [Listing(_("Dots of {name}: {items}."), [f"{dot.name} {dot.x},{dot.y}" for dot in dots
+                                                         if dot.seat == seat],
+                        (_("{count} more dot of {name} not listed."), _("{count} more dots of {name} not listed.")),
+                        (("name", names[seat]),), separator="; ") for seat in (0, 1)]
+    if state.path:
+        listings.append(Listing(_("Path: {items}."), ["-".join(dots[i].name for i in state.path)], ("", "")))
+    faces = state.faces()
+    if phase != "place":
+        odd = sum(face.odd for face in faces)
+        parts_faces = sentence(_("Faces: {odd} odd, scoring for {first}; {even} even, scoring for {second}."),
+                               odd=odd, even=len(faces) - odd, first=names[0], second=names[1])
+        listings.append(Listing("{items}", [parts_faces], ("", "")))
+        if faces:
+            listings.append(Listing(_("Sides of each face: {items}."), [str(face.sides) for face in faces],
+                                    (_("{count} more face not listed."), _("{count} more faces not listed."))))
+    return compose(parts, listings, limit)

@@ -3,26 +3,30 @@ page of :data:`PAGE_ROWS` rows, the podium marked once the tournament is over.
 
 Plain data in (the texts of each cell), no game state: the bot computes the standings (:mod:`bot.service.standings`)
 and passes their texts. Like every board, it reads on a phone: drawn :data:`WIDTH` pixels wide, no text below
-:func:`renderers._common.min_text_px` of it (11 px once shown 400 px wide).
+:func:`renderers._common.min_text_px` of it (13 px once shown 400 px wide), framed for both Discord themes. A name too
+long for its column is shortened with an ellipsis: the embed it is posted in lists every name whole. :func:`alt_text`
+says the table in words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
     INK,
     MUTED,
+    clean_name,
     draw_text,
+    finish,
     fit_text,
     fixed_palette,
     min_text_px,
     new_canvas,
     short_name,
     text_width,
-    to_palette,
     to_png,
 )
 
@@ -107,7 +111,7 @@ def render_standings(title: str, columns: Sequence[str], rows: Sequence[Sequence
         _draw_row(image, row, widths, y, MUTED if index in muted_rows else INK, podium and 1 <= place <= 3)
     if not rows:
         draw_text(image, (MARGIN, top + ROW), "No players yet", TEXT, MUTED)
-    return to_png(to_palette(image, _PALETTE))
+    return to_png(finish(image, _PALETTE))
 
 
 def _draw_row(image: object, cells: Sequence[str], widths: Sequence[float], y: int, ink: tuple[int, int, int],
@@ -127,3 +131,26 @@ def _draw_row(image: object, cells: Sequence[str], widths: Sequence[float], y: i
         else:
             draw_text(image, (x + width - 6, y), cell, TEXT, ink, anchor="ra")
         x += width
+
+
+def alt_text(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], *,
+             limit: int = ALT_TEXT_LIMIT) -> str:
+    """The standings page of :func:`render_standings` in words for a screen reader, at most ``limit`` characters:
+    the title, then each row in rank order as its rank, the player's whole name and every other column under its
+    heading; the lowest rows are left out first when they do not all fit, and the text says how many.
+
+    Args:
+        title: the line above the table.
+        columns: the headings, the player's second.
+        rows: the rows, each one text per column (the rank first).
+        limit: the most characters (Discord's 1,024 by default).
+    """
+    parts = [sentence(_("Standings table: {title}."), title=clean_name(title))]
+    if not rows:
+        parts.append(_("No players yet."))
+    items = [sentence(_("{rank}. {name}: {values}"), rank=row[0], name=clean_name(row[1]),
+                      values=", ".join(f"{heading} {cell}" for heading, cell in zip(columns[2:], row[2:], strict=True)))
+             for row in rows]
+    listing = Listing("{items}.", items, (_("{count} more row not listed."), _("{count} more rows not listed.")),
+                      separator="; ")
+    return compose(parts, [listing], limit)

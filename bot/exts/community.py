@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import io
 import random
 import re
 from pathlib import Path
@@ -22,6 +21,7 @@ from bot.service import BadOption, ratings, uncertainty
 from bot.service.seasons import season_of, season_words
 from bot.texts import plural, quote
 from bot.utils.converters import AUTOCOMPLETE_LIMIT, require_guild
+from bot.utils.images import DESCRIPTION_LIMIT, image_file
 from bot.utils.names import escape
 from games import GAMES, State
 
@@ -111,11 +111,15 @@ def rules_embed(game: str) -> discord.Embed:
 
 
 @functools.cache  # one entry per registered game
-def example_board(game: str) -> bytes:
-    """The PNG of ``game``'s example board (:func:`example_state`), drawn once per process: reading rules is the
-    first thing a newcomer does, so ``/rules`` costs nothing after a game's first reading and needs no cooldown."""
+def example_board(game: str) -> tuple[bytes, str]:
+    """The PNG of ``game``'s example board (:func:`example_state`) and its alt text, drawn once per process: reading
+    rules is the first thing a newcomer does, so ``/rules`` costs nothing after a game's first reading and needs no
+    cooldown."""
     state = example_state(game)
-    return renderers.render(state, [f"Player {seat + 1}" for seat in range(state.seats)])
+    names = [f"Player {seat + 1}" for seat in range(state.seats)]
+    lead = f"An example board of {GAMES[game].title}."
+    alt = renderers.alt_text(state, names, limit=DESCRIPTION_LIMIT - len(lead) - 1)
+    return renderers.render(state, names), f"{lead} {alt}"
 
 
 def example_state(game: str, plies: int = 4) -> State[Any]:
@@ -256,10 +260,10 @@ class Community(commands.Cog):
     async def rules(self, interaction: discord.Interaction[NapkinBot], game: str) -> None:
         """Post our rules summary and an example board (only you see it); free to read, as often as wanted (the
         example boards are drawn once per process: :func:`example_board`)."""
-        png = await asyncio.to_thread(example_board, game)
+        png, alt = await asyncio.to_thread(example_board, game)
         embed = rules_embed(game)
         embed.set_image(url="attachment://example.png")
-        await respond(interaction, embed=embed, file=discord.File(io.BytesIO(png), "example.png"), private=True)
+        await respond(interaction, embed=embed, file=image_file(png, "example.png", alt), private=True)
 
     @app_commands.command(name="settings", description="Server settings for Napkin Games (Manage Server)",
                           extras=PRIVATE)

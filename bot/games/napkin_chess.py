@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import io
 import random
 from typing import TYPE_CHECKING
 
@@ -14,10 +13,11 @@ from discord.ext import commands
 from bot.answers import PRIVATE, defer, respond
 from bot.service import BadOption, load_state
 from bot.utils.converters import match_option, the_match
+from bot.utils.images import image_file
 from bot.utils.names import names_of
 from bot.utils.queues import member_key
 from games.napkin_chess import NapkinState
-from renderers.napkin_chess import render_free
+from renderers.napkin_chess import free_alt_text, render_free
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -64,10 +64,12 @@ class Commands(commands.Cog):
         state = load_state(record)
         assert isinstance(state, NapkinState)
         await defer(interaction, private=True)  # a map drawn on demand takes a while
-        png = await asyncio.to_thread(render_free, state, names_of(record), coin)
+        names = names_of(record)
+        png, alt = await asyncio.to_thread(lambda: (render_free(state, names, coin),
+                                                    free_alt_text(state, names, coin)))
         await respond(interaction, f"Where a size-{coin} coin fits in match #{record.id} (shaded). "
                                    f"{_hint(state, coin, record.version)}",
-                      file=discord.File(io.BytesIO(png), "free.png"), private=True)
+                      file=image_file(png, "free.png", alt), private=True)
 
     @free.autocomplete("size")
     async def _size_choices(self, interaction: discord.Interaction[NapkinBot],

@@ -11,9 +11,7 @@ Posting a board is :func:`bot.utils.messages.post_board`.
 from __future__ import annotations
 
 import asyncio
-import functools
 import importlib
-import io
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +23,7 @@ import renderers
 from bot.service import MoveResult, load_state
 from bot.service.ratings import PAIR_RATED_PER_DAY
 from bot.utils.buttons import RematchButton
+from bot.utils.images import image_file
 from bot.utils.names import escape, member_name, names_of
 from games import GAMES, Outcome, State, Termination
 from games.base import read_stored_outcome
@@ -217,6 +216,13 @@ def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.Al
     return discord.AllowedMentions.none()
 
 
+def board_image(match: MatchRecord, state: State[Any]) -> tuple[bytes, str]:
+    """The board of ``match`` at ``state``: the PNG and its alt text (:func:`renderers.alt_text`). Blocking: run it off
+    the event loop."""
+    names, outcome = names_of(match), match_outcome(match)
+    return renderers.render(state, names, outcome=outcome), renderers.alt_text(state, names, outcome=outcome)
+
+
 async def board_payload(match: MatchRecord, state: State[Any] | None = None,
                         board: Board | None = None) -> dict[str, Any]:
     """Keyword arguments for ``send``: content, the PNG board, the buttons (moves, or Rematch on a final board
@@ -230,13 +236,12 @@ async def board_payload(match: MatchRecord, state: State[Any] | None = None,
         "allowed_mentions": board_mentions(match, board),
     }
     try:
-        png = await asyncio.to_thread(functools.partial(renderers.render, state, names_of(match),
-                                                        outcome=match_outcome(match)))
+        png, alt = await asyncio.to_thread(board_image, match, state)
     except Exception:  # any drawing failure: the stored match is still shown, in words
         log.exception("could not draw the board of match %s at ply %s", match.id, state.ply)
         payload["content"] += "\n(The board image could not be drawn; the position above is what is stored.)"
     else:
-        payload["file"] = discord.File(io.BytesIO(png), filename=f"{match.game}-{match.id}-{state.ply}.png")
+        payload["file"] = image_file(png, f"{match.game}-{match.id}-{state.ply}.png", alt)
     items: Sequence[discord.ui.Item[Any]] = board_items(match, state) if match.status == "active" else ()
     if match.status != "active" and board.ping:
         items = (RematchButton(match.id),)  # the final board, posted when the match ended

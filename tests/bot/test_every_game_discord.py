@@ -70,6 +70,10 @@ async def test_two_members_play_a_whole_match_by_commands(simcord_env, db: Datab
     match = await stored(db, match_id)
     assert match.status == "finished" and match.outcome is not None
     assert len(boards(world)) == match.ply + 1, "one board per move, plus the first"
+    for ply, board in enumerate(boards(world)):  # every board says itself to a screen reader
+        alt = board.attachments[0].description
+        assert alt and len(alt) <= 1024 and f"board, move {ply}" in alt, alt
+        assert "alice" in alt and "bob" in alt, alt
     last = world.thread().last_message
     assert last.attachments and ("wins" in last.content or "Draw" in last.content or "Finished" in last.content)
     assert "your move" not in last.content and "to move" not in last.content

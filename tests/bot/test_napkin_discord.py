@@ -50,6 +50,8 @@ async def test_free_region_and_size_autocomplete(simcord_env, db: Database) -> N
     assert result.ephemeral
     assert "the first coin must be a 2" in result.response.content
     assert result.response.attachments[0].filename == "free.png"
+    assert result.response.attachments[0].description.startswith("Map of where a size 3 coin still fits, shaded "
+                                                                  "green. It fits from x ")
     first = await world["alice"].slash(thread, "napkin place", size="2", x="15", y="15")
     assert not first.ephemeral
     result = await world["bob"].slash(thread, "napkin free", size="3")

@@ -54,6 +54,9 @@ async def test_rules_command_shows_the_players_text_and_an_example_board(simcord
     assert embed.title.startswith("Grid Game of Differences")
     assert any("`/differences mark" in field.value for field in embed.fields)
     assert result.response.attachments[0].filename == "example.png"
+    alt = result.response.attachments[0].description
+    assert alt.startswith("An example board of Grid Game of Differences. Grid Game of Differences board, move 4 of 8")
+    assert "Player 1" in alt and "Marks of Player 2" in alt and len(alt) <= 1024
 
 
 async def test_help_lists_every_game_and_the_match_commands(simcord_env, db: Database) -> None:

@@ -64,6 +64,9 @@ async def test_a_bystander_reviews_a_finished_match(simcord_env, db: Database) -
     # the attached board is the position before move 10, drawn by the game's renderer
     attachment = message.attachments[0]
     assert attachment.filename == f"review-{match_id}.png"
+    assert attachment.description.startswith(f"Review of match #{match_id}: the position before move 10, the turning "
+                                             "point. Chopsticks board, move 9.")
+    assert len(attachment.description) <= 1024 and "alice: left hand" in attachment.description
     assert embed.image.url == f"attachment://review-{match_id}.png"
     states = replay(await stored(db, match_id), await db.read(ReadTx.get_moves, match_id))
     png = await attachment.read()

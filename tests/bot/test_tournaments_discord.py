@@ -148,6 +148,9 @@ async def test_a_nine_player_four_round_swiss_played_to_the_podium(simcord_env, 
         (line.rank, line.name, standings.points_text(line.points), *map(standings.tiebreak_text, line.tiebreaks),
          line.games) for line in view.standings]
     assert final.attachments and final.attachments[0].filename == "standings.png"
+    alt = final.attachments[0].description
+    assert alt.startswith("Standings table: ") and len(alt) <= 1024
+    assert all(f"{line.rank}. {line.name}: " in alt for line in podium), alt
     thanks = [m for m in world.channel.history() if m.content.startswith("Thanks for playing")]
     assert len(thanks) == 1 and all(f"<@{member.id}>" in thanks[0].content for member in world.members.values())
     entries = {e.user_id: e.final_rank for e in view.entries}
@@ -372,5 +375,6 @@ async def test_list_info_and_the_tournament_option_autocomplete(simcord_env, db:
     shown = await world["o3"].slash(world.channel, "tournament standings", tournament=str(spring.id))
     assert "standings before the first result" in shown.response.embeds[0].title
     assert shown.response.attachments[0].filename == "standings.png"
+    assert shown.response.attachments[0].description.startswith("Standings table: ")
     joined = await world["o3"].slash(world.channel, "tournament join")  # two could be meant: the option is needed
     assert joined.ephemeral and "choose one with the `tournament` option" in joined.response.content

@@ -119,11 +119,13 @@ class PlayPage:
         return self.boards().last
 
     def expect_board(self, match_id: int, ply: int) -> Locator:
-        """Wait for the board of ``match_id`` at ``ply`` with its image loaded; return its message."""
+        """Wait for the board of ``match_id`` at ``ply`` with its image loaded; return its message. The image's alt
+        text (the attachment's description, which the page shows as the ``alt`` a screen reader reads) says the board
+        at that move."""
         board = self.boards().filter(has_text=headline(match_id, ply)).last
         expect(board).to_be_visible()
         image = board.locator("img.attachment-image")
-        expect(image).to_have_attribute("alt", re.compile(rf"-{match_id}-{ply}\.png$"))
+        expect(image).to_have_attribute("alt", re.compile(rf"^[^.]+ board, move {ply}\b"))
         self.page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
         return board
 

@@ -161,6 +161,9 @@ async def test_history_requests_at_once_are_answered_at_once_and_built_one_by_on
     for result in served:
         assert result.response.content.startswith(f"**Chopsticks** · match #{match_id}\n1. LL 2. LL 3. RR")
         files = {a.filename: await a.read() for a in result.response.attachments}
+        gif = next(a for a in result.response.attachments if a.filename.endswith(".gif"))
+        assert gif.description.startswith("Animated replay of Chopsticks: 4 positions from the start to move 3, ")
+        assert "Chopsticks board, move 3." in gif.description and len(gif.description) <= 1024
         assert Image.open(io.BytesIO(files[f"match-{match_id}.gif"])).n_frames == 4
     assert peak == 1 and answered_before_build == [len(members)] * queues.REPLAY_LINE
 

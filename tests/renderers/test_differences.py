@@ -14,7 +14,7 @@ from games.differences import FILES, GAME, DifferencesState
 from renderers import render as render_any
 from renderers import render_replay
 from renderers._common import HIGHLIGHT, SEAT_COLOURS
-from renderers.differences import BOARD_TOP, WIDTH, image_height, render, square_box
+from renderers.differences import BOARD_TOP, STATUS_TOP, WIDTH, image_height, render, square_box
 
 VECTORS = json.loads((Path(__file__).resolve().parents[2] / "seeds" / "differences.json").read_text())
 NAMES = ("alice", "bob")
@@ -54,7 +54,7 @@ def test_png_size_and_bounds(n: int) -> None:
         state = state.play(move)
     data = render(state, NAMES)
     image = open_png(data)
-    assert image.size == (WIDTH, image_height(n))
+    assert image.size == (WIDTH, image_height(n, NAMES, unique=n == 15))
     assert 600 <= WIDTH <= 800
     assert len(data) <= 100_000
     assert render_any(state, NAMES) == data
@@ -90,9 +90,9 @@ def test_legal_squares_are_tinted() -> None:
 
 def test_names_in_seat_colours_in_the_header() -> None:
     image = open_png(render(GAME.new_state(), NAMES))
-    header = (0, 30, WIDTH, BOARD_TOP - 30)
-    left_half = (0, 30, WIDTH // 2, BOARD_TOP - 30)
-    right_half = (WIDTH // 2, 30, WIDTH, BOARD_TOP - 30)
+    header = (0, STATUS_TOP + 25, WIDTH, BOARD_TOP - 10)
+    left_half = (0, STATUS_TOP + 25, WIDTH // 2, BOARD_TOP - 10)
+    right_half = (WIDTH // 2, STATUS_TOP + 25, WIDTH, BOARD_TOP - 10)
     assert has_colour(image, header, SEAT_COLOURS[0])
     assert has_colour(image, left_half, SEAT_COLOURS[0])
     assert has_colour(image, right_half, SEAT_COLOURS[1])
@@ -106,7 +106,7 @@ def test_final_position_shows_the_winner() -> None:
     final_image = open_png(render(final, NAMES))
     before_image = open_png(render(before, NAMES))
     # The status line names the winner in the winner's colour once over (seat 0 was to move before).
-    corner = (0, 28, WIDTH // 2, 50)
+    corner = (0, STATUS_TOP, WIDTH // 2, STATUS_TOP + 22)
     assert has_colour(final_image, corner, SEAT_COLOURS[1])
     assert not has_colour(before_image, corner, SEAT_COLOURS[1])
     # e1 was the last legal square (tinted for seat 0); in the final position it holds the highlighted mark.

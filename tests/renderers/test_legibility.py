@@ -1,13 +1,16 @@
-"""Every board reads on a phone, names are drawn safely, one word for a turn, and the final board shows the result.
+"""Every board reads on a phone, names are drawn safely and whole, labels never cover each other or a point, one
+word for a turn, and the final board shows the result.
 
-Discord shows a board about 400 px wide on a phone; no text may then be smaller than 11 px
+Discord shows a board about 400 px wide on a phone; no text may then be smaller than 13 px
 (``renderers._common.MIN_TEXT_AT_DISPLAY``). The boards checked are the largest variant of each game
-(``bench.largest_boards``), the same ones the render benchmarks time.
+(``bench.largest_boards``, the same ones the render benchmarks time) and 1,000 random positions of each game, every
+variant up to its largest (``tests/renderers/positions.py``), drawn with names of up to Discord's 32 characters.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import random
 import re
 from collections.abc import Sequence
@@ -20,8 +23,9 @@ import renderers
 from bench.largest_boards import LARGEST, NAMES
 from games import GAMES, Outcome, State, Termination
 from renderers import _common
-from renderers._common import DrawnText, clean_name, recording, short_name
+from renderers._common import DrawnPoint, DrawnText, clean_name, recording, recording_points, short_name
 from renderers.groebner_nim import extent
+from tests.renderers.positions import PER_GAME, positions
 
 GAME_KEYS = sorted(LARGEST)
 
@@ -71,20 +75,25 @@ def _draw(state: State[Any], names: Sequence[str],
 def test_largest_board_reads_at_400_px(key: str, largest: dict[str, State[Any]],
                                        direct_text: list[tuple[int, int]]) -> None:
     state = largest[key]
-    image, texts = _draw(state, NAMES[: state.seats])
+    with recording_points() as points:
+        image, texts = _draw(state, NAMES[: state.seats])
     assert len(texts) >= 10, "the board draws its texts through draw_text"
     assert {drawn.canvas for drawn in texts} == {image.size}
     assert legibility_problems(texts) == []
+    assert placement_problems(texts, points) == []
+    assert cut_names(texts, NAMES[: state.seats]) == []
+    assert key in ("chopsticks", "differences") or points, "the board declares its points"
     # No text bypasses draw_text: Pillow only ever drew on masks, never on the board itself.
     assert image.size not in direct_text and direct_text, "text_mask draws the masks"
 
 
 def test_the_check_catches_small_and_cut_text() -> None:
-    small = DrawnText("a1", 16, (10, 10, 30, 26), (640, 400))
-    cut = DrawnText("15", 20, (630, 10, 652, 30), (640, 400))
-    fine = DrawnText("15", 18, (10, 10, 30, 30), (640, 400))
-    assert len(legibility_problems([small, cut, fine])) == 2
-    assert _common.min_text_px(640) == 18 and _common.min_text_px(720) == 20
+    small = DrawnText("a1", 20, (10, 10, 30, 26), (640, 400))
+    cut = DrawnText("15", 21, (630, 10, 652, 30), (640, 400))
+    fine = DrawnText("15", 21, (10, 10, 30, 30), (640, 400))
+    assert legibility_problems([small, cut, fine]) == [
+        "'a1' at 20 px is 12.5 px when shown 400 px wide", "'15' at (630, 10, 652, 30) leaves the 640 x 400 board"]
+    assert _common.min_text_px(640) == 21 and _common.min_text_px(720) == 24 and _common.min_text_px(600) == 20
 
 
 def test_largest_variants_are_the_largest(largest: dict[str, State[Any]]) -> None:
@@ -200,3 +209,80 @@ def test_groebner_board_zooms_to_the_sticks() -> None:
     _, texts = _draw(small, ["Ann", "Bob"])
     axis = {drawn.text for drawn in texts if drawn.text.isdigit()}
     assert {"0", "1", "2", "3"} <= axis and "9" not in axis and "10" not in axis
+
+
+NAME_PAIRS = [("alice", "bob"), NAMES, ("Alexandria Featherstonehaugh Jr.", "W" * 32),
+              ("abcdefghijklmnopqrstuvwxyzabcdef", "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM"),
+              ("Ἀριστοτέλης Νικολάου-Παπαδόπουλ", "Zoë Ødegård-Featherstonehaugh J")]
+"""Names the random positions are drawn with, in turn: short ones, the benchmarks' long ones, and names of Discord's
+longest (32 characters) with spaces, without, of the widest letters and of other scripts."""
+LIST_MARKS = ("… ",)
+"""How the only texts that may hold an ellipsis begin: Gröbner Nim's "… 26 earlier" and "… and 2 more" (lists that
+say how much they leave out), never a name."""
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _covers(box: tuple[int, int, int, int], point: DrawnPoint) -> bool:
+    nearest_x = min(max(point.x, box[0]), box[2])
+    nearest_y = min(max(point.y, box[1]), box[3])
+    return (nearest_x - point.x) ** 2 + (nearest_y - point.y) ** 2 < point.radius ** 2
+
+
+def placement_problems(texts: Sequence[DrawnText], points: Sequence[DrawnPoint]) -> list[str]:
+    """Labels that overlap each other (their plates, for tags) or cover a point."""
+    problems = []
+    boxes = sorted((drawn.extent, drawn.text) for drawn in texts)
+    for index, (box, text) in enumerate(boxes):
+        for other, other_text in boxes[index + 1:]:
+            if other[0] >= box[2]:
+                break
+            if _overlap(box, other):
+                problems.append(f"{text!r} at {box} overlaps {other_text!r} at {other}")
+        problems += [f"{text!r} at {box} covers the point at ({point.x:.0f}, {point.y:.0f})"
+                     for point in points if _covers(box, point)]
+    return problems
+
+
+def cut_names(texts: Sequence[DrawnText], names: Sequence[str]) -> list[str]:
+    """Names not drawn whole somewhere on the board (wrapped lines read in order), and any text cut short."""
+    problems = [f"{drawn.text!r} is cut" for drawn in texts
+                if "…" in drawn.text and not drawn.text.startswith(LIST_MARKS)]
+    drawn_letters = "".join("".join(drawn.text.split()) for drawn in texts)
+    problems += [f"{name!r} is not drawn whole" for name in names if "".join(name.split()) not in drawn_letters]
+    return problems
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_random_positions_read_on_a_phone_with_labels_clear_and_names_whole(key: str) -> None:
+    problems: list[str] = []
+    smallest = math.inf
+    for index, state in enumerate(positions(key)):
+        names = NAME_PAIRS[index % len(NAME_PAIRS)][: state.seats]
+        with recording() as texts, recording_points() as points:
+            image = renderers.draw_board(state, names)
+        assert texts and {drawn.canvas for drawn in texts} == {image.size}
+        smallest = min(smallest, *(drawn.size * _common.DISPLAY_WIDTH / image.width for drawn in texts))
+        found = legibility_problems(texts) + placement_problems(texts, points) + cut_names(texts, names)
+        problems += [f"position {index} ({state.to_dict()}): {problem}" for problem in found]
+    print(f"\n{key}: {PER_GAME} positions, smallest text {smallest:.1f} px at 400 px wide")
+    assert smallest >= _common.MIN_TEXT_AT_DISPLAY
+    assert problems == [], f"{len(problems)} problems, the first: {problems[:5]}"
+
+
+def test_the_checks_catch_overlaps_points_and_cut_names() -> None:
+    a = DrawnText("A", 24, (10, 10, 30, 30), (720, 500))
+    b = DrawnText("B", 24, (29, 20, 50, 40), (720, 500))
+    tag = DrawnText("7", 24, (100, 10, 110, 30), (720, 500), plate=(95, 5, 120, 35))
+    c = DrawnText("C", 24, (118, 10, 130, 30), (720, 500))
+    assert len(placement_problems([a, b, tag, c], [])) == 2  # A and B; C on the tag's plate
+    assert placement_problems([a], [DrawnPoint(35, 20, 6)]) == ["'A' at (10, 10, 30, 30) covers the point at (35, 20)"]
+    assert placement_problems([a], [DrawnPoint(37, 20, 6)]) == []
+    cut = DrawnText("Alexandria Feath…", 24, (0, 0, 1, 1), (720, 500))
+    wrapped = [DrawnText("Alexandria", 24, (0, 0, 1, 1), (720, 500)), DrawnText("Featherstonehaugh", 24, (0, 0, 1, 1),
+                                                                             (720, 500))]
+    assert cut_names([cut], ["Alexandria Featherstonehaugh"]) == [
+        "'Alexandria Feath…' is cut", "'Alexandria Featherstonehaugh' is not drawn whole"]
+    assert cut_names(wrapped, ["Alexandria Featherstonehaugh"]) == []

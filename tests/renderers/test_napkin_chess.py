@@ -46,15 +46,17 @@ def test_board_shows_coins_hole_and_last_move() -> None:
     png = view.render(state, NAMES)
     image = _open(png)
     assert 600 <= image.width <= 800 and len(png) <= 150_000
-    # Coins filled in the placing seat's light colour (away from the value text), the hole black.
-    assert _near(_pixel(state, image, 500 + 120, 500), SEAT_LIGHT[0])
+    # Seat 0's coins are solid in its colour, seat 1's hollow (its light colour inside a ring of its colour), away
+    # from the value text; the hole is black.
+    assert _near(_pixel(state, image, 500 + 120, 500), SEAT_COLOURS[0])
     assert _near(_pixel(state, image, 2000 + 250, 2200), SEAT_LIGHT[1])
+    assert _near(_pixel(state, image, 2000 + 390, 2200), SEAT_COLOURS[1])
     assert _near(_pixel(state, image, 1650, 1550), (20, 20, 20))
-    # The last coin (3@8,24, seat 0) carries the highlight ring just inside its rim.
+    # The last coin (3@8,24, seat 0) carries the highlight ring just outside its rim.
     scale, _, _ = view._layout(state)
-    inset = 5 / scale * 100
-    assert _near(_pixel(state, image, 800 + 300 - inset, 2400), HIGHLIGHT, 60)
-    assert not _near(_pixel(state, image, 2000 + 400 - inset, 2200), HIGHLIGHT, 60)
+    outside = 3 / scale * 100
+    assert _near(_pixel(state, image, 800 + 300 + outside, 2400), HIGHLIGHT, 60)
+    assert not _near(_pixel(state, image, 2000 + 400 + outside, 2200), HIGHLIGHT, 60)
     # Names are written in seat colours in the panel.
     panel = image.crop((view.WIDTH - 220, 0, view.WIDTH, 200))
     colours = {colour for _, colour in panel.getcolors(maxcolors=100_000)}

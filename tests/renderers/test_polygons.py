@@ -13,7 +13,7 @@ from PIL import Image
 import renderers
 from games.polygons import GAME, PolygonsState
 from renderers._common import HIGHLIGHT, SEAT_COLOURS, SEAT_LIGHT
-from renderers.polygons import BOARD_PX, MARGIN, render
+from renderers.polygons import BOARD_PX, MARGIN, _hatch_ink, render
 
 VECTORS = json.loads((Path(__file__).parents[2] / "seeds" / "polygons.json").read_text())
 NAMES = ("alice", "bob")
@@ -51,16 +51,18 @@ def test_size_and_dispatch() -> None:
     data = render(state, NAMES)
     assert renderers.render(state, NAMES) == data
     image = Image.open(io.BytesIO(data))
-    assert 600 <= image.width <= 800 and 400 <= image.height <= 800
+    assert 600 <= image.width <= 800 and 380 <= image.height <= 800
     assert len(data) <= 150_000
 
 
 def test_finished_game_fills_faces_by_parity() -> None:
     odd_only = _image(_game("three diameters"))  # three triangles
     assert _count(odd_only, SEAT_LIGHT[0], BOARD) > 5000
-    assert _count(odd_only, SEAT_LIGHT[1], BOARD) < 50  # at most anti-aliased text edges
-    even_only = _image(_game("hexagon traced in order"))  # one hexagon
-    assert _count(even_only, SEAT_LIGHT[1], BOARD) > 20000
+    assert _count(odd_only, SEAT_LIGHT[1], BOARD) < 300  # only inside seat 1's three rings (its dots)
+    even_only = _image(_game("hexagon traced in order"))  # one hexagon, hatched over seat 1's light colour
+    assert _count(even_only, SEAT_LIGHT[1], BOARD) > 12000
+    assert _count(even_only, _hatch_ink(True), BOARD, tolerance=4) > 4000
+    assert _count(odd_only, _hatch_ink(True), BOARD, tolerance=4) < 30  # odd faces are solid (text edges aside)
     assert _count(even_only, SEAT_LIGHT[0], BOARD) < 50
 
 

@@ -7,7 +7,7 @@ import asyncio
 import io
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
@@ -23,6 +23,7 @@ from bot.texts import plural
 from bot.utils.boards import Board, board_payload, match_outcome
 from bot.utils.buttons import challenge_view
 from bot.utils.converters import MatchOption, MatchTransformer, implied_match, require_guild, the_match
+from bot.utils.images import image_file
 from bot.utils.messages import match_link, notify, queue_result, retire_previous_board, send_to_match
 from bot.utils.names import escape, member_name, names_of, server_name
 from bot.utils.queues import member_key, queues
@@ -59,13 +60,23 @@ def replay_frames(states: Sequence[T], cap: int = REPLAY_FRAMES) -> list[T]:
     return [states[round(i * last / (cap - 1))] for i in range(cap)]
 
 
-def replay_gif(record: MatchRecord, moves: Sequence[Any]) -> bytes:
-    """The GIF replay of ``record`` with its logged ``moves``: the positions :func:`replay_frames` keeps, each
-    made, drawn and written before the next (:func:`renderers.write_replay`), so that a long match takes no more
-    memory than a short one. Blocking: run it off the event loop."""
+def replay_gif(record: MatchRecord, moves: Sequence[Any]) -> tuple[bytes, str]:
+    """The GIF replay of ``record`` with its logged ``moves`` and its alt text (:func:`renderers.replay_alt_text`):
+    the positions :func:`replay_frames` keeps, each made, drawn and written before the next
+    (:func:`renderers.write_replay`), so that a long match takes no more memory than a short one. Blocking: run it off
+    the event loop."""
     shown = set(replay_frames(range(len(moves) + 1)))
-    states = (state for ply, state in enumerate(replay_states(record, moves)) if ply in shown)
-    return renderers.render_replay(states, names_of(record), outcome=match_outcome(record))
+    kept: list[Any] = []
+
+    def states() -> Iterator[Any]:
+        for ply, state in enumerate(replay_states(record, moves)):
+            if ply in shown:
+                kept[:] = [state]  # only the newest: the alt text describes the last frame
+                yield state
+
+    names, outcome = names_of(record), match_outcome(record)
+    gif = renderers.render_replay(states(), names, outcome=outcome)
+    return gif, renderers.replay_alt_text(kept[0], names, len(shown), outcome=outcome)
 
 
 def waiting_note(match_id: int, ahead: int) -> str:
@@ -373,7 +384,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
                 except discord.HTTPException as error:  # the note is a courtesy: the replay still comes
                     log.info("no waiting note for the replay of match %s: %s", record.id, error)
             moves = await self.bot.services.reading.moves(record.id)
-            gif = await asyncio.to_thread(replay_gif, record, moves)
+            gif, alt = await asyncio.to_thread(replay_gif, record, moves)
         export = {
             "match": record.id, "game": record.game, "variant": record.variant, "status": record.status,
             "seats": [{"seat": s.seat, "name": s.display_name, "computer": s.level} for s in record.seats],
@@ -384,6 +395,6 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         listing = " ".join(f"{m.ply}. {m.notation}" for m in moves) or "(no moves yet)"
         if len(listing) > 1700:
             listing = listing[:1700] + " …"
-        files = [discord.File(io.BytesIO(gif), filename=f"match-{record.id}.gif"),
+        files = [image_file(gif, f"match-{record.id}.gif", alt),
                  discord.File(io.BytesIO(json.dumps(export, indent=1).encode()), filename=f"match-{record.id}.json")]
         await respond(interaction, f"**{GAMES[record.game].title}** · match #{record.id}\n{listing}", files=files)

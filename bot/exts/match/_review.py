@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -35,6 +34,8 @@ from bot.service.reviews import review_match
 from bot.texts import plural, quote
 from bot.utils.boards import match_outcome
 from bot.utils.converters import MatchOption, the_match
+from bot.utils.images import DESCRIPTION_LIMIT as ALT_TEXT_LIMIT
+from bot.utils.images import image_file
 from bot.utils.names import escape, names_of
 from bot.utils.queues import member_key
 from games import GAMES
@@ -206,10 +207,10 @@ class ReviewCommand(commands.Cog):
             except ComputerStopped:
                 await respond(interaction, RESTARTING, private=True)
                 return
-        png = await asyncio.to_thread(_turning_point_board, record, moves, result)
+        png, alt = await asyncio.to_thread(_turning_point_board, record, moves, result)
         name = f"review-{record.id}.png"
-        await respond(interaction, embed=review_embed(record, result, name),
-                      file=discord.File(io.BytesIO(png), filename=name), private=not public)
+        await respond(interaction, embed=review_embed(record, result, name), file=image_file(png, name, alt),
+                      private=not public)
 
 
 async def _wait_turn(interaction: discord.Interaction[NapkinBot], job: LongWork, match_id: int) -> None:
@@ -232,9 +233,17 @@ async def _wait_turn(interaction: discord.Interaction[NapkinBot], job: LongWork,
             await progress(interaction, f"Reviewing match #{match_id}…")
 
 
-def _turning_point_board(record: MatchRecord, moves: Sequence[Any], result: Review) -> bytes:
-    """The board before the turning point's move, or the final board when there is none (PNG bytes)."""
+def _turning_point_board(record: MatchRecord, moves: Sequence[Any], result: Review) -> tuple[bytes, str]:
+    """The board before the turning point's move, or the final board when there is none: the PNG and its alt text
+    (what the board is, then the position as :func:`renderers.alt_text` says it)."""
     states = replay(record, moves)
+    names = names_of(record)
     if result.turning_point is None:
-        return renderers.render(states[-1], names_of(record), outcome=match_outcome(record))
-    return renderers.render(states[result.turning_point], names_of(record))
+        lead = f"Review of match #{record.id}: the final position."
+        state, outcome = states[-1], match_outcome(record)
+    else:
+        lead = (f"Review of match #{record.id}: the position before move {result.turning_point + 1}, the turning "
+                "point.")
+        state, outcome = states[result.turning_point], None
+    alt = renderers.alt_text(state, names, outcome=outcome, limit=ALT_TEXT_LIMIT - len(lead) - 1)
+    return renderers.render(state, names, outcome=outcome), f"{lead} {alt}"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from bot.service.standings import SHORT_TIEBREAKS, TIEBREAKS, Line, points_text,
 from bot.service.tournament_rounds import RoundNews
 from bot.service.tournaments import FORMAT_WORDS, TournamentView, describe, start_words
 from bot.texts import plural
+from bot.utils.images import image_file
 from bot.utils.names import escape
 from bot.utils.splitting import listed
 from games import GAMES
@@ -76,8 +76,9 @@ async def standings_payload(tournament: TournamentRecord, lines: Sequence[Line],
     columns = (renderers.standings.SWISS_COLUMNS if tournament.format == "swiss"
                else renderers.standings.ROUND_ROBIN_COLUMNS)
     caption = f"{tournament.name} · {heading(tournament, completed, final=final)}"
+    cells = [_cells(line) for line in shown]
     png = await asyncio.to_thread(functools.partial(
-        renderers.standings.render_standings, caption, columns, [_cells(line) for line in shown],
+        renderers.standings.render_standings, caption, columns, cells,
         podium=final, muted=[index for index, line in enumerate(shown) if line.withdrawn]))
     embed = discord.Embed(title=f"{title(tournament)} — {heading(tournament, completed, final=final)}"[:256],
                           colour=discord.Colour.gold() if final else discord.Colour.blurple())
@@ -88,7 +89,8 @@ async def standings_payload(tournament: TournamentRecord, lines: Sequence[Line],
     embed.set_footer(text=f"page {page} of {pages} · ranked by points, then {first} ({short[0]}), then {second}"
                           f" ({short[1]}) · rating at the start · /help explains the tie-breaks")
     embed.set_image(url="attachment://standings.png")
-    return {"embed": embed, "file": discord.File(io.BytesIO(png), filename="standings.png"),
+    alt = renderers.standings.alt_text(f"{caption}, page {page} of {pages}", columns, cells)
+    return {"embed": embed, "file": image_file(png, "standings.png", alt),
             "allowed_mentions": discord.AllowedMentions.none()}
 
 
