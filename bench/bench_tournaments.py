@@ -17,29 +17,29 @@ import time
 
 from bench._timing import Row, timed_row, value_row
 from bot.service import pairing, standings
-from storage import TournamentEntryRecord, TournamentGameRecord
+from storage import TournamentEntryRecord, TournamentPairingRecord
 
 SIZES = (16, 64, 256)
 ROUNDS_PLAYED = 4
 
 
 def simulate(players: int, rounds: int, seed: int = 1) -> tuple[list[TournamentEntryRecord],
-                                                                 list[TournamentGameRecord]]:
+                                                                 list[TournamentPairingRecord]]:
     """A Swiss of ``players`` after ``rounds`` rounds: random results (45% first seat wins, 45% second, 10% draws),
     paired by the matching engine; the entries and the stored boards."""
     rng = random.Random(seed)
     entries = [TournamentEntryRecord(1, 1000 + i, f"player {i}", i + 1, 1600 - 3 * i) for i in range(players)]
-    games: list[TournamentGameRecord] = []
+    games: list[TournamentPairingRecord] = []
     for number in range(1, rounds + 1):
         fed = standings.entrants(entries, games, number - 1, number)
         for board, pair in enumerate(pairing.pair_swiss(fed, number, rounds + 3, engine="matching").boards, 1):
             if pair.second is None:
-                games.append(TournamentGameRecord(1, number, board, pair.first, None, "bye", first_points=1.0,
+                games.append(TournamentPairingRecord(1, number, board, pair.first, None, "bye", first_points=1.0,
                                                   played=False))
                 continue
             draw = rng.random()
             first = 1.0 if draw < 0.45 else 0.0 if draw < 0.9 else 0.5
-            games.append(TournamentGameRecord(1, number, board, pair.first, pair.second, "game",
+            games.append(TournamentPairingRecord(1, number, board, pair.first, pair.second, "game",
                                               match_id=number * 10_000 + board, first_points=first,
                                               second_points=1 - first, played=True))
     return entries, games

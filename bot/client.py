@@ -29,6 +29,7 @@ from bot.ops.interactions import InteractionGate
 from bot.ops.metrics import Metrics
 from bot.service import MatchService, Services
 from bot.service.computer import ComputerPool
+from bot.utils.outbox import Posters
 from storage import Database, ReadTx, Shards, Tx
 
 log = logging.getLogger(__name__)
@@ -139,6 +140,8 @@ class NapkinBot(commands.AutoShardedBot):
         self.computer = ComputerPool(computer_workers, review_slots=review_slots)
         self.services = Services(db, clock=self.now, computer=self.computer, shards=shards)
         """Every service, built once here; the extensions use them and build none."""
+        self.posters = Posters()
+        """The posters of each kind of news of the outbox, registered by the features as they load."""
         self._flat: MatchService | None = None
         self.force_sync = False
         """Sync the command tree at the next ``setup_hook`` even when it did not change (``napkin sync``)."""

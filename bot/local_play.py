@@ -39,7 +39,7 @@ from simcord.env import Env
 
 from bot.client import NapkinBot
 from bot.config import Settings
-from bot.contract import Breach
+from bot.contract import Breach, contract
 from bot.contract.simcord import guarded
 from bot.ops.lifetime import operated
 from storage import Database, ReadTx, Tx
@@ -131,12 +131,14 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
     users = {roster[0].casefold(): owner} | {name.casefold(): env.create_user(name) for name in roster[1:]}
     players = {name: MemberActor(env, guild, owner) if users[name.casefold()] is owner
                else guild.add_member(users[name.casefold()]) for name in names}
+    contract()  # (loaded now, about a second, before the clock catches up with real time)
     catch_up_clock(env)
     with guarded(on_breach=_log_breaches):
         await env.start()
         try:
             await bot.sync_commands(force=True)
             await bot.services.settings.update(GUILD_ID, use_threads=False)
+            catch_up_clock(env)  # (the start took a moment of real time)
             yield LocalServer(env, bot, guild, channel, players)
         finally:
             try:

@@ -9,6 +9,7 @@ dicts.
 
 from storage.database import Database
 from storage.errors import CommitUncertain, ConnectionLost, StorageError
+from storage.events import NewsQueued
 from storage.queries.ratings import PROVISIONAL_GAMES
 from storage.records import (
     ChallengeRecord,
@@ -24,8 +25,7 @@ from storage.records import (
     SettingsRecord,
     Shards,
     TournamentEntryRecord,
-    TournamentGameRecord,
-    TournamentNewsRecord,
+    TournamentPairingRecord,
     TournamentRecord,
     VacationRecord,
     compact_json,
@@ -43,6 +43,7 @@ __all__ = [
     "MatchRecord",
     "MemberPrefs",
     "MoveRecord",
+    "NewsQueued",
     "OutboxRecord",
     "PoolConnections",
     "PremoveRecord",
@@ -54,8 +55,7 @@ __all__ = [
     "Shards",
     "StorageError",
     "TournamentEntryRecord",
-    "TournamentGameRecord",
-    "TournamentNewsRecord",
+    "TournamentPairingRecord",
     "TournamentRecord",
     "Tx",
     "VacationRecord",

@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable
 from typing import Any, ClassVar, Concatenate, ParamSpec, Protocol, TypeVar
 
+from storage.events import CommitEvents
 from storage.records import PoolConnections
 from storage.sqlite import SqliteDatabase, Synchronous
 from storage.tx import ReadTx, Tx
@@ -49,6 +50,8 @@ class Database(Protocol):
     TransientError: ClassVar[tuple[type[Exception], ...]]
     """What a statement raises when it lost a race with another process's transaction and may simply be tried
     again later (a deadlock the server broke): none on SQLite, whose writers take turns."""
+    events: CommitEvents
+    """Who hears what committed transactions published (:meth:`storage.Tx.publish`, :mod:`storage.events`)."""
 
     @property
     def path(self) -> str:

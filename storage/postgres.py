@@ -60,6 +60,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from storage.dialect import POSTGRESQL, pyformat
 from storage.errors import CommitUncertain, ConnectionLost, StorageError
+from storage.events import CommitEvents
 from storage.migrations import POSTGRES_MIGRATIONS, SCHEMA_VERSION
 from storage.queries.base import Cursor
 from storage.records import PoolConnections
@@ -236,6 +237,8 @@ class PostgresDatabase:
         self.path = url
         self._pool = pool
         self._write_lock = asyncio.Lock()
+        self.events = CommitEvents()
+        """Who hears what committed transactions published (:mod:`storage.events`)."""
         self.synchronous = "FULL"
 
     @classmethod
@@ -303,11 +306,17 @@ class PostgresDatabase:
             CommitUncertain: the connection dropped while the commit was on its way (stored or not: the caller
                 reads what the body would have left behind).
         """
+        ran: list[Tx] = []
+
         def run(conn: _PgConnection) -> T:
-            return body(Tx(conn, POSTGRESQL), *args, **kwargs)
+            tx = Tx(conn, POSTGRESQL)
+            ran[:] = [tx]  # the run that committed is the last
+            return body(tx, *args, **kwargs)
 
         async with self._write_lock:
-            return await asyncio.to_thread(self._retrying, run, "BEGIN", _commit)
+            result = await asyncio.to_thread(self._retrying, run, "BEGIN", _commit)
+        self.events.deliver(ran[-1].published)
+        return result
 
     async def read(self, body: Callable[Concatenate[ReadTx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``body(read_tx, *args, **kwargs)`` over one consistent snapshot (``REPEATABLE READ READ ONLY``),

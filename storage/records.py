@@ -88,6 +88,9 @@ class MatchRecord:
     time_given: list[int] | None = None
     """How many times each seat gave its opponent extra time (``/match give-time``), by seat; ``None`` while
     nobody has."""
+    no_abort: bool = False
+    """The match can never be aborted, as lichess's ``NoAbort`` rule (a tournament's game: it ends with a result
+    even before both sides moved, which the tournament scores as a forfeit); set when it is created."""
     stored_state: str | None = field(default=None, init=False, repr=False, compare=False)
     """:attr:`state` as the JSON text read from the database (:func:`compact_json` of it, as written), for a cache of
     decoded states to be keyed by without encoding it again; ``None`` in a record built otherwise (a
@@ -135,19 +138,42 @@ class ChallengeRecord:
 
 @dataclass
 class OutboxRecord:
-    """News the bot still has to deliver: a ``"reminder"`` or a ``"result"`` of ``match_id`` at ``ply``, tried
-    ``attempts`` times so far, next at ``next_at`` (epoch seconds); ``status`` ``"pending"``, or ``"given_up"`` when
-    Discord refused it for good (``last_error``: what Discord said)."""
+    """News the bot still has to post (the one outbox: :mod:`storage.queries.outbox`).
+
+    Attributes:
+        kind: what it is, which also says what its subject is: a match's ``"result"`` or ``"reminder"``, a
+            tournament's ``"round"``, ``"final"`` or ``"waiting"``, a challenge's ``"challenge_expired"``, a
+            vacation's ``"vacation_over"`` (the features that post them name their kinds).
+        subject_id: the match, tournament, challenge or vacation it is about.
+        seq: its step in that subject (a match's ply, a tournament's round; else 0): news is queued once per kind,
+            subject and step.
+        guild_id: the server it is posted in (so a process serves its shards' news).
+        parts_done: messages of a multi-message news already posted (a retry posts the others only).
+        attempts: failed attempts so far. next_at: when it is (next) due, epoch seconds.
+        status: ``"pending"``, or ``"given_up"`` when Discord refused it for good (``last_error``: what it said).
+    """
 
     id: int
-    match_id: int
     kind: str
-    ply: int
+    subject_id: int
+    seq: int
+    guild_id: int
+    parts_done: int
     attempts: int
     next_at: float
     created_at: float
     status: str = "pending"
     last_error: str | None = None
+
+    @property
+    def match_id(self) -> int:
+        """The subject of a match's news (``result``, ``reminder``)."""
+        return self.subject_id
+
+    @property
+    def ply(self) -> int:
+        """The step of a match's news: the ply it was queued at."""
+        return self.seq
 
 
 @dataclass
@@ -299,11 +325,12 @@ class TournamentEntryRecord:
 
 
 @dataclass
-class TournamentGameRecord:
-    """One board of a tournament round: a game (``kind`` ``game``, a match), a forfeit decided without a match
-    (``forfeit``), a pairing-allocated bye (``bye``, one point), a late entrant's ½-point bye (``half_bye``) or a
-    round-robin rest round (``rest``, no points); the last three have no ``second_id``. Points are ``None`` until
-    the result is in; ``played`` says whether both sides moved (an unplayed game is a forfeit to the tie-breaks)."""
+class TournamentPairingRecord:
+    """One pairing of a tournament round, on its board number: a game (``kind`` ``game``, a match), a forfeit decided
+    without a match (``forfeit``), a pairing-allocated bye (``bye``: one point in a Swiss, none in a round robin, whose
+    odd player out sits the round out) or a late entrant's ½-point bye (``half_bye``); byes have no ``second_id``.
+    Points are ``None`` until the result is in; ``played`` says whether both sides moved (an unplayed game is a
+    forfeit to the tie-breaks)."""
 
     tournament_id: int
     round: int
@@ -315,20 +342,6 @@ class TournamentGameRecord:
     first_points: float | None = None
     second_points: float | None = None
     played: bool | None = None
-
-
-@dataclass
-class TournamentNewsRecord:
-    """News of a tournament still to post (``kind``: ``round``, a new round's pairings with the standings before it;
-    ``final``, the final standings and podium; ``waiting``, a start time that came with too few players), claimed
-    for delivery like the match outbox."""
-
-    id: int
-    tournament_id: int
-    round: int
-    kind: str
-    attempts: int
-    next_at: float
 
 
 @dataclass
@@ -429,7 +442,7 @@ def _decode_match(row: Row) -> MatchRecord:
         finished_at=row["finished_at"],
         rating_changes=json.loads(row["rating_changes"]) if row["rating_changes"] else None,
         damage=row["damage"], quarantined=row["damage"] is not None,
-        time_given=json.loads(row["time_given"]) if row["time_given"] else None,
+        time_given=json.loads(row["time_given"]) if row["time_given"] else None, no_abort=bool(row["no_abort"]),
     )
     for name in ("variant", "initial_state", "state"):
         if not isinstance(getattr(match, name), dict):
@@ -449,8 +462,8 @@ def vacation_from_row(row: Row) -> VacationRecord:
 
 def outbox_from_row(row: Row) -> OutboxRecord:
     """Decode a row of ``outbox``."""
-    return OutboxRecord(row["id"], row["match_id"], row["kind"], row["ply"], row["attempts"], row["next_at"],
-                        row["created_at"], row["status"], row["last_error"])
+    return OutboxRecord(row["id"], row["kind"], row["subject_id"], row["seq"], row["guild_id"], row["parts_done"],
+                        row["attempts"], row["next_at"], row["created_at"], row["status"], row["last_error"])
 
 
 def challenge_from_row(row: Row) -> ChallengeRecord:
@@ -504,9 +517,9 @@ def tournament_entry_from_row(row: Row) -> TournamentEntryRecord:
     )
 
 
-def tournament_game_from_row(row: Row) -> TournamentGameRecord:
-    """Decode a row of ``tournament_games``."""
-    return TournamentGameRecord(
+def tournament_pairing_from_row(row: Row) -> TournamentPairingRecord:
+    """Decode a row of ``tournament_pairings``."""
+    return TournamentPairingRecord(
         tournament_id=row["tournament_id"], round=row["round"], board=row["board"], first_id=row["first_id"],
         second_id=row["second_id"], kind=row["kind"], match_id=row["match_id"], first_points=row["first_points"],
         second_points=row["second_points"], played=None if row["played"] is None else bool(row["played"]),

@@ -32,6 +32,7 @@ import aiosqlite
 
 from storage.dialect import SQLITE
 from storage.errors import StorageError
+from storage.events import CommitEvents
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from storage.tx import ReadTx, Tx
 
@@ -81,6 +82,8 @@ class SqliteDatabase:
         self._reader = reader
         self._write_lock = asyncio.Lock()
         self.synchronous = synchronous
+        self.events = CommitEvents()
+        """Who hears what committed transactions published (:mod:`storage.events`)."""
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, /, *,
@@ -150,18 +153,21 @@ class SqliteDatabase:
         Raises:
             sqlite3.Error: from the database (e.g. ``IntegrityError``, ``OperationalError``), after rolling back.
         """
-        def transaction(conn: sqlite3.Connection) -> T:
+        def transaction(conn: sqlite3.Connection) -> tuple[T, list[object]]:
             conn.execute("BEGIN IMMEDIATE")
+            tx = Tx(conn, SQLITE)
             try:
-                result = body(Tx(conn, SQLITE), *args, **kwargs)
+                result = body(tx, *args, **kwargs)
             except BaseException:
                 conn.rollback()
                 raise
             conn.commit()
-            return result
+            return result, tx.published
 
         async with self._write_lock:
-            return await _in_thread(self._writer, transaction)
+            result, published = await _in_thread(self._writer, transaction)
+        self.events.deliver(published)
+        return result
 
     async def read(self, body: Callable[Concatenate[ReadTx, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``body(read_tx, *args, **kwargs)`` on the reader's thread over one consistent snapshot; return its

@@ -54,6 +54,7 @@ class Tx(ReadTx, MatchWrites, ChallengeWrites, RatingWrites, OutboxWrites, Membe
         if not name.isidentifier():
             raise ValueError(f"not a savepoint name: {name!r}")
         quoted = f'"{name}"'  # a quoted identifier: also a word either dialect reserves
+        published = len(self.published)
         self._defer(f"SAVEPOINT {quoted}")  # sent with the block's first statement
         try:
             yield
@@ -61,4 +62,5 @@ class Tx(ReadTx, MatchWrites, ChallengeWrites, RatingWrites, OutboxWrites, Membe
         except BaseException:
             self._conn.execute(f"ROLLBACK TO SAVEPOINT {quoted}")
             self._conn.execute(f"RELEASE SAVEPOINT {quoted}")
+            del self.published[published:]  # what the block published is undone with it
             raise

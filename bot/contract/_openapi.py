@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,8 @@ from referencing.jsonschema import DRAFT202012
 
 DOCUMENT = Path(__file__).with_name("openapi.json")
 URI = "urn:discord-api-spec"
+CHECKED_CAP = 4096
+"""Bodies whose schema check is remembered (the oldest forgotten all at once beyond it)."""
 
 ALLOWANCES = """Where the document is stricter than Discord itself, one relaxation each, applied when it is loaded:
 a snowflake may also be a non-negative JSON integer (discord.py sends ids as numbers in ``allowed_mentions`` and
@@ -45,6 +47,7 @@ class OpenApi:
         resource = Resource.from_contents(self.document, default_specification=DRAFT202012)
         self._registry: Registry[Any] = Registry().with_resource(URI, resource)
         self._validators: dict[tuple[str, str], Draft202012Validator | None] = {}
+        self._checked: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
 
     @cached_property
     def _templates(self) -> dict[int, list[tuple[list[str], str]]]:
@@ -91,15 +94,25 @@ class OpenApi:
             self._validators[key] = validator
         return self._validators[key]
 
-    def errors(self, method: str, template: str, body: Any) -> Iterator[tuple[str, str]]:
+    def errors(self, method: str, template: str, body: Any) -> list[tuple[str, str]]:
         """``(json_path, message)`` for each way ``body`` breaks the operation's request schema (none when the
-        operation takes no JSON body)."""
+        operation takes no JSON body). A body checked before is answered from memory (the command tree, synced at
+        every start, costs about a second to check)."""
+        if body is None or self._validator(method, template) is None:
+            return []
+        key = (method.upper(), template, json.dumps(body, sort_keys=True, default=str))
+        found = self._checked.get(key)
+        if found is None:
+            found = self._errors(method, template, body)
+            if len(self._checked) >= CHECKED_CAP:
+                self._checked.clear()
+            self._checked[key] = found
+        return found
+
+    def _errors(self, method: str, template: str, body: Any) -> list[tuple[str, str]]:
         validator = self._validator(method, template)
-        if validator is None or body is None:
-            return
-        for error in validator.iter_errors(body):
-            for leaf in _leaves(error):
-                yield leaf.json_path, _message(leaf)
+        assert validator is not None
+        return [(leaf.json_path, _message(leaf)) for error in validator.iter_errors(body) for leaf in _leaves(error)]
 
 
 def _leaves(error: ValidationError) -> list[ValidationError]:

@@ -1,11 +1,11 @@
 """``/vacation start`` and ``/vacation end``: pause a member's deadlines in every match of a server, within a yearly
 allowance (the server's ``/settings vacation_days``). The rules are :mod:`bot.service.vacations`'; this module only
-answers the member (always only them: opponents see the vacation on the boards and in ``/match list``)."""
+answers the member (always only them: opponents see the vacation on the boards and in ``/match list``), and posts the
+direct message that a vacation ended by itself (news of the outbox, :mod:`bot.exts.outbox`)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,8 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import PRIVATE, respond
+from bot.service.vacations import VACATION_OVER_NEWS
 from bot.texts import plural
 from bot.utils.converters import require_guild
+from bot.utils.messages import send_dm
+from bot.utils.names import server_name
+from bot.utils.outbox import Poster, Progress
+from storage import OutboxRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -72,9 +77,6 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         """
         guild_id = require_guild(interaction)
         vacation, resumed, left = await self.vacations.end(guild_id, interaction.user.id)
-        wake: Callable[[], None] | None = getattr(self.bot.get_cog("Deadlines"), "wake", None)
-        if wake is not None:  # deadlines came earlier: the pass must look again
-            wake()
         await respond(
             interaction,
             f"Welcome back! Your vacation cost {plural(vacation.days or 1, 'day')} (each started day counts "
@@ -82,6 +84,26 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
             f"{plural(left, 'vacation day') if left else 'No vacation days'} left this year.", private=True)
 
 
+async def _post_vacation_over(bot: NapkinBot, news: OutboxRecord, progress: Progress) -> bool:
+    """Tell the member, by direct message, that their vacation ended by itself (the allowance is spent) and their
+    deadlines run again. Sent whatever ``/notify`` says (it is news about their own vacation, once); a member whose
+    direct messages are closed is not reached (nothing else to try)."""
+    vacation = await bot.services.vacations.get(news.subject_id)
+    if vacation is None:
+        return False
+    server = server_name(bot, vacation.guild_id)
+    days = plural(vacation.days or 1, "day")
+    text = (f"Your vacation in **{server}** ended by itself after {days}: this year's allowance is spent. Your "
+            "deadlines run again; `/match list` there shows whose move it is.")
+    return await send_dm(bot, vacation.user_id, text)
+
+
+async def _nobody_else(news: OutboxRecord, gone: bool) -> None:
+    """A direct message refused for good: nobody else to tell."""
+
+
 async def setup(bot: NapkinBot) -> None:
-    """Load the extension."""
+    """Load the extension, with the poster of its news."""
     await bot.add_cog(Vacation(bot))
+    bot.posters.register(VACATION_OVER_NEWS, Poster(lambda news, progress: _post_vacation_over(bot, news, progress),
+                                                    _nobody_else))

@@ -2,11 +2,14 @@
 
 Layers, from the bottom (import-linter keeps them): :mod:`.errors`, :mod:`.clock` (the correspondence clock),
 :mod:`.states` (the state cache), :mod:`.ratings`, :mod:`.computer`; then :mod:`.base` (what every action shares:
-loading a match for an action or for reading, applying a move); :mod:`.finisher` (the one place a match ends early);
-the actions — :mod:`.challenges`, :mod:`.moves`, :mod:`.endings`, :mod:`.premoves`, :mod:`.deadlines`,
-:mod:`.outbox`, :mod:`.reading`, :mod:`.reviews`, :mod:`.settings`, :mod:`.vacations`; the tournaments over them —
-:mod:`.tournament_rounds` (results, pairing, the end) under :mod:`.tournaments` (entries, start, withdrawals), with
-the plain computations :mod:`.pairing` and :mod:`.standings`, and :mod:`.seasons` and :mod:`.uncertainty` beneath
+loading a match for an action or for reading, who hears that a match ended); :mod:`.finisher` (the one place a match
+ends) and :mod:`.premoves`; the actions — :mod:`.challenges`, :mod:`.moves`, :mod:`.endings`, :mod:`.deadlines`,
+:mod:`.outbox` (the one outbox of news posted later), :mod:`.computer_turns`, :mod:`.reading`, :mod:`.reviews`,
+:mod:`.settings`, :mod:`.vacations`; the tournaments over them, after lichess's swiss module —
+:mod:`.tournament_results` (what a game's end scores; who is withdrawn), :mod:`.tournament_director` (pairs a round
+and turns it into games, or finishes), :mod:`.tournament_rounds` (reacts to events: a game's end, a start time, a
+lease run out) under :mod:`.tournaments` (entries, start, withdrawals, organizer actions, reading), with the plain
+computations :mod:`.pairing` and :mod:`.standings`, and :mod:`.seasons` and :mod:`.uncertainty` beneath
 :mod:`.ratings`; and on top :mod:`.wiring` (:class:`Services`, every service built once) and :mod:`.facade`
 (:class:`MatchService`, the flat names for scripts and tests).
 """

@@ -1,5 +1,5 @@
-"""What every player action shares: who acts, loading a match for an action or for reading, the version check,
-applying a move, and quarantining a damaged row.
+"""What every player action shares: who acts, loading a match for an action or for reading, the version check, the
+deadline of a seat to move, who hears that a match ended, and quarantining a damaged row.
 
 No ``discord`` import. Every change to a match happens in one transaction body (:meth:`storage.Database.write`:
 plain synchronous code over a :class:`storage.Tx`, one round trip to the database thread) that re-reads the match,
@@ -10,19 +10,16 @@ stored. Bodies run in the database thread: the caller reads the clock and passes
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bot.service import ratings
 from bot.service.clock import CorrespondenceClock
 from bot.service.errors import Damaged, MatchOver, NotAllowed, NotFound, Outdated, Unavailable
-from bot.service.states import damage_of, remember_state
-from games import GAMES, Outcome, State, Termination
-from games.base import read_stored_outcome
-from storage import ChallengeRecord, CommitUncertain, ConnectionLost, Database, MatchRecord, ReadTx, Tx, compact_json
+from bot.service.states import damage_of
+from games import GAMES, Outcome, State
+from storage import ChallengeRecord, CommitUncertain, ConnectionLost, Database, MatchRecord, ReadTx, Tx
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -61,11 +58,42 @@ class MoveResult:
         return self.match.status != "active"
 
 
+class Doorbell:
+    """A wake-up call from a service that has new work to the task that does it, built with the service (so the
+    service takes it as a constructor argument) and answered by the task once it runs (:meth:`connect`). Ringing
+    returns at once; a ring before anyone answers is remembered in :attr:`rung`."""
+
+    def __init__(self) -> None:
+        self._answer: Callable[[], None] | None = None
+        self.rung = False
+        """Whether it rang since :meth:`connect` (or since it was built)."""
+
+    def connect(self, answer: Callable[[], None]) -> None:
+        """Call ``answer()`` at every ring from now on (it must return at once)."""
+        self._answer = answer
+        self.rung = False
+
+    def ring(self) -> None:
+        """There is work: tell whoever answers."""
+        self.rung = True
+        if self._answer is not None:
+            self._answer()
+
+
+@dataclass(frozen=True)
+class MatchEnded:
+    """What the transaction that ended a match publishes (:meth:`storage.Tx.publish`; only
+    :mod:`bot.service.finisher` does): :class:`MatchEnds` hears it once the transaction commits."""
+
+    match: MatchRecord
+
+
 class MatchEnds:
-    """Who hears that a match ended, right after the transaction that ended it committed: every way a match ends
-    (a move, a resignation, an agreed draw, an abort, the deadline pass, a tournament's withdrawal) tells this one
-    object, built once (:class:`bot.service.wiring.Services`), which tells its listeners (a tournament's next round
-    is paired the moment the last game of a round ends: :mod:`bot.service.tournament_rounds`).
+    """Who hears that a match ended, right after the transaction that ended it committed: every way a match ends goes
+    through :mod:`bot.service.finisher`, which publishes :class:`MatchEnded` on the transaction; this one object,
+    built once and subscribed to the database's committed events (:class:`bot.service.wiring.Services`), tells its
+    listeners (a tournament's next round is paired the moment the last game of a round ends:
+    :mod:`bot.service.tournament_rounds`).
 
     A listener is a plain function of the ended match that must return at once (it only notes the match and wakes
     whoever does the work); nothing it does can undo the end, which is stored already.
@@ -73,6 +101,12 @@ class MatchEnds:
 
     def __init__(self) -> None:
         self._listeners: list[Callable[[MatchRecord], None]] = []
+
+    def on_commit(self, event: object) -> None:
+        """A committed transaction published ``event`` (:attr:`storage.Database.events`): a :class:`MatchEnded` is
+        told to the listeners; anything else is not this object's."""
+        if isinstance(event, MatchEnded):
+            self.ended(event.match)
 
     def listen(self, listener: Callable[[MatchRecord], None]) -> None:
         """Call ``listener(match)`` for every match that ends from now on."""
@@ -116,7 +150,7 @@ def check_active(match: MatchRecord | None, match_id: int, guild_id: int) -> Mat
     if reason is not None:
         raise Damaged(match_id, reason)
     if match.status != "active":
-        why = GAMES[match.game].describe_end(read_stored_outcome(match.outcome)) if match.outcome else match.status
+        why = GAMES[match.game].describe_end(Outcome.from_dict(match.outcome)) if match.outcome else match.status
         raise MatchOver(f"Match #{match_id} is over ({why}).")
     return match
 
@@ -177,54 +211,12 @@ def deadline_for(match: MatchRecord, seat: int | None, now: float) -> float | No
 
 
 def every_side_moved(tx: ReadTx, match: MatchRecord) -> bool:
-    """Whether every seat of ``match`` has made a move, by its log as ``tx`` sees it: a match that ends before that
-    is aborted and counts for nobody, as lichess aborts a game before both sides have moved."""
+    """Whether every seat of ``match`` has made a move, by its log as ``tx`` sees it: a duel that ends before that
+    is aborted and counts for nobody (unless it may not be aborted), as lichess aborts a game before both sides have
+    moved (:mod:`bot.service.finisher`)."""
     if match.ply < len(match.seats):
         return False
     return {move.seat for move in tx.get_moves(match.id)} >= {seat.seat for seat in match.seats}
-
-
-def has_result(tx: ReadTx, match: MatchRecord) -> bool:
-    """Whether ``match``, ending now, ends with a result rather than aborted: every side has moved
-    (:func:`every_side_moved`), or it is a tournament's game, which is never aborted (that would stall its round; the
-    tournament scores a game that ends before both sides moved as a forfeit)."""
-    return every_side_moved(tx, match) or tx.tournament_game_of_match(match.id) is not None
-
-
-def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: str, now: float) -> MoveResult:
-    """Validate and apply ``text`` for ``seat`` in ``before`` (the state of ``match``) and store the move at time
-    ``now``: the move log, the new state, the next deadline, or the result and the ratings when the move ends the
-    match (a duel the rules end before every side has moved is aborted instead: :func:`every_side_moved`).
-
-    Raises:
-        games.RulesError: the rules core refuses the move. Outdated: another move landed first.
-    """
-    move = before.parse_move(text)
-    after = before.apply(move)
-    notation = before.format_move(move)
-    tx.append_move(match.id, after.ply, seat, notation, now)
-    fields: dict[str, Any] = {
-        "state": after.to_dict(), "ply": after.ply, "current_seat": after.current_seat, "updated_at": now,
-        "reminded": False, "draw_offer_seat": None,
-    }
-    if after.outcome is not None and len(match.seats) > 1 and not has_result(tx, match):
-        scores = after.outcome.scores  # the rules ended it before every side moved: aborted, as lichess would
-        fields.update(status="aborted", outcome=Outcome(None, False, scores, Termination.ABORTED).to_dict(),
-                      end_reason=Termination.ABORTED.value, deadline=None, finished_at=now, current_seat=None)
-    elif after.outcome is not None:
-        fields.update(status="finished", outcome=after.outcome.to_dict(),
-                      end_reason=after.outcome.termination.value, deadline=None, finished_at=now,
-                      current_seat=None, rated=match.rated and ratings.pair_allows_rating(tx, match, now))
-        fields["rating_changes"] = ratings.record_result(tx, dataclasses.replace(match, **fields), now)
-    else:
-        fields["deadline"] = deadline_for(match, after.current_seat, now)
-    stored = compact_json(fields["state"])  # encoded once: for the row, and as the state cache's key
-    if not tx.update_match(match.id, match.version, **{**fields, "state": stored}):  # (a refusal undoes the ratings)
-        raise Outdated("Another move landed first; look at the latest board.")
-    updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
-    updated.stored_state = stored
-    remember_state(match.game, after, stored)
-    return MoveResult(updated, before, after, seat, notation)
 
 
 async def quarantine(db: Database, match: MatchRecord, reason: str) -> None:

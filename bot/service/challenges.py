@@ -244,11 +244,12 @@ def _open_challenge(tx: ReadTx, challenge_id: int, guild_id: int, now: float) ->
 
 
 def insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant: dict[str, Any],
-                  seats: list[SeatRecord], days: int, *, rated: bool, now: float, seed: int) -> int:
+                  seats: list[SeatRecord], days: int, *, rated: bool, now: float, seed: int,
+                  no_abort: bool = False) -> int:
     """Store a new active match from the game's start state (drawn with ``seed``); its first mover's deadline is set
-    from ``now``, paused while they are on vacation. Returns its id. A transaction-body step: how an accepted
-    challenge, a match against the computer and a tournament's pairing (:mod:`bot.service.tournament_rounds`) all
-    start their matches."""
+    from ``now``, paused while they are on vacation; ``no_abort``: it can never be aborted (a tournament's game).
+    Returns its id. A transaction-body step: how an accepted challenge, a match against the computer and a
+    tournament's pairing (:mod:`bot.service.tournament_director`) all start their matches."""
     game: Game[Any, Any] = GAMES[game_key]
     state = game.new_state(variant, random.Random(seed))
     seat = state.current_seat
@@ -261,6 +262,7 @@ def insert_match(tx: Tx, guild_id: int, channel_id: int, game_key: str, variant:
     return tx.insert_match(
         guild_id=guild_id, channel_id=channel_id, game=game_key, variant=variant, state=state.to_dict(),
         current_seat=seat, days_per_move=days, deadline=deadline, rated=rated, now=now, seats=seats,
+        no_abort=no_abort,
     )
 
 

@@ -1,9 +1,10 @@
 """The deadline pass: reminders when a third of the time is left, matches forfeited (or aborted, when a side never
 moved) at their deadline, and challenges expired; and when the next pass is due.
 
-No ``discord`` import: the pass decides and stores, the caller (:mod:`bot.exts.deadlines`) posts. Reminders and
-results are queued in the outbox (:mod:`bot.service.outbox`) in the transaction that decides them. Each pass, with
-what it did and how long it took, is told to :attr:`DeadlineService.observer` (the bot's metrics).
+No ``discord`` import: the pass decides and stores; what it has to say — reminders, final boards, expired challenges
+— is queued in the outbox (:mod:`bot.service.outbox`) in the transaction that decides it, and posted from there
+(:mod:`bot.exts.outbox`). Each pass, with what it did and how long it took, is told to
+:attr:`DeadlineService.observer` (the bot's metrics).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.service import finisher
-from bot.service.base import MatchEnds, update
+from bot.service.base import update
 from bot.service.clock import CorrespondenceClock
 from bot.service.errors import Damaged, Outdated
 from bot.service.states import sound_state
@@ -24,6 +25,10 @@ from storage import ChallengeRecord, Database, MatchRecord, ReadTx, Shards, Tx
 
 log = logging.getLogger(__name__)
 
+REMINDER_NEWS = "reminder"
+"""The outbox kind of a reminder that a third of the time is left: its subject is the match, its step the ply."""
+CHALLENGE_EXPIRED_NEWS = "challenge_expired"
+"""The outbox kind of a challenge that expired unanswered: its subject is the challenge."""
 DUE_BATCH = 25
 """Due matches (or expired challenges) settled per transaction by :meth:`DeadlineService.process_due`."""
 PASS_LOCK_WAIT_MS = 200
@@ -64,34 +69,34 @@ class DeadlineService:
         db: the open database. clock: returns the current time in epoch seconds.
         shards: the Discord shards this process serves, when several processes share the database: the pass then
             takes only their servers' work. ``None`` (the default): every server's.
-        ends: told about every match the pass ends (:class:`bot.service.base.MatchEnds`).
+
+    The matches the pass ends are told to :class:`bot.service.base.MatchEnds` by their end
+    (:mod:`bot.service.finisher`).
     """
 
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, shards: Shards | None = None,
-                 ends: MatchEnds | None = None) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, shards: Shards | None = None) -> None:
         self.db = db
         self.clock = clock
         self.shards = shards
-        self.ends = ends or MatchEnds()
         self.observer: DeadlineObserver = _Unobserved()
         """Told of every pass that ends, with what it did and how long it took."""
 
     async def process_due(self) -> DueWork:
-        """Send due reminders (mark them), forfeit matches past their deadline and expire old challenges.
+        """Queue due reminders (and mark them), forfeit matches past their deadline and expire old challenges.
 
-        A match past its deadline in which a side never made its first move is aborted instead of forfeited
-        (it counts for nobody; :func:`bot.service.finisher.never_moved` says which matches, following lichess: a game
-        is aborted, not lost on time, while either side has not made its first move).
+        A match past its deadline in which a side never made its first move is aborted instead of forfeited (it
+        counts for nobody, following lichess: a game is aborted, not lost on time, while either side has not made its
+        first move), unless it may not be aborted (a tournament's game): :mod:`bot.service.finisher`.
 
-        The caller posts the messages. The due matches are found along an index (only they are read; with
-        :attr:`shards`, only those of this process's servers), then settled :data:`DUE_BATCH` to a transaction,
-        each claimed inside it (:meth:`storage.Tx.claim_match`: re-read and held, or skipped while another process
-        holds it) and settled in a savepoint, so that of several processes running the pass at once exactly one
-        acts on each match, and a match that cannot be settled now (its version moved on, or the server broke a
-        deadlock between two passes over rating rows) is left for the next pass without undoing the rest of the
-        batch; a row another transaction holds for longer than :data:`PASS_LOCK_WAIT_MS` is given up the same way.
-        Members' actions queued meanwhile take their turn between two batches, so a burst of due matches never holds
-        them up for long. A challenge is expired by the one transaction that closes it while it is still open.
+        What the pass has to say is queued in the outbox. The due matches are found along an index (only they are
+        read; with :attr:`shards`, only those of this process's servers), then settled :data:`DUE_BATCH` to a
+        transaction, each claimed inside it (:meth:`storage.Tx.claim_match`: re-read and held, or skipped while
+        another process holds it) and settled in a savepoint, so that of several processes running the pass at once
+        exactly one acts on each match, and a match that cannot be settled now (its version moved on, or the server
+        broke a deadlock between two passes over rating rows) is left for the next pass without undoing the rest of
+        the batch; a row another transaction holds for longer than :data:`PASS_LOCK_WAIT_MS` is given up the same
+        way. Members' actions queued meanwhile take their turn between two batches, so a burst of due matches never
+        holds them up for long. A challenge is expired by the one transaction that closes it while it is still open.
         """
         started = time.perf_counter()
         now = self.clock()
@@ -125,25 +130,24 @@ class DeadlineService:
             expired = []
             for challenge in batch:
                 if tx.close_challenge(challenge.id, "expired"):
+                    tx.add_outbox(CHALLENGE_EXPIRED_NEWS, challenge.id, challenge.guild_id, now)
                     expired.append(dataclasses.replace(challenge, status="expired"))
             return expired
 
         match_ids, challenges = await self.db.read(due)
         for start in range(0, len(match_ids), DUE_BATCH):
-            batch = await self.db.write(settle_batch, match_ids[start:start + DUE_BATCH])
-            _merge(work, batch)
-            self.ends.ended(*batch.forfeited, *batch.aborted)
+            _merge(work, await self.db.write(settle_batch, match_ids[start:start + DUE_BATCH]))
         for start in range(0, len(challenges), DUE_BATCH):
             work.expired += await self.db.write(expire_batch, challenges[start:start + DUE_BATCH])
         self.observer.passed(time.perf_counter() - started, work)
         return work
 
     async def next_wakeup(self) -> float | None:
-        """The earliest time something falls due (reminder, forfeit, challenge expiry, news to deliver; with
+        """The earliest time something falls due (reminder, forfeit, challenge expiry, a vacation's end; with
         :attr:`shards`, for this process's servers), or ``None``."""
         def earliest(tx: ReadTx) -> float | None:
             times = [t for t in (tx.next_deadline(self.shards), tx.next_challenge_expiry(self.shards),
-                                 tx.next_outbox(self.shards)) if t is not None]
+                                 tx.next_vacation_end()) if t is not None]
             return min(times) if times else None
 
         return await self.db.read(earliest)
@@ -181,7 +185,7 @@ def _settle_due(tx: Tx, match_id: int, now: float, work: DueWork) -> None:
         (work.aborted if ended.status == "aborted" else work.forfeited).append(ended)
     elif not fresh.reminded and clock.reminder_due(now):
         update(tx, fresh, reminded=True)
-        tx.add_outbox(fresh.id, "reminder", fresh.ply, now)  # delivered (and retried) from the outbox
+        tx.add_outbox(REMINDER_NEWS, fresh.id, fresh.guild_id, now, seq=fresh.ply)  # posted (and retried) from there
         fresh.reminded = True
         fresh.version += 1
         work.reminded.append(fresh)

@@ -3,7 +3,8 @@ accept or decline a draw (lichess's ``Drawer``), and give the opponent more time
 
 No ``discord`` import. Each action is one transaction body on the locked match with a version check (the lock is the
 one a move takes, so an action and a move of the same match in two processes take turns); a match that ends is ended
-by :mod:`bot.service.finisher` (the result and the ratings in the same transaction). An action whose commit's answer
+by :mod:`bot.service.finisher` (the result and the ratings in the same transaction; an abort instead when nothing was
+played out, and who hears of the end). An action whose commit's answer
 is lost looks whether the match is stored as it wrote it (:func:`bot.service.base.still_as_written`), so it is
 applied once or refused with the truth.
 """
@@ -15,8 +16,6 @@ from collections.abc import Callable
 
 from bot.service import finisher
 from bot.service.base import (
-    MatchEnds,
-    has_result,
     load_for_action,
     reread,
     seat_of,
@@ -35,13 +34,11 @@ class EndingService:
 
     Args:
         db: the open database. clock: returns the current time in epoch seconds.
-        ends: told about every match that ends here (:class:`bot.service.base.MatchEnds`).
     """
 
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, ends: MatchEnds | None = None) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
-        self.ends = ends or MatchEnds()
 
     async def resign(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Resign: the other seat wins (solitaire: the game is abandoned). Before every side has moved there is
@@ -54,16 +51,12 @@ class EndingService:
         def body(tx: Tx) -> MatchRecord:
             match = load_for_action(tx, match_id, guild_id)
             seat = seat_of(match, user_id)
-            if not has_result(tx, match):  # nothing was played out: it counts for nobody
-                return finisher.abort(tx, match, now)
             winner = None if len(match.seats) == 1 else 1 - seat
             return finisher.finish(tx, match, winner=winner, draw=False, termination=Termination.RESIGNED,
                                    loser=seat, now=now)
 
         now = self.clock()
-        finished = await write(self.db, body, landed=still_as_written)
-        self.ends.ended(finished)
-        return finished
+        return await write(self.db, body, landed=still_as_written)
 
     async def abort(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Abort a match before each human side has moved (no result, unrated).
@@ -74,7 +67,7 @@ class EndingService:
         def body(tx: Tx) -> MatchRecord:
             match = load_for_action(tx, match_id, guild_id)
             seat_of(match, user_id)
-            if tx.tournament_game_of_match(match_id) is not None:
+            if match.no_abort:
                 raise NotAllowed(f"Match #{match_id} is a tournament game: it cannot be called off. Play it, or "
                                  "resign it (it then counts as a loss).")
             moved = {m.seat for m in tx.get_moves(match_id)}
@@ -87,9 +80,7 @@ class EndingService:
             return finisher.abort(tx, match, now)
 
         now = self.clock()
-        aborted = await write(self.db, body, landed=still_as_written)
-        self.ends.ended(aborted)
-        return aborted
+        return await write(self.db, body, landed=still_as_written)
 
     async def offer_draw(self, match_id: int, guild_id: int, user_id: int) -> tuple[MatchRecord, bool]:
         """Offer a draw, or accept the opponent's standing offer.
@@ -108,8 +99,6 @@ class EndingService:
             if any(s.is_computer for s in match.seats):
                 raise NotAllowed("The computer does not accept draw offers; play on or resign.")
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
-                if not has_result(tx, match):  # agreed before anything was played out: it counts for nobody
-                    return finisher.abort(tx, match, now), True
                 drawn = finisher.finish(tx, match, winner=None, draw=True, termination=Termination.DRAW_AGREED,
                                         now=now)
                 return drawn, True
@@ -119,10 +108,7 @@ class EndingService:
             return reread(tx, match_id), False
 
         now = self.clock()
-        match, agreed = await write(self.db, body, landed=lambda tx, result: still_as_written(tx, result[0]))
-        if agreed:
-            self.ends.ended(match)
-        return match, agreed
+        return await write(self.db, body, landed=lambda tx, result: still_as_written(tx, result[0]))
 
     async def decline_draw(self, match_id: int, guild_id: int, user_id: int) -> MatchRecord:
         """Decline the opponent's draw offer.

@@ -14,10 +14,11 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from bot.service.challenges import COMPUTER_NAME, ChallengeService
 from bot.service.computer import ComputerPool
+from bot.service.computer_turns import ComputerTurnService
 from bot.service.deadlines import DeadlineService
 from bot.service.endings import EndingService
 from bot.service.moves import MoveService
-from bot.service.outbox import ComputerTurnService, OutboxService
+from bot.service.outbox import OutboxService
 from bot.service.premoves import PremoveService
 from bot.service.reading import ReadingService
 from bot.service.settings import SettingsService
@@ -126,7 +127,6 @@ class MatchService:
     give_time = _Owned("endings", EndingService.give_time)
     process_due = _Owned("deadlines", DeadlineService.process_due)
     next_wakeup = _Owned("deadlines", DeadlineService.next_wakeup)
-    queue_result = _Owned("outbox", OutboxService.queue_result)
     due_news = _Owned("outbox", OutboxService.due)
     claim_news = _Owned("outbox", OutboxService.claim)
     news_done = _Owned("outbox", OutboxService.done)

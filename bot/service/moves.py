@@ -2,7 +2,7 @@
 replies, searched off the event loop and applied like a member's.
 
 No ``discord`` import. A move is one transaction body: the match is locked and re-read, its version checked, the
-rules core validates and applies the move (:func:`bot.service.base.apply_move`), and the conditional moves service
+rules core validates and applies the move (:func:`apply_move`), and the conditional moves service
 (:class:`bot.service.premoves.PremoveService`) is asked for the waiting seat's answer, which is applied right after
 it. A move that comes after the mover's deadline ends the match instead (:func:`bot.service.finisher.time_is_up`).
 
@@ -12,6 +12,7 @@ metrics: ``napkin_moves_total``, ``napkin_move_duration_seconds``).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -19,10 +20,9 @@ from typing import Any, Literal, Protocol
 
 from bot.service import finisher
 from bot.service.base import (
-    MatchEnds,
     MoveResult,
-    apply_move,
     check_active,
+    deadline_for,
     quarantine,
     seat_of,
     write,
@@ -31,9 +31,9 @@ from bot.service.clock import CorrespondenceClock
 from bot.service.computer import ComputerPool, ComputerStopped
 from bot.service.errors import Damaged, NotYourTurn, Outdated, TimeRanOut
 from bot.service.premoves import PremoveService
-from bot.service.states import sound_state
+from bot.service.states import remember_state, sound_state
 from games import RulesError, State
-from storage import Database, MatchRecord, PremoveRecord, ReadTx, Tx
+from storage import Database, MatchRecord, PremoveRecord, ReadTx, Tx, compact_json
 
 log = logging.getLogger(__name__)
 
@@ -68,16 +68,16 @@ class MoveService:
         db: the open database. clock: returns the current time in epoch seconds.
         computer: where computer moves are searched (worker processes in the bot; a thread without workers).
         premoves: asked, after each member's move, for the opponent's conditional reply.
-        ends: told about every match a move ends (:class:`bot.service.base.MatchEnds`).
+
+    A match a move ends is told to :class:`bot.service.base.MatchEnds` by its end (:mod:`bot.service.finisher`).
     """
 
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, computer: ComputerPool,
-                 premoves: PremoveService, ends: MatchEnds | None = None) -> None:
+                 premoves: PremoveService) -> None:
         self.db = db
         self.clock = clock
         self.computer = computer
         self.premoves = premoves
-        self.ends = ends or MatchEnds()
         self.observer: MoveObserver = _Unobserved()
         """Told of every move stored, and of the time each member's move took."""
 
@@ -117,14 +117,11 @@ class MoveService:
         started = time.perf_counter()
         now = self.clock()
         result = await write(self.db, body, landed=lambda tx, result: _landed(tx, result, now))
-        if isinstance(result, MatchRecord):
-            self.ends.ended(result)
-        else:
+        if not isinstance(result, MatchRecord):
             self.observer.move_took(result.match.game, time.perf_counter() - started)
             self.observer.moved(result.match.game, "member")
             for reply in result.chained:
                 self.observer.moved(reply.match.game, "conditional")
-            self.ends.ended(result.match, *(reply.match for reply in result.chained))
         if isinstance(result, MatchRecord) and result.status == "aborted":
             raise TimeRanOut(f"Your time for a first move in match #{match_id} ran out before this move: the match "
                              "is aborted (it counts for nobody), and your move was not played.", result)
@@ -196,8 +193,39 @@ class MoveService:
                 return results
             result.quick = chosen.quick
             self.observer.moved(result.match.game, "computer")
-            self.ends.ended(result.match)
             results.append(result)
+
+
+def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: str, now: float) -> MoveResult:
+    """Validate and apply ``text`` for ``seat`` in ``before`` (the state of ``match``) and store the move at time
+    ``now``: the move log, the new state, the next deadline, or, when the move ends the match, its end
+    (:func:`bot.service.finisher.natural_end`: the result and the ratings, or an abort when the rules end a duel
+    before every side has moved).
+
+    Raises:
+        games.RulesError: the rules core refuses the move. Outdated: another move landed first.
+    """
+    move = before.parse_move(text)
+    after = before.apply(move)
+    notation = before.format_move(move)
+    tx.append_move(match.id, after.ply, seat, notation, now)
+    fields: dict[str, Any] = {
+        "state": after.to_dict(), "ply": after.ply, "current_seat": after.current_seat, "updated_at": now,
+        "reminded": False, "draw_offer_seat": None,
+    }
+    if after.outcome is not None:
+        fields.update(finisher.natural_end(tx, dataclasses.replace(match, **fields), after.outcome, now))
+    else:
+        fields["deadline"] = deadline_for(match, after.current_seat, now)
+    stored = compact_json(fields["state"])  # encoded once: for the row, and as the state cache's key
+    if not tx.update_match(match.id, match.version, **{**fields, "state": stored}):  # (a refusal undoes the ratings)
+        raise Outdated("Another move landed first; look at the latest board.")
+    updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
+    updated.stored_state = stored
+    remember_state(match.game, after, stored)
+    if after.outcome is not None:
+        finisher.announce(tx, updated, now)
+    return MoveResult(updated, before, after, seat, notation)
 
 
 def _logged(tx: ReadTx, moved: MoveResult, now: float) -> bool:

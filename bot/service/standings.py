@@ -1,4 +1,4 @@
-"""Tournament standings from the games of the completed rounds: points, tie-breaks, games played, and what the
+"""Tournament standings from the pairings of the completed rounds: points, tie-breaks, games played, and what the
 pairing engine is fed (:class:`bot.service.pairing.Entrant`).
 
 No ``discord`` import and no storage access: plain computations over the stored rows (:mod:`storage.records`), so
@@ -6,8 +6,8 @@ they are tested alone against hand-computed crosstables.
 
 Scoring: a win 1, a draw ½, a loss 0; a pairing-allocated bye (the odd player out of a Swiss round) 1; the ½-point
 bye of each round a late entrant missed ½; a game forfeited (never played by one side) 1 to the other side; a round
-a Swiss player is not paired in (withdrawn) 0; a round-robin player's rest round (an odd number of players) 0 and
-left out of the tie-breaks, since everyone rests once.
+a Swiss player is not paired in (withdrawn) 0; a round-robin player's bye (the odd player out of a round) 0 and left
+out of the tie-breaks, since everyone has one.
 
 Tie-breaks follow FIDE's rules for unplayed games (FIDE Handbook C.02, 13.15, in force until 2023, which lichess's
 Swiss does not apply: lila #13694):
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.service.pairing import Entrant
-from storage import TournamentEntryRecord, TournamentGameRecord
+from storage import TournamentEntryRecord, TournamentPairingRecord
 
 TIEBREAKS: dict[str, tuple[str, str]] = {
     "swiss": ("Buchholz cut-1", "Sonneborn-Berger"),
@@ -46,12 +46,13 @@ HALF = Fraction(1, 2)
 
 @dataclass(frozen=True)
 class Round:
-    """One player's round, as the stored games say.
+    """One player's round, as the stored pairings say.
 
     Attributes:
-        number: the round. opponent: who they met (``None``: a bye, a rest, not paired). seat: 0 first, 1 second
-        (``None`` without a game). points: what they scored. played: a game was played over the board (both sides
-        moved). kind: ``game``, ``forfeit``, ``bye``, ``half_bye``, ``rest`` or ``absent`` (not paired).
+        number: the round. opponent: who they met (``None``: a bye, not paired). seat: 0 first, 1 second (``None``
+        without a game). points: what they scored. played: a game was played over the board (both sides moved).
+        kind: ``game``, ``forfeit``, ``bye``, ``half_bye`` or ``absent`` (not paired). left_out: the round does not
+        count in the tie-breaks (a round robin's bye).
     """
 
     number: int
@@ -60,6 +61,7 @@ class Round:
     points: Fraction
     played: bool
     kind: str
+    left_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,11 +80,12 @@ class Line:
     withdrawn: bool
 
 
-def rounds_of(entries: Sequence[TournamentEntryRecord], games: Iterable[TournamentGameRecord],
-              completed: int) -> dict[int, list[Round]]:
-    """Each entrant's rounds ``1 .. completed`` (a round with no stored game is ``absent``), keyed by member id.
+def rounds_of(entries: Sequence[TournamentEntryRecord], games: Iterable[TournamentPairingRecord],
+              completed: int, fmt: str = "swiss") -> dict[int, list[Round]]:
+    """Each entrant's rounds ``1 .. completed`` (a round with no stored pairing is ``absent``), keyed by member id,
+    in a tournament of format ``fmt``.
 
-    Only games with a result count; a round with a game still running is not complete and must not be passed.
+    Only pairings with a result count; a round with a game still running is not complete and must not be passed.
     """
     found: dict[int, dict[int, Round]] = {entry.user_id: {} for entry in entries}
     for game in games:
@@ -90,8 +93,9 @@ def rounds_of(entries: Sequence[TournamentEntryRecord], games: Iterable[Tourname
             continue
         first_points = Fraction(game.first_points).limit_denominator(2)
         if game.second_id is None:
-            found.setdefault(game.first_id, {})[game.round] = Round(game.round, None, None, first_points, False,
-                                                                    game.kind)
+            found.setdefault(game.first_id, {})[game.round] = Round(
+                game.round, None, None, first_points, False, game.kind,
+                left_out=fmt == "round_robin" and game.kind == "bye")
             continue
         second_points = Fraction(game.second_points or 0).limit_denominator(2)
         played = bool(game.played)
@@ -110,17 +114,17 @@ def _points(rounds: Sequence[Round]) -> Fraction:
 
 def _adjusted(rounds: Sequence[Round]) -> Fraction:
     """A player's score as their opponents' tie-breaks count it: each unplayed round a draw (13.15.1)."""
-    return sum((r.points if r.played else HALF for r in rounds if r.kind != "rest"), Fraction(0))
+    return sum((r.points if r.played else HALF for r in rounds if not r.left_out), Fraction(0))
 
 
 def _opponent_values(rounds: Sequence[Round], adjusted: dict[int, Fraction],
                      completed: int) -> list[tuple[Fraction, Fraction]]:
     """``(opponent's counted score, the player's points)`` per round that counts: a played game, or the virtual
-    opponent of an unplayed round (13.15.2); rest rounds are left out."""
+    opponent of an unplayed round (13.15.2); a round robin's byes are left out."""
     values = []
     before = Fraction(0)
     for r in rounds:
-        if r.kind != "rest":
+        if not r.left_out:
             if r.played and r.opponent is not None:
                 values.append((adjusted[r.opponent], r.points))
             else:
@@ -129,12 +133,12 @@ def _opponent_values(rounds: Sequence[Round], adjusted: dict[int, Fraction],
     return values
 
 
-def standings(fmt: str, entries: Sequence[TournamentEntryRecord], games: Iterable[TournamentGameRecord],
+def standings(fmt: str, entries: Sequence[TournamentEntryRecord], games: Iterable[TournamentPairingRecord],
               completed: int) -> list[Line]:
     """The standings of a tournament of format ``fmt`` (``swiss`` or ``round_robin``) after ``completed`` rounds,
     best first (see the module's docstring for the order and the tie-breaks)."""
     by_key = {entry.user_id: entry for entry in entries}
-    rounds = rounds_of(entries, games, completed)
+    rounds = rounds_of(entries, games, completed, fmt)
     adjusted = {key: _adjusted(player_rounds) for key, player_rounds in rounds.items()}
     rows = []
     for key, player_rounds in rounds.items():
@@ -160,7 +164,7 @@ def standings(fmt: str, entries: Sequence[TournamentEntryRecord], games: Iterabl
     return lines
 
 
-def entrants(entries: Sequence[TournamentEntryRecord], games: Iterable[TournamentGameRecord],
+def entrants(entries: Sequence[TournamentEntryRecord], games: Iterable[TournamentPairingRecord],
              completed: int, round_number: int) -> list[Entrant]:
     """What the Swiss engine needs of every entrant to pair in round ``round_number`` (those who joined by then and
     are not withdrawn from it), from the games of the ``completed`` rounds (see :class:`~bot.service.pairing.Entrant`

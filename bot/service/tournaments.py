@@ -1,12 +1,13 @@
-"""Tournaments: create one, enter and leave it, start it, withdraw from it, cancel it, and read it (the list, its
-information and standings).
+"""Tournaments: create one, enter and leave it, start it, withdraw from it, cancel it, end an idle game of it (the
+organizer), and read it (the list, its information and standings, its news).
 
-No ``discord`` import. Each change is one transaction body on the tournament's held row; starting a tournament and
-everything after (pairing rounds, reading results, finishing) is :mod:`bot.service.tournament_rounds`'. A member who
-withdraws while playing resigns their game under way (:func:`bot.service.finisher.finish`, in the same
+No ``discord`` import. Each change is one transaction body on the tournament's held row; pairing rounds and
+finishing is :mod:`bot.service.tournament_director`'s, reacting to events :mod:`bot.service.tournament_rounds`'. A
+member who withdraws while playing resigns their game under way (:func:`bot.service.finisher.finish`, in the same
 transaction); later, a Swiss does not pair them again, and a round robin scores each of their remaining games as a
 forfeit to the opponent. Late entries into a running Swiss are taken until half its rounds have started, with a
-½-point bye for each round missed (lichess's practice); a round robin takes none once started.
+½-point bye for each round missed (lichess's practice); a round robin takes none once started. The organizer (or a
+member with Manage Server) starts, cancels and ends an idle game (:func:`organizer_only`).
 """
 
 from __future__ import annotations
@@ -18,20 +19,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.service import finisher, ratings, standings
-from bot.service.base import MatchEnds, Player
+from bot.service.base import Player
 from bot.service.challenges import ChallengeService
-from bot.service.clock import DAYS_PER_MOVE_CHOICES
-from bot.service.errors import BadOption, LimitReached, NotAllowed, NotFound
+from bot.service.clock import DAY, DAYS_PER_MOVE_CHOICES
+from bot.service.errors import BadOption, LimitReached, MatchOver, NotAllowed, NotFound
 from bot.service.pairing import DUTCH_PLAYERS, pair_round_robin, round_robin_rounds
-from bot.service.tournament_rounds import RoundService, begin, tournament_here
-from bot.texts import plural, quote
+from bot.service.states import sound_state
+from bot.service.tournament_director import FINAL_NEWS, ROUND_NEWS, begin
+from bot.service.tournament_rounds import RoundService
+from bot.texts import quote
 from games import GAMES, Level, Termination
 from storage import (
     Database,
     MatchRecord,
+    OutboxRecord,
     ReadTx,
     TournamentEntryRecord,
-    TournamentGameRecord,
+    TournamentPairingRecord,
     TournamentRecord,
     Tx,
 )
@@ -59,6 +63,8 @@ MAX_LIVE = 10
 """Open and running tournaments a server may have at once."""
 COMPUTER_RATING: dict[str, int] = {"easy": 800, "medium": 1000, "hard": 1200}
 """The rating the computer is seeded by, per level (it has no rating of its own)."""
+GRACE = DAY
+"""How long past a game's days per move (since its last move) the organizer must wait before ending it idle."""
 NEW_RATING = 1000
 """A member's seeding rating before their first rated game of the tournament's game."""
 STATUS_GROUPS: dict[str, tuple[str, ...]] = {
@@ -93,7 +99,7 @@ class TournamentView:
 
     tournament: TournamentRecord
     entries: list[TournamentEntryRecord]
-    games: list[TournamentGameRecord]
+    games: list[TournamentPairingRecord]
     completed: int
     """Rounds whose every result is in."""
     standings: list[standings.Line] = field(default_factory=list)
@@ -106,8 +112,33 @@ def label(tournament: TournamentRecord) -> str:
     return f"#{tournament.id} “{tournament.name}”"
 
 
-def completed_rounds(tournament: TournamentRecord, games: Sequence[TournamentGameRecord]) -> int:
-    """Rounds of ``tournament`` whose every board has its result."""
+@dataclass
+class RoundNews:
+    """What a piece of tournament news says, read for posting (:meth:`TournamentService.news`)."""
+
+    news: OutboxRecord
+    tournament: TournamentRecord
+    entries: list[TournamentEntryRecord]
+    boards: list[TournamentPairingRecord]
+    """The pairings of the news's round (``round``), or none."""
+    matches: dict[int, MatchRecord] = field(default_factory=dict)
+    """The round's matches by id."""
+    standings: list[standings.Line] = field(default_factory=list)
+    """After the rounds completed before the news's round (``round``), or the final ones (``final``)."""
+    completed: int = 0
+    """How many rounds :attr:`standings` count."""
+    withdrawn: list[TournamentEntryRecord] = field(default_factory=list)
+    """Entrants withdrawn from this round on (lost on time, a no-show, or withdrew)."""
+    late: list[TournamentEntryRecord] = field(default_factory=list)
+    """Entrants who joined while this round was paired: a ½-point bye in it, playing from the next."""
+    pings: dict[int, bool] = field(default_factory=dict)
+    """Each member entrant's ``/notify`` pings preference."""
+    played: bool = True
+    """Whether a game of the tournament was played over the board (a ``final`` news without one has no podium)."""
+
+
+def completed_rounds(tournament: TournamentRecord, games: Sequence[TournamentPairingRecord]) -> int:
+    """Rounds of ``tournament`` whose every pairing has its result."""
     waiting = {game.round for game in games if game.first_points is None}
     done = 0
     for number in range(1, tournament.current_round + 1):
@@ -115,6 +146,33 @@ def completed_rounds(tournament: TournamentRecord, games: Sequence[TournamentGam
             break
         done = number
     return done
+
+
+def tournament_here(tx: ReadTx, tournament_id: int, guild_id: int, *, lock: bool = False) -> TournamentRecord:
+    """Tournament ``tournament_id`` of server ``guild_id`` (with ``lock``, its row held until ``tx`` ends: ``tx`` is
+    then a write body's :class:`storage.Tx`).
+
+    Raises:
+        NotFound: none (or another server's).
+        TypeError: ``lock`` inside a read body, which cannot hold a row.
+    """
+    if lock and not isinstance(tx, Tx):
+        raise TypeError("a tournament's row can be held only inside a write body")
+    tournament = tx.lock_tournament(tournament_id) if isinstance(tx, Tx) and lock else tx.get_tournament(tournament_id)
+    if tournament is None or tournament.guild_id != guild_id:
+        raise NotFound(f"There is no tournament #{tournament_id} in this server.")
+    return tournament
+
+
+def organizer_only(tournament: TournamentRecord, user_id: int, manager: bool, action: str) -> None:
+    """Refuse ``action`` (``"start it"``) to anyone but the tournament's organizer or a member with Manage Server
+    (``manager``).
+
+    Raises:
+        NotAllowed: someone else.
+    """
+    if tournament.organizer_id != user_id and not manager:
+        raise NotAllowed(f"Only the organizer of {label(tournament)} (or a member with Manage Server) can {action}.")
 
 
 def check_options(*, name: str, title: str, fmt: str, rounds: int | None, days_per_move: int | None,
@@ -153,17 +211,16 @@ class TournamentService:
 
     Args:
         db: the open database. clock: returns the current time in epoch seconds.
-        rounds: the rounds service (starting pairs round 1). challenges: who the computer is, and the variant check.
-        ends: told about a game a withdrawal resigns (:class:`bot.service.base.MatchEnds`).
+        rounds: the rounds service (starting pairs round 1; a withdrawal or an idle game ended may end a round).
+        challenges: who the computer is, and the variant check.
     """
 
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, rounds: RoundService,
-                 challenges: ChallengeService, ends: MatchEnds) -> None:
+                 challenges: ChallengeService) -> None:
         self.db = db
         self.clock = clock
         self.rounds = rounds
         self.challenges = challenges
-        self.ends = ends
 
     async def create(self, *, guild_id: int, channel_id: int, organizer: Player, name: str, game: str,
                      variant: dict[str, Any], fmt: str = "swiss", rounds: int | None = None,
@@ -237,9 +294,8 @@ class TournamentService:
         def body(tx: Tx) -> Entered:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             name = label(tournament)
-            if level is not None and tournament.organizer_id != player.user_id and not manager:
-                raise NotAllowed(f"Only the organizer of {name} (or a member with Manage Server) can enter the "
-                                 "computer.")
+            if level is not None:
+                organizer_only(tournament, player.user_id, manager, "enter the computer")
             who = self.challenges.computer_id if level is not None else player.user_id
             if tx.tournament_entry(tournament_id, who) is not None:
                 raise NotAllowed(f"The computer is in {name} already." if level is not None
@@ -268,9 +324,9 @@ class TournamentService:
                                               late + 1)
             tx.insert_entry(entry)
             for round_number in range(1, late + 1):  # a ½-point bye for each round missed
-                board = 1 + len(tx.tournament_games(tournament_id, round_number))
-                tx.insert_board(TournamentGameRecord(tournament_id, round_number, board, who, None, "half_bye",
-                                                     first_points=0.5, played=False))
+                board = 1 + len(tx.tournament_pairings(tournament_id, round_number))
+                tx.insert_pairing(TournamentPairingRecord(tournament_id, round_number, board, who, None, "half_bye",
+                                                          first_points=0.5, played=False))
             return Entered(tournament, entry, late)
 
         return await self.db.write(body)
@@ -286,9 +342,8 @@ class TournamentService:
         def body(tx: Tx) -> TournamentRecord:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             name = label(tournament)
-            if computer and tournament.organizer_id != user_id and not manager:
-                raise NotAllowed(f"Only the organizer of {name} (or a member with Manage Server) can take the "
-                                 "computer out.")
+            if computer:
+                organizer_only(tournament, user_id, manager, "take the computer out")
             who = self.challenges.computer_id if computer else user_id
             if tournament.status != "open":
                 hint = " `/tournament withdraw` takes you out of its later rounds." if tournament.status == "running" \
@@ -312,9 +367,7 @@ class TournamentService:
 
         def body(tx: Tx) -> TournamentRecord:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
-            if tournament.organizer_id != user_id and not manager:
-                raise NotAllowed(f"Only the organizer of {label(tournament)} (or a member with Manage Server) can "
-                                 "start it.")
+            organizer_only(tournament, user_id, manager, "start it")
             if tournament.status != "open":
                 raise NotAllowed(f"{label(tournament)} is {tournament.status}; only an open tournament can start.")
             started = begin(tx, tournament, now)
@@ -325,17 +378,8 @@ class TournamentService:
             return tournament_here(tx, tournament_id, guild_id)
 
         await self.db.write(body)
-        await self._advance(tournament_id)
+        await self.rounds.advance(tournament_id)  # (a pairing that fails is tried again with back-off)
         return await self.get(tournament_id, guild_id)
-
-    async def _advance(self, tournament_id: int) -> None:
-        """Pair what is due after a change this service stored; a failure (a worker died, a pairing took too long)
-        is logged and left to the rounds task, which tries again (the change itself stands)."""
-        try:
-            await self.rounds.retrying(tournament_id)
-        except Exception:
-            log.exception("tournament %s: its next round could not be paired now; it is tried again", tournament_id)
-            self.rounds.wake()
 
     async def withdraw(self, tournament_id: int, guild_id: int, user_id: int) -> Withdrawn:
         """Withdraw ``user_id`` from a running tournament: their game under way is resigned; a Swiss does not pair
@@ -361,7 +405,7 @@ class TournamentService:
             following = tournament.current_round + 1
             tx.update_entry(tournament_id, user_id, withdrawn_round=following, withdrawn_reason="withdrew")
             resigned = None
-            for board in tx.tournament_games(tournament_id, tournament.current_round):
+            for board in tx.tournament_pairings(tournament_id, tournament.current_round):
                 if board.match_id is None or user_id not in (board.first_id, board.second_id):
                     continue
                 match = tx.lock_match(board.match_id)
@@ -378,8 +422,7 @@ class TournamentService:
             return Withdrawn(tournament, resigned, forfeited)
 
         withdrawn = await self.db.write(body)
-        self.ends.ended(withdrawn.resigned)
-        await self._advance(tournament_id)
+        await self.rounds.advance(tournament_id)
         return withdrawn
 
     async def cancel(self, tournament_id: int, guild_id: int, user_id: int, *,
@@ -394,9 +437,7 @@ class TournamentService:
 
         def body(tx: Tx) -> TournamentRecord:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
-            if tournament.organizer_id != user_id and not manager:
-                raise NotAllowed(f"Only the organizer of {label(tournament)} (or a member with Manage Server) can "
-                                 "cancel it.")
+            organizer_only(tournament, user_id, manager, "cancel it")
             if tournament.status not in ("open", "running"):
                 raise NotAllowed(f"{label(tournament)} is {tournament.status} already.")
             tx.update_tournament(tournament_id, tournament.version, status="cancelled", finished_at=now,
@@ -404,6 +445,40 @@ class TournamentService:
             return tournament_here(tx, tournament_id, guild_id)
 
         return await self.db.write(body)
+
+    async def end_idle_game(self, tournament_id: int, guild_id: int, user_id: int, match_id: int, *,
+                            manager: bool) -> MatchRecord:
+        """End one game of the tournament's current round whose player to move has not moved for its days per move
+        and :data:`GRACE` more (a vacation or extra time may hold its deadline off): the player to move loses it on
+        time, through the one end of a match (:func:`bot.service.finisher.forfeit`, which tells
+        :class:`bot.service.base.MatchEnds`); its round then moves on as after any end. The organizer's (or a member
+        with Manage Server, ``manager``) way to keep a round from stalling.
+
+        Raises:
+            NotFound (no such tournament here, or the match is not its game), NotAllowed (not the organizer; the game
+            is not idle long enough), MatchOver (the game is over).
+        """
+        now = self.clock()
+
+        def body(tx: Tx) -> MatchRecord:
+            tournament = tournament_here(tx, tournament_id, guild_id)
+            organizer_only(tournament, user_id, manager, "end an idle game")
+            pairing = tx.tournament_pairing_of_match(match_id)
+            if pairing is None or pairing.tournament_id != tournament_id:
+                raise NotFound(f"Match #{match_id} is not a game of tournament #{tournament_id}.")
+            match = tx.lock_match(match_id)
+            if match is None or match.status != "active":
+                raise MatchOver(f"Match #{match_id} is over already.")
+            sound_state(match)
+            allowed = match.updated_at + match.days_per_move * DAY + GRACE
+            if now < allowed:
+                raise NotAllowed(f"Match #{match_id} is not idle long enough: its player to move has until "
+                                 f"<t:{int(allowed)}:f> (the days per move since the last move, and a day of grace).")
+            return finisher.forfeit(tx, match, now, queue=False)
+
+        ended = await self.db.write(body)
+        await self.rounds.settle_pending()
+        return ended
 
     async def view(self, tournament_id: int, guild_id: int) -> TournamentView:
         """The tournament with its entrants, boards, engines and standings after its completed rounds (the final
@@ -415,7 +490,7 @@ class TournamentService:
         def body(tx: ReadTx) -> TournamentView:
             tournament = tournament_here(tx, tournament_id, guild_id)
             entries = tx.tournament_entries(tournament_id)
-            games = tx.tournament_games(tournament_id)
+            games = tx.tournament_pairings(tournament_id)
             done = completed_rounds(tournament, games)
             lines = standings.standings(tournament.format, entries, games, done)
             return TournamentView(tournament, entries, games, done, lines, tx.paired_rounds(tournament_id))
@@ -448,30 +523,39 @@ class TournamentService:
         return await self.db.read(ReadTx.tournament_choices, guild_id, statuses, needle, limit)
 
     async def of_member(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
-        """``(finished tournaments played, won, podiums)`` of a member in a server (for ``/stats``)."""
+        """``(finished tournaments played, won, podiums)`` of a member in a server (for ``/stats``; a tournament in
+        which no game was played counts for nobody)."""
         return await self.db.read(ReadTx.member_tournaments, guild_id, user_id)
 
+    async def news(self, news: OutboxRecord) -> RoundNews | None:
+        """Everything the tournament ``news`` says (its subject is the tournament, its step the round), read in one
+        snapshot; ``None`` when its tournament is gone."""
+        def body(tx: ReadTx) -> RoundNews | None:
+            tournament = tx.get_tournament(news.subject_id)
+            if tournament is None:
+                return None
+            entries = tx.tournament_entries(tournament.id)
+            games = tx.tournament_pairings(tournament.id)
+            view = RoundNews(news, tournament, entries, [])
+            view.pings = {e.user_id: tx.member_prefs(e.user_id).pings for e in entries if not e.is_computer}
+            if news.kind == ROUND_NEWS:
+                view.boards = [board for board in games if board.round == news.seq]
+                view.matches = {board.match_id: match for board in view.boards if board.match_id is not None
+                                and (match := tx.get_match(board.match_id)) is not None}
+                view.completed = news.seq - 1
+                view.withdrawn = [e for e in entries if e.withdrawn_round == news.seq]
+                late = {b.first_id for b in view.boards if b.kind == "half_bye"}
+                view.late = [e for e in entries if e.user_id in late and e.joined_round == news.seq + 1]
+            elif news.kind == FINAL_NEWS:
+                view.completed = tournament.current_round
+                view.played = any(game.played for game in games if game.kind == "game")
+            view.standings = standings.standings(tournament.format, entries, games, view.completed)
+            return view
 
-def describe(tournament: TournamentRecord) -> str:
-    """One line about a tournament: game, format, rounds, time control, players, rated, and where it stands."""
-    game = GAMES[tournament.game].title if tournament.game in GAMES else tournament.game
-    rounds = (f"{plural(tournament.rounds, 'round')}" if tournament.format == "swiss" or tournament.status != "open"
-              else "rounds as the players need")
-    rated = "rated" if tournament.rated else "unrated"
-    state = {"open": "open for entries", "running": f"round {tournament.current_round} of {tournament.rounds}",
-             "finished": "finished", "cancelled": "cancelled"}[tournament.status]
-    return (f"{game} · {FORMAT_WORDS[tournament.format]} · {rounds} · {plural(tournament.days_per_move, 'day')} per "
-            f"move · {rated} · {state}")
+        return await self.db.read(body)
 
 
-def start_words(tournament: TournamentRecord) -> str:
-    """When an open tournament starts: by itself at a time, or by hand."""
-    if tournament.starts_at is not None:
-        return f"starts by itself <t:{int(tournament.starts_at)}:R>"
-    return "starts when its organizer starts it"
-
-
-__all__ = ["COMPUTER_RATING", "DEFAULT_MAX_PLAYERS", "DEFAULT_ROUNDS", "FORMATS", "FORMAT_WORDS", "MAX_LIVE",
+__all__ = ["COMPUTER_RATING", "DEFAULT_MAX_PLAYERS", "DEFAULT_ROUNDS", "FORMATS", "FORMAT_WORDS", "GRACE", "MAX_LIVE",
            "MAX_PLAYERS", "MAX_ROUNDS", "MAX_START_HOURS", "NAME_LIMIT", "ROUND_ROBIN_MAX_PLAYERS", "STATUS_GROUPS",
-           "Entered", "TournamentService", "TournamentView", "Withdrawn", "completed_rounds", "describe", "label",
-           "start_words"]
+           "Entered", "RoundNews", "TournamentService", "TournamentView", "Withdrawn", "completed_rounds", "label",
+           "organizer_only", "tournament_here"]

@@ -61,6 +61,11 @@ def days_spent(started_at: float, ended_at: float) -> int:
     return max(1, math.ceil((ended_at - started_at) / DAY))
 
 
+VACATION_OVER_NEWS = "vacation_over"
+"""The outbox kind of the direct message telling a member their vacation ended by itself: its subject is the
+vacation."""
+
+
 @dataclass
 class VacationStatus:
     """A member's vacation standing in one server at one time."""
@@ -87,12 +92,16 @@ class VacationService:
         clock: returns the current time in epoch seconds (the same clock as the match service's).
         shards: the Discord shards this process serves, when several processes share the database: the deadline
             pass closes only the vacations of their servers (``None``: every server).
+        deadlines_moved: called when a vacation ended early and brought deadlines nearer (the deadline task looks
+            again: :attr:`bot.service.wiring.Services.deadline_doorbell`); it must return at once.
     """
 
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, shards: Shards | None = None) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, shards: Shards | None = None,
+                 deadlines_moved: Callable[[], None] = lambda: None) -> None:
         self.db = db
         self.clock = clock
         self.shards = shards
+        self._deadlines_moved = deadlines_moved
 
     @staticmethod
     def _status(tx: ReadTx, guild_id: int, user_id: int, now: float) -> VacationStatus:
@@ -162,7 +171,9 @@ class VacationService:
             resumed = tx.shift_deadlines(guild_id, user_id, -(vacation.ends_by - now), 0.0)
             return ended, resumed, self._status(tx, guild_id, user_id, ended.started_at).left
 
-        return await write(self.db, body)
+        ended = await write(self.db, body)
+        self._deadlines_moved()  # deadlines came earlier: the deadline pass must look again
+        return ended
 
     @staticmethod
     def _close(tx: Tx, vacation: VacationRecord, ended_at: float) -> VacationRecord | None:
@@ -186,9 +197,20 @@ class VacationService:
     async def end_due(self) -> list[VacationRecord]:
         """The deadline pass's part: close every vacation whose allowance ran out (read along ``vacations_due``:
         only those; with :attr:`shards`, of this process's servers); return those this call closed (none that
-        another process closed first), whose members are then told."""
+        another process closed first), whose members are told through the outbox (:data:`VACATION_OVER_NEWS`)."""
         now = self.clock()
-        return await self.db.write(self._end_due, now)
+
+        def body(tx: Tx) -> list[VacationRecord]:
+            closed = self._end_due(tx, now)
+            for vacation in closed:
+                tx.add_outbox(VACATION_OVER_NEWS, vacation.id, vacation.guild_id, now)
+            return closed
+
+        return await self.db.write(body)
+
+    async def get(self, vacation_id: int) -> VacationRecord | None:
+        """A vacation by its id, or ``None``."""
+        return await self.db.read(ReadTx.get_vacation, vacation_id)
 
     async def next_end(self) -> float | None:
         """When the next vacation runs out (epoch seconds), or ``None``."""

@@ -10,21 +10,23 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bot.service.base import MatchEnds
+from bot.service.base import Doorbell, MatchEnds
 from bot.service.challenges import COMPUTER_NAME, ChallengeService
 from bot.service.computer import ComputerPool
+from bot.service.computer_turns import ComputerTurnService
 from bot.service.deadlines import DeadlineService
 from bot.service.endings import EndingService
 from bot.service.moves import MoveService
-from bot.service.outbox import ComputerTurnService, OutboxService
+from bot.service.outbox import OutboxService
 from bot.service.premoves import PremoveService
 from bot.service.ratings import RatingService
 from bot.service.reading import ReadingService
 from bot.service.settings import SettingsService
+from bot.service.tournament_director import Director
 from bot.service.tournament_rounds import RoundService
 from bot.service.tournaments import TournamentService
 from bot.service.vacations import VacationService
-from storage import Database, Shards
+from storage import Database, NewsQueued, Shards
 
 
 class Services:
@@ -48,7 +50,15 @@ class Services:
         self.shards = shards
         self.computer = computer or ComputerPool(0)
         self.match_ends = MatchEnds()
-        """Told about every match that ends (the tournaments listen)."""
+        """Told about every match that ends (the tournaments listen), once the transaction that ended it commits."""
+        db.events.subscribe(self.match_ends.on_commit)
+        self.news_doorbell = Doorbell()
+        """Rung when a committed transaction queued news in the outbox (the delivery task answers it)."""
+        db.events.subscribe(lambda event: self.news_doorbell.ring() if isinstance(event, NewsQueued) else None)
+        self.deadline_doorbell = Doorbell()
+        """Rung when deadlines came nearer (a vacation ended early): the deadline task answers it."""
+        self.tournament_doorbell = Doorbell()
+        """Rung when the tournaments have work (a game of theirs ended): the tournament task answers it."""
         self.reading = ReadingService(db)
         """One match, a member's lists and pages, a match's move log."""
         self.settings = SettingsService(db, clock=clock)
@@ -57,26 +67,27 @@ class Services:
         """Challenges and the start of matches."""
         self.premoves = PremoveService(db, clock=clock)
         """Conditional moves."""
-        self.moves = MoveService(db, clock=clock, computer=self.computer, premoves=self.premoves, ends=self.match_ends)
+        self.moves = MoveService(db, clock=clock, computer=self.computer, premoves=self.premoves)
         """Members' moves and the computer's replies."""
-        self.endings = EndingService(db, clock=clock, ends=self.match_ends)
+        self.endings = EndingService(db, clock=clock)
         """Resign, abort, draw offers, extra time."""
-        self.deadlines = DeadlineService(db, clock=clock, shards=shards, ends=self.match_ends)
+        self.deadlines = DeadlineService(db, clock=clock, shards=shards)
         """The deadline pass."""
         self.outbox = OutboxService(db, clock=clock, shards=shards)
         """News to deliver."""
         self.computer_turns = ComputerTurnService(db, clock=clock, shards=shards)
         """Computer turns to resume."""
-        self.vacations = VacationService(db, clock=clock, shards=shards)
+        self.vacations = VacationService(db, clock=clock, shards=shards, deadlines_moved=self.deadline_doorbell.ring)
         """Vacations and members' notification preferences."""
         self.ratings = RatingService(db)
         """Leaderboards, seasons and members' records."""
-        self.tournament_rounds = RoundService(db, clock=clock, computer=self.computer, ends=self.match_ends,
-                                              shards=shards, computer_name=lambda: self.challenges.computer_name)
-        """Tournament rounds: results, pairings, the end, and their news."""
-        self.tournaments = TournamentService(db, clock=clock, rounds=self.tournament_rounds,
-                                             challenges=self.challenges, ends=self.match_ends)
-        """Tournaments: creating, entering, starting, withdrawing, cancelling, reading."""
+        director = Director(db, clock=clock, computer=self.computer,
+                            computer_name=lambda: self.challenges.computer_name)
+        self.tournament_rounds = RoundService(db, clock=clock, director=director, ends=self.match_ends,
+                                              wake=self.tournament_doorbell.ring, shards=shards)
+        """Tournament rounds run by events: a game's end, a start time, a lease run out, a stalled pairing."""
+        self.tournaments = TournamentService(db, clock=clock, rounds=self.tournament_rounds, challenges=self.challenges)
+        """Tournaments: creating, entering, starting, withdrawing, cancelling, an idle game ended, reading."""
 
     def set_computer(self, user_id: int, name: str) -> None:
         """Who the computer is in the seats of matches started from now on (the bot's own user, once connected)."""

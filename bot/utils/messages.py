@@ -17,6 +17,8 @@ import discord
 from discord.ext import commands
 
 from bot.answers import respond
+from bot.service.finisher import RESULT_NEWS
+from bot.service.outbox import NEWS_RETRY_DELAYS
 from bot.utils.boards import Board, board_payload
 from bot.utils.names import escape, server_name
 from games import GAMES, State
@@ -167,16 +169,13 @@ async def tell_turn(bot: NapkinBot, match: MatchRecord, message: discord.Message
 
 
 async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
-    """A finished match's final board could not be posted: queue it in the outbox (retried with back-off until
-    delivered, or until its channel is known gone) and wake the deadline task to deliver it. Nothing for a running
+    """A finished match's final board could not be posted: queue it in the outbox, first tried again after the first
+    retry delay (then with back-off until posted, or given up when Discord refuses it for good). Nothing for a running
     match (its next board, or ``/match board``, shows it)."""
     if match.status == "active":
         return
-    await bot.services.outbox.queue_result(match)
-    cog = bot.get_cog("Deadlines")
-    wake: Callable[[], None] | None = getattr(cog, "wake", None)
-    if wake is not None:
-        wake()
+    await bot.services.outbox.queue(RESULT_NEWS, match.id, match.guild_id, seq=match.ply,
+                                    delay=NEWS_RETRY_DELAYS[0])
 
 
 async def notify(interaction: discord.Interaction[Any], text: str) -> None:

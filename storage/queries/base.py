@@ -54,6 +54,21 @@ class Queries:
         return row
 
 
+class Publisher(Queries):
+    """Write queries that publish what their transaction did, told to the database's listeners once it commits
+    (:mod:`storage.events`): the base of :class:`storage.Tx`."""
+
+    def __init__(self, conn: Connection, dialect: Dialect = SQLITE) -> None:
+        super().__init__(conn, dialect)
+        self.published: list[object] = []
+        """What this transaction published (:meth:`publish`), in order."""
+
+    def publish(self, event: object) -> None:
+        """Tell the database's listeners ``event`` once this transaction has committed: never if it rolls back, nor
+        when it was published inside a savepoint block that raised (:meth:`storage.Tx.savepoint`)."""
+        self.published.append(event)
+
+
 def shard_where(shards: Shards | None, column: str = "guild_id") -> str:
     """`` AND`` :meth:`Shards.where`, or nothing for a process that serves every shard (``None``)."""
     return "" if shards is None else f" AND {shards.where(column)}"

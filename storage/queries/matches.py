@@ -39,7 +39,7 @@ _JSON_FIELDS = frozenset({"state", "outcome", "rating_changes", "time_given"})
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, thread_id, game, variant, initial_state, state, status, version, ply, "
     "current_seat, days_per_move, deadline, reminded, draw_offer_seat, outcome, end_reason, rated, created_at, "
-    "updated_at, finished_at, rating_changes, damage, time_given"
+    "updated_at, finished_at, rating_changes, damage, time_given, no_abort"
 )
 _SEAT_VALUES = "s.seat, s.user_id, s.display_name, s.level, p.pings, p.dm_turns, v.ends_by"
 """Per seat: the seat, the member, their preferences (``NULL`` when never set) and their open vacation's end in the
@@ -253,16 +253,17 @@ class MatchWrites(MatchReads):
     def insert_match(
         self, *, guild_id: int, channel_id: int, game: str, variant: dict[str, Any], state: dict[str, Any],
         current_seat: int | None, days_per_move: int, deadline: float | None, rated: bool, now: float,
-        seats: Sequence[SeatRecord],
+        seats: Sequence[SeatRecord], no_abort: bool = False,
     ) -> int:
-        """Insert an active match (``state`` is also its initial state) with its seats; return its id."""
+        """Insert an active match (``state`` is also its initial state) with its seats; return its id. ``no_abort``:
+        the match can never be aborted (a tournament's game: it ends with a result, whoever moved)."""
         text = _json(state)
         cursor = self._conn.execute(
             "INSERT INTO matches (guild_id, channel_id, game, variant, initial_state, state, status, current_seat, "
-            "days_per_move, deadline, rated, created_at, updated_at, computer_seats) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "days_per_move, deadline, rated, created_at, updated_at, computer_seats, no_abort) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (guild_id, channel_id, game, json.dumps(variant), text, text, current_seat, days_per_move, deadline,
-             int(rated), now, now, sum(1 << s.seat for s in seats if s.level is not None)),
+             int(rated), now, now, sum(1 << s.seat for s in seats if s.level is not None), int(no_abort)),
         )
         match_id = int(cursor.fetchone()[0])
         self._conn.executemany(

@@ -26,6 +26,11 @@ class MemberReads(Queries):
                         "AND ended_at IS NULL", (guild_id, user_id))
         return vacation_from_row(row) if row else None
 
+    def get_vacation(self, vacation_id: int) -> VacationRecord | None:
+        """A vacation by its id, or ``None``."""
+        row = self._one(f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE id = ?", (vacation_id,))  # noqa: S608 - module constants
+        return vacation_from_row(row) if row else None
+
     def vacation_days_spent(self, guild_id: int, user_id: int, since: float, until: float) -> int:
         """Days the member's ended vacations in ``guild_id`` that started in ``[since, until)`` (epoch seconds) cost."""
         row = self._one("SELECT COALESCE(SUM(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? AND "

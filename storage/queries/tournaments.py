@@ -1,11 +1,11 @@
-"""A tournament's queries: the tournament, its entrants, its rounds and their boards (``tournaments``,
-``tournament_entries``, ``tournament_rounds``, ``tournament_games``), and its news still to post
-(``tournament_news``), claimed by one process at a time as the match outbox is.
+"""A tournament's queries: the tournament, its entrants, its rounds and their pairings (``tournaments``,
+``tournament_entries``, ``tournament_rounds``, ``tournament_pairings``: games, forfeits and byes, each on its board
+number). Its news is queued in the one outbox (:mod:`storage.queries.outbox`).
 
 A round is paired exactly once: :meth:`TournamentWrites.insert_round` inserts the round's row, whose primary key
 ``(tournament_id, round)`` refuses a second one, inside the transaction that also holds the tournament's row
 (:meth:`TournamentWrites.lock_tournament`). A board's match is an ordinary match (:mod:`storage.queries.matches`);
-its result is read from the match and written to the board once (:meth:`TournamentWrites.set_board_result`).
+its result is read from the match and written to the pairing once (:meth:`TournamentWrites.set_board_result`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,11 @@ from storage.queries.base import Queries
 from storage.records import (
     Shards,
     TournamentEntryRecord,
-    TournamentGameRecord,
-    TournamentNewsRecord,
+    TournamentPairingRecord,
     TournamentRecord,
     tournament_entry_from_row,
     tournament_from_row,
-    tournament_game_from_row,
+    tournament_pairing_from_row,
 )
 
 _TOURNAMENT_COLUMNS = (
@@ -33,32 +32,21 @@ _TOURNAMENT_COLUMNS = (
 )
 _ENTRY_COLUMNS = ("tournament_id, user_id, display_name, number, rating, level, joined_at, joined_round, "
                   "withdrawn_round, withdrawn_reason, final_rank")
-_GAME_COLUMNS = ("tournament_id, round, board, first_id, second_id, kind, match_id, first_points, second_points, "
-                 "played")
-_NEWS_COLUMNS = "id, tournament_id, round, kind, attempts, next_at"
+_PAIRING_COLUMNS = ("tournament_id, round, board, first_id, second_id, kind, match_id, first_points, second_points, "
+                    "played")
 
 TOURNAMENT_FIELDS: frozenset[str] = frozenset({
     "status", "current_round", "rounds", "started_at", "finished_at", "starts_at", "engine",
 })
 """The columns :meth:`TournamentWrites.update_tournament` may set (the version is bumped by the update itself)."""
 ENTRY_FIELDS: frozenset[str] = frozenset({
-    "display_name", "number", "rating", "withdrawn_round", "withdrawn_reason", "final_rank",
+    "display_name", "number", "rating", "joined_round", "withdrawn_round", "withdrawn_reason", "final_rank",
 })
 """The columns :meth:`TournamentWrites.update_entry` may set."""
 
 
-def _news_from_row(row: Any) -> TournamentNewsRecord:
-    return TournamentNewsRecord(row["id"], row["tournament_id"], row["round"], row["kind"], row["attempts"],
-                                row["next_at"])
-
-
-def _shard_of_tournament(shards: Shards | None) -> str:
-    """`` AND`` the news's tournament is of a server on ``shards`` (nothing for every shard)."""
-    return "" if shards is None else f" AND tournament_id IN (SELECT id FROM tournaments WHERE {shards.where()})"  # noqa: S608 - module text
-
-
 class TournamentReads(Queries):
-    """Reading tournaments, their entrants, rounds, boards and news."""
+    """Reading tournaments, their entrants, rounds and pairings."""
 
     def get_tournament(self, tournament_id: int) -> TournamentRecord | None:
         """A tournament, or ``None``."""
@@ -100,18 +88,19 @@ class TournamentReads(Queries):
                         (tournament_id, user_id))
         return tournament_entry_from_row(row) if row else None
 
-    def tournament_games(self, tournament_id: int, round_number: int | None = None) -> list[TournamentGameRecord]:
-        """A tournament's boards (of one round, or all), by round and board."""
+    def tournament_pairings(self, tournament_id: int,
+                            round_number: int | None = None) -> list[TournamentPairingRecord]:
+        """A tournament's pairings (of one round, or all), by round and board."""
         where = "" if round_number is None else " AND round = ?"
         params: tuple[int, ...] = (tournament_id,) if round_number is None else (tournament_id, round_number)
-        rows = self._all(f"SELECT {_GAME_COLUMNS} FROM tournament_games WHERE tournament_id = ?{where} "  # noqa: S608 - module constants
+        rows = self._all(f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE tournament_id = ?{where} "  # noqa: S608 - module constants
                          "ORDER BY round, board", params)
-        return [tournament_game_from_row(row) for row in rows]
+        return [tournament_pairing_from_row(row) for row in rows]
 
-    def tournament_game_of_match(self, match_id: int) -> TournamentGameRecord | None:
-        """The tournament board whose game is match ``match_id``, or ``None`` (``tournament_games_match``)."""
-        row = self._one(f"SELECT {_GAME_COLUMNS} FROM tournament_games WHERE match_id = ?", (match_id,))  # noqa: S608 - module constants
-        return tournament_game_from_row(row) if row else None
+    def tournament_pairing_of_match(self, match_id: int) -> TournamentPairingRecord | None:
+        """The tournament pairing whose game is match ``match_id``, or ``None`` (``tournament_pairings_match``)."""
+        row = self._one(f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE match_id = ?", (match_id,))  # noqa: S608 - module constants
+        return tournament_pairing_from_row(row) if row else None
 
     def paired_rounds(self, tournament_id: int) -> list[tuple[int, str]]:
         """``(round, engine)`` of every paired round, in order."""
@@ -120,14 +109,14 @@ class TournamentReads(Queries):
         return [(int(row[0]), str(row[1])) for row in rows]
 
     def boards_waiting(self, tournament_id: int, round_number: int) -> int:
-        """Boards of the round still without a result (``tournament_games_pending``)."""
-        row = self._one("SELECT COUNT(*) FROM tournament_games WHERE tournament_id = ? AND round = ? "
+        """Pairings of the round still without a result (``tournament_pairings_pending``)."""
+        row = self._one("SELECT COUNT(*) FROM tournament_pairings WHERE tournament_id = ? AND round = ? "
                         "AND first_points IS NULL", (tournament_id, round_number))
         return int(row[0]) if row else 0
 
     def ended_unrecorded(self, tournament_id: int) -> list[int]:
-        """Match ids of the tournament's boards whose match is over but whose result is not recorded yet."""
-        rows = self._all("SELECT g.match_id FROM tournament_games g JOIN matches m ON m.id = g.match_id "
+        """Match ids of the tournament's games whose match is over but whose result is not recorded yet."""
+        rows = self._all("SELECT g.match_id FROM tournament_pairings g JOIN matches m ON m.id = g.match_id "
                          "WHERE g.tournament_id = ? AND g.first_points IS NULL AND m.status != 'active' "
                          "ORDER BY g.round, g.board", (tournament_id,))
         return [int(row[0]) for row in rows]
@@ -146,29 +135,28 @@ class TournamentReads(Queries):
                          f"starts_at <= ?{where} ORDER BY starts_at, id", (now,))
         return [int(row[0]) for row in rows]
 
-    def next_tournament_work(self, shards: Shards | None = None) -> float | None:
-        """The earliest time (epoch seconds) a tournament is due to start or its news to be posted (with
-        ``shards``, of their servers), or ``None``."""
+    def next_tournament_start(self, shards: Shards | None = None) -> float | None:
+        """The earliest time (epoch seconds) an open tournament is due to start by itself (with ``shards``, of their
+        servers), or ``None``."""
         where = "" if shards is None else f" AND {shards.where()}"
         start = self._one(f"SELECT MIN(starts_at) FROM tournaments WHERE status = 'open' AND starts_at IS NOT NULL"  # noqa: S608 - module constants
                           f"{where}")
-        news = self._one(f"SELECT MIN(next_at) FROM tournament_news WHERE 1 = 1{_shard_of_tournament(shards)}")  # noqa: S608 - module constants
-        times = [float(row[0]) for row in (start, news) if row and row[0] is not None]
-        return min(times) if times else None
+        return float(start[0]) if start and start[0] is not None else None
 
     def member_tournaments(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
         """``(finished, won, podiums)``: the finished tournaments of ``guild_id`` ``user_id`` played in, how many they
-        won, and how many they ended in the first three places of (``tournament_entries_member``)."""
+        won, and how many they ended in the first three places of (``tournament_entries_member``): those with a final
+        rank, which a tournament in which no game was played gives nobody."""
         row = self._one(
             "SELECT COUNT(*), COALESCE(SUM(CASE WHEN e.final_rank = 1 THEN 1 ELSE 0 END), 0), "
             "COALESCE(SUM(CASE WHEN e.final_rank <= 3 THEN 1 ELSE 0 END), 0) FROM tournament_entries e "
             "JOIN tournaments t ON t.id = e.tournament_id WHERE e.user_id = ? AND t.guild_id = ? "
-            "AND t.status = 'finished'", (user_id, guild_id))
+            "AND t.status = 'finished' AND e.final_rank IS NOT NULL", (user_id, guild_id))
         return (int(row[0]), int(row[1]), int(row[2])) if row else (0, 0, 0)
 
 
 class TournamentWrites(TournamentReads):
-    """Writing tournaments, entrants, rounds, boards and news. Raising from the body rolls every write back."""
+    """Writing tournaments, entrants, rounds and pairings. Raising from the body rolls every write back."""
 
     def insert_tournament(self, *, guild_id: int, channel_id: int, name: str, game: str, variant: dict[str, Any],
                           fmt: str, rounds: int, days_per_move: int, max_players: int, rated: bool,
@@ -246,48 +234,19 @@ class TournamentWrites(TournamentReads):
         self._conn.execute("INSERT INTO tournament_rounds (tournament_id, round, paired_at, engine) "
                            "VALUES (?, ?, ?, ?)", (tournament_id, round_number, now, engine))
 
-    def insert_board(self, board: TournamentGameRecord) -> None:
-        """Store a board of a paired round (its round's row must exist)."""
+    def insert_pairing(self, board: TournamentPairingRecord) -> None:
+        """Store a pairing of a paired round (its round's row must exist)."""
         self._conn.execute(
-            f"INSERT INTO tournament_games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # noqa: S608 - module constants
+            f"INSERT INTO tournament_pairings ({_PAIRING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # noqa: S608 - module constants
             (board.tournament_id, board.round, board.board, board.first_id, board.second_id, board.kind,
              board.match_id, board.first_points, board.second_points,
              None if board.played is None else int(board.played)))
 
     def set_board_result(self, tournament_id: int, round_number: int, board: int, first_points: float,
                          second_points: float | None, played: bool) -> bool:
-        """Write a board's result once; ``False`` when it had one already."""
+        """Write a pairing's result once; ``False`` when it had one already."""
         cursor = self._conn.execute(
-            "UPDATE tournament_games SET first_points = ?, second_points = ?, played = ? WHERE tournament_id = ? "
+            "UPDATE tournament_pairings SET first_points = ?, second_points = ?, played = ? WHERE tournament_id = ? "
             "AND round = ? AND board = ? AND first_points IS NULL",
             (first_points, second_points, int(played), tournament_id, round_number, board))
         return cursor.rowcount == 1
-
-    def add_tournament_news(self, tournament_id: int, round_number: int, kind: str, now: float) -> None:
-        """Queue news (``round``, ``final`` or ``waiting``) of a tournament, once per round and kind, due at ``now``."""
-        self._conn.execute("INSERT INTO tournament_news (tournament_id, round, kind, next_at, created_at) "
-                           "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                           (tournament_id, round_number, kind, now, now))
-
-    def claim_tournament_news(self, now: float, until: float, limit: int,
-                              shards: Shards | None = None) -> list[TournamentNewsRecord]:
-        """Claim up to ``limit`` tournament news due at ``now``, oldest first, until ``until`` (a lease, as
-        :meth:`storage.Tx.claim_outbox` claims match news; news another transaction is claiming is skipped). With
-        ``shards``, only news of their servers' tournaments."""
-        rows = self._all(f"SELECT {_NEWS_COLUMNS} FROM tournament_news WHERE next_at <= ?"  # noqa: S608 - module constants
-                         f"{_shard_of_tournament(shards)} ORDER BY next_at, id LIMIT ?"
-                         f"{self._dialect.skip_locked('tournament_news')}", (now, limit))
-        claimed = [_news_from_row(row) for row in rows]
-        if claimed:
-            self._conn.executemany("UPDATE tournament_news SET next_at = ? WHERE id = ?",
-                                   [(until, news.id) for news in claimed])
-        return claimed
-
-    def tournament_news_done(self, news_id: int) -> None:
-        """Forget delivered news (or news that can never be delivered)."""
-        self._conn.execute("DELETE FROM tournament_news WHERE id = ?", (news_id,))
-
-    def tournament_news_retry(self, news_id: int, next_at: float) -> None:
-        """Count a failed delivery and try again at ``next_at`` (epoch seconds)."""
-        self._conn.execute("UPDATE tournament_news SET attempts = attempts + 1, next_at = ? WHERE id = ?",
-                           (next_at, news_id))

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.exts.deadlines import RETRY_DELAYS
+from bot.utils.scheduling import RETRY_DELAYS
 from storage import Database, ReadTx
 from tests.bot.helpers import World, only_match_id, stored
 
@@ -70,7 +70,7 @@ async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_ti
     deadline = (await stored(db, match_id)).deadline
     assert deadline is not None
     cog = simcord_env.bot.get_cog("Deadlines")  # the extension's own module instance, loaded by discord.py
-    assert cog is not None and cog.deadline_loop.is_running()
+    assert cog is not None and cog.job.loop.is_running()
 
     probe = FailOnce(getattr(ReadTx, query), _locked_error(db.backend))
     monkeypatch.setattr(ReadTx, query, probe)
@@ -78,13 +78,13 @@ async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_ti
     await simcord_env.advance_time(reminder_at - 10 - simcord_env.bot.now())
     assert _reminders(world) == []
     probe.armed = True
-    caplog.set_level(logging.ERROR, logger="bot.exts.deadlines")
+    caplog.set_level(logging.ERROR, logger="bot.utils.scheduling")
     await simcord_env.advance_time(11)  # the pass at the reminder time meets the locked database
     assert probe.failed == 1
-    failures = [r for r in caplog.records if r.name == "bot.exts.deadlines" and r.levelno == logging.ERROR]
+    failures = [r for r in caplog.records if r.name == "bot.utils.scheduling" and r.levelno == logging.ERROR]
     assert len(failures) == 1 and "deadline pass failed" in failures[0].getMessage()
     assert failures[0].exc_info is not None and failures[0].exc_info[1] is probe.error
-    assert cog.failures == 1 and cog.deadline_loop.is_running()
+    assert cog.failures == 1 and cog.job.loop.is_running()
     if query == "due_match_ids":
         assert _reminders(world) == []  # the failed pass did nothing
     calls = probe.calls
@@ -104,4 +104,4 @@ async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_ti
     assert match.finished_at is not None and deadline <= match.finished_at < deadline + 1
     assert "bob ran out of time: **alice** wins." in world.thread().last_message.content
     assert len(_reminders(world)) == 1
-    assert probe.failed == 1 and cog.deadline_loop.is_running()
+    assert probe.failed == 1 and cog.job.loop.is_running()

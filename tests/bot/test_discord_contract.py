@@ -194,7 +194,7 @@ async def test_a_tournament_of_40_long_names_with_pings_off_ends_with_its_thanks
         await env.bot.services.vacations.set_prefs(world[name].id, dm_turns=None, pings=False)
         await env.bot.services.tournaments.join(tournament, guild, Player(world[name].id, name))
     await world[names[0]].slash(world.channel, "tournament start", tournament=str(tournament))
-    games = [board for board in await db.read(ReadTx.tournament_games, tournament, 1) if board.kind == "game"]
+    games = [board for board in await db.read(ReadTx.tournament_pairings, tournament, 1) if board.kind == "game"]
     assert len(games) == 20
     with env._bot_scope():  # (SimCord's private scope: the task woken by the last end is the bot's)
         for board in games:
@@ -210,4 +210,4 @@ async def test_a_tournament_of_40_long_names_with_pings_off_ends_with_its_thanks
     shown = "".join(thanks)
     assert all(f"**{escape(name)}**" in shown for name in names), "every player thanked"
     assert (await env.bot.services.tournaments.get(tournament, guild)).status == "finished"
-    assert await db.fetchall("SELECT kind FROM tournament_news") == [], "the final news is delivered"
+    assert await db.fetchall("SELECT kind FROM outbox") == [], "the final news is delivered"

@@ -39,6 +39,6 @@ async def test_a_match_that_changed_meanwhile_is_left_for_the_next_pass_alone(db
     assert refused == [first]
     assert [m.id for m in work.aborted] == [second]
     assert (await match_of(db, first)).status == "active" and (await match_of(db, first)).version == 0
-    assert [row[0] for row in await db.fetchall("SELECT match_id FROM outbox")] == [second]
+    assert [row[0] for row in await db.fetchall("SELECT subject_id FROM outbox WHERE kind = 'result'")] == [second]
     work = await service.process_due()
     assert [m.id for m in work.aborted] == [first]

@@ -11,7 +11,7 @@ import pytest
 
 from bot.service import pairing, standings
 from bot.service.pairing import Board, Entrant, PairingError
-from storage import TournamentEntryRecord, TournamentGameRecord
+from storage import TournamentEntryRecord, TournamentPairingRecord
 
 
 def test_round_robin_follows_the_fide_berger_table_for_six() -> None:
@@ -38,22 +38,22 @@ def test_round_robin_of_an_odd_number_rests_each_player_once() -> None:
 
 
 def _simulate(players: int, rounds: int, engine: pairing.Engine, seed: int
-              ) -> tuple[list[TournamentEntryRecord], list[TournamentGameRecord]]:
+              ) -> tuple[list[TournamentEntryRecord], list[TournamentPairingRecord]]:
     """A Swiss played to the end with random results (each game played: both sides moved)."""
     rng = random.Random(seed)
     entries = [TournamentEntryRecord(1, 10 + i, f"p{i}", i + 1, 1500 - 7 * i) for i in range(players)]
-    games: list[TournamentGameRecord] = []
+    games: list[TournamentPairingRecord] = []
     for number in range(1, rounds + 1):
         fed = standings.entrants(entries, games, number - 1, number)
         result = pairing.pair_swiss(fed, number, rounds, engine=engine)
         assert result.engine == engine
         for board_number, board in enumerate(result.boards, start=1):
             if board.second is None:
-                games.append(TournamentGameRecord(1, number, board_number, board.first, None, "bye",
+                games.append(TournamentPairingRecord(1, number, board_number, board.first, None, "bye",
                                                   first_points=1.0, played=False))
             else:
                 points = rng.choice((1.0, 0.0, 0.5))
-                games.append(TournamentGameRecord(1, number, board_number, board.first, board.second, "game",
+                games.append(TournamentPairingRecord(1, number, board_number, board.first, board.second, "game",
                                                   match_id=number * 1000 + board_number, first_points=points,
                                                   second_points=1 - points, played=True))
     return entries, games

@@ -34,7 +34,8 @@ async def _finish_round(env, db: Database, tournament_id: int, number: int, befo
     """Every game of round ``number``: both sides move, then the second seat resigns, through the services but as the
     bot would run them (in its scope: the tournament task the round's end wakes is the bot's, on SimCord's clock)."""
     services = env.bot.services
-    games = [board for board in await db.read(ReadTx.tournament_games, tournament_id, number) if board.kind == "game"]
+    pairings = await db.read(ReadTx.tournament_pairings, tournament_id, number)
+    games = [board for board in pairings if board.kind == "game"]
     with env._bot_scope():  # (SimCord's private scope, as bench/_harness.py uses its settle step: simcord is pinned)
         for index, board in enumerate(games):
             for _ in range(2):
@@ -71,7 +72,7 @@ async def test_a_64_player_round_is_posted_whole_and_once_under_rate_limits(limi
     await _finish_round(env, db, tournament, 1, before_last=spend)
     await env.advance_time(120)  # round 2: pairings, standings, 32 boards
     first = marks[0]
-    boards = [b for b in await db.read(ReadTx.tournament_games, tournament, 2) if b.kind == "game"]
+    boards = [b for b in await db.read(ReadTx.tournament_pairings, tournament, 2) if b.kind == "game"]
     assert len(boards) == PLAYERS // 2
     channel_path = MESSAGES.format(world.channel.id)
     round_two = [entry for entry in limits.log[first:] if entry[1] == channel_path]

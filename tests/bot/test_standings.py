@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot.service import standings
-from storage import TournamentEntryRecord, TournamentGameRecord
+from storage import TournamentEntryRecord, TournamentPairingRecord
 
 F = Fraction
 A, B, C, D, E = 1, 2, 3, 4, 5
@@ -16,13 +16,14 @@ ENTRIES = [TournamentEntryRecord(9, key, name, key, 1500 - key) for key, name in
 
 
 def game(round_: int, board: int, first: int, second: int, first_points: float, played: bool = True,
-         kind: str = "game") -> TournamentGameRecord:
-    return TournamentGameRecord(9, round_, board, first, second, kind, match_id=100 * round_ + board if kind == "game"
-                                else None, first_points=first_points, second_points=1 - first_points, played=played)
+         kind: str = "game") -> TournamentPairingRecord:
+    return TournamentPairingRecord(9, round_, board, first, second, kind,
+                                   match_id=100 * round_ + board if kind == "game" else None,
+                                   first_points=first_points, second_points=1 - first_points, played=played)
 
 
-def bye(round_: int, board: int, player: int, points: float = 1.0, kind: str = "bye") -> TournamentGameRecord:
-    return TournamentGameRecord(9, round_, board, player, None, kind, first_points=points, played=False)
+def bye(round_: int, board: int, player: int, points: float = 1.0, kind: str = "bye") -> TournamentPairingRecord:
+    return TournamentPairingRecord(9, round_, board, player, None, kind, first_points=points, played=False)
 
 
 # Five players, three rounds, one bye each round:
@@ -83,13 +84,13 @@ def test_what_the_pairing_engine_is_fed() -> None:
     assert keys == {A, B, C, D, E}  # not yet joined, and withdrawn from round 4: not paired
 
 
-def test_round_robin_ranks_by_berger_then_wins_and_leaves_rests_out() -> None:
+def test_round_robin_ranks_by_berger_then_wins_and_leaves_byes_out() -> None:
     entries = ENTRIES[:3]
-    # three players: R1 A–B 1–0, C rests; R2 C–A ½–½, B rests; R3 B–C 1–0, A rests
-    games = [game(1, 1, A, B, 1), bye(1, 2, C, 0.0, "rest"), game(2, 1, C, A, 0.5), bye(2, 2, B, 0.0, "rest"),
-             game(3, 1, B, C, 1), bye(3, 2, A, 0.0, "rest")]
+    # three players: R1 A–B 1–0, C sits out (a bye); R2 C–A ½–½, B sits out; R3 B–C 1–0, A sits out
+    games = [game(1, 1, A, B, 1), bye(1, 2, C, 0.0, "bye"), game(2, 1, C, A, 0.5), bye(2, 2, B, 0.0, "bye"),
+             game(3, 1, B, C, 1), bye(3, 2, A, 0.0, "bye")]
     lines = standings.standings("round_robin", entries, games, 3)
-    # A 1½ (SB: B 1 × 1 + C ½ × ½ = 1¼), B 1 (SB: C ½ × 1 = ½), C ½ (SB: A 1½ × ½ = ¾); rests count for nothing
+    # A 1½ (SB: B 1 × 1 + C ½ × ½ = 1¼), B 1 (SB: C ½ × 1 = ½), C ½ (SB: A 1½ × ½ = ¾); byes count for nothing
     assert [(line.name, line.points, line.tiebreaks) for line in lines] == [
         ("A", F(3, 2), (F(5, 4), F(1))), ("B", F(1), (F(1, 2), F(1))), ("C", F(1, 2), (F(3, 4), F(0)))]
     assert [line.games for line in lines] == [2, 2, 2]

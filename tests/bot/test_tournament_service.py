@@ -11,12 +11,20 @@ import dataclasses
 
 import pytest
 
-from bot.service import MatchOver, NotAllowed, NotFound, Player, Services, pairing, tournament_rounds
+from bot.service import (
+    MatchOver,
+    NotAllowed,
+    NotFound,
+    Player,
+    Services,
+    pairing,
+    tournament_director,
+    tournament_rounds,
+)
 from bot.service.errors import BadOption, LimitReached
-from bot.service.tournament_rounds import GRACE
-from bot.service.tournaments import MAX_LIVE
+from bot.service.tournaments import GRACE, MAX_LIVE
 from games import InvalidVariant
-from storage import Database, ReadTx, TournamentRecord
+from storage import Database, ReadTx, TournamentRecord, Tx
 from tests.reliability._support import Clock, full_snapshot
 
 pytestmark = pytest.mark.both_backends
@@ -50,7 +58,7 @@ async def _cup(services: Services, players: list[Player], *, fmt: str = "swiss",
 
 
 async def _games(db: Database, tournament_id: int, round_number: int) -> list:
-    return [b for b in await db.read(ReadTx.tournament_games, tournament_id, round_number) if b.kind == "game"]
+    return [b for b in await db.read(ReadTx.tournament_pairings, tournament_id, round_number) if b.kind == "game"]
 
 
 async def _play_both(services: Services, match_id: int) -> None:
@@ -137,10 +145,10 @@ async def test_a_late_entrant_gets_half_point_byes_until_half_the_rounds(service
     cup = await _cup(services, [P1, P2, P3, P4], rounds=4)
     entered = await services.tournaments.join(cup.id, GUILD, P5)  # round 1 under way: missed it
     assert (entered.late_byes, entered.entry.joined_round) == (1, 2)
-    byes = [b for b in await db.read(ReadTx.tournament_games, cup.id, 1) if b.first_id == P5.user_id]
+    byes = [b for b in await db.read(ReadTx.tournament_pairings, cup.id, 1) if b.first_id == P5.user_id]
     assert [(b.kind, b.first_points) for b in byes] == [("half_bye", 0.5)]
     await _finish_round(services, db, cup.id, 1)
-    round_two = await db.read(ReadTx.tournament_games, cup.id, 2)
+    round_two = await db.read(ReadTx.tournament_pairings, cup.id, 2)
     assert P5.user_id in {b.first_id for b in round_two} | {b.second_id for b in round_two}
     with pytest.raises(NotAllowed, match="late entries close once half its rounds have started"):
         await services.tournaments.join(cup.id, GUILD, PLAYERS[5])
@@ -159,8 +167,8 @@ async def test_a_swiss_withdrawal_resigns_the_game_and_pairs_them_no_more(servic
     with pytest.raises(NotAllowed, match="withdrawn from"):
         await services.tournaments.withdraw(cup.id, GUILD, board.first_id)
     await _finish_round(services, db, cup.id, 1)
-    paired = {b.first_id for b in await db.read(ReadTx.tournament_games, cup.id, 2)} | \
-        {b.second_id for b in await db.read(ReadTx.tournament_games, cup.id, 2)}
+    paired = {b.first_id for b in await db.read(ReadTx.tournament_pairings, cup.id, 2)} | \
+        {b.second_id for b in await db.read(ReadTx.tournament_pairings, cup.id, 2)}
     assert board.first_id not in paired and len(paired - {None}) == 3  # three left: one of them has the bye
     view = await services.tournaments.view(cup.id, GUILD)
     assert next(line for line in view.standings if line.key == board.first_id).withdrawn
@@ -174,7 +182,7 @@ async def test_a_round_robin_withdrawal_forfeits_the_remaining_games(services: S
     assert withdrawn.forfeited == 2 and withdrawn.resigned is not None
     for number in (1, 2):
         await _finish_round(services, db, league.id, number)
-    forfeits = [b for b in await db.read(ReadTx.tournament_games, league.id) if b.kind == "forfeit"]
+    forfeits = [b for b in await db.read(ReadTx.tournament_pairings, league.id) if b.kind == "forfeit"]
     assert len(forfeits) == 2 and all(quitter in (b.first_id, b.second_id) for b in forfeits)
     for board in forfeits:
         points = {board.first_id: board.first_points, board.second_id: board.second_points}
@@ -189,19 +197,21 @@ async def test_losing_on_time_withdraws_and_an_unstarted_game_is_forfeited_not_a
     first, second = await _games(db, cup.id, 1)
     with pytest.raises(NotAllowed, match="tournament game: it cannot be called off"):
         await services.endings.abort(first.match_id, GUILD, first.first_id)
-    await _play_both(services, second.match_id)
-    await services.endings.resign(second.match_id, GUILD, second.second_id)
-    clock.now += DAY + 60  # nobody moved in the first game: its player to move runs out of time
+    await _play_both(services, second.match_id)  # both moved; then its first seat, to move again, runs out of time
+    clock.now += DAY + 60  # nobody moved in the first game: its player to move runs out of time too
     work = await services.deadlines.process_due()
-    assert [m.id for m in work.forfeited] == [first.match_id] and not work.aborted
+    assert sorted(m.id for m in work.forfeited) == sorted([first.match_id, second.match_id]) and not work.aborted
     await services.tournament_rounds.settle_pending()
-    entry = await db.read(ReadTx.tournament_entry, cup.id, first.first_id)
-    assert (entry.withdrawn_round, entry.withdrawn_reason) == (2, "lost on time")
-    board = (await db.read(ReadTx.tournament_games, cup.id, 1))[0]
+    never_moved = await db.read(ReadTx.tournament_entry, cup.id, first.first_id)
+    assert (never_moved.withdrawn_round, never_moved.withdrawn_reason) == (2, "no-show")
+    timed_out = await db.read(ReadTx.tournament_entry, cup.id, second.first_id)
+    assert (timed_out.withdrawn_round, timed_out.withdrawn_reason) == (2, "lost on time")
+    board = (await db.read(ReadTx.tournament_pairings, cup.id, 1))[0]
     assert (board.first_points, board.second_points, board.played) == (0.0, 1.0, False)  # a forfeit
     assert (await services.tournaments.get(cup.id, GUILD)).current_round == 2
-    round_two = await db.read(ReadTx.tournament_games, cup.id, 2)
-    assert first.first_id not in {b.first_id for b in round_two} | {b.second_id for b in round_two}
+    round_two = await db.read(ReadTx.tournament_pairings, cup.id, 2)
+    paired = {b.first_id for b in round_two} | {b.second_id for b in round_two}
+    assert {first.first_id, second.first_id}.isdisjoint(paired)
 
 
 async def test_a_game_resigned_or_forfeited_before_both_sides_moved_has_a_result_but_no_rating(
@@ -217,7 +227,7 @@ async def test_a_game_resigned_or_forfeited_before_both_sides_moved_has_a_result
     assert not (await services.reading.get_match(first.match_id)).rated
     assert await db.fetchall("SELECT * FROM ratings") == []  # neither game moved anyone's rating
     await services.tournament_rounds.settle_pending()
-    boards = await db.read(ReadTx.tournament_games, cup.id, 1)
+    boards = await db.read(ReadTx.tournament_pairings, cup.id, 1)
     assert sorted((b.first_points, b.second_points, b.played) for b in boards) == [(0.0, 1.0, False),
                                                                                    (1.0, 0.0, False)]
 
@@ -230,15 +240,15 @@ async def test_the_organizer_ends_a_game_idle_past_its_deadline_and_a_day(servic
     await services.vacations.start(GUILD, board.first_id)  # the player to move is away: the deadline is paused
     clock.now += 2 * DAY + GRACE - 60
     with pytest.raises(NotAllowed, match="not idle long enough"):
-        await services.tournament_rounds.end_idle_game(cup.id, GUILD, P1.user_id, board.match_id, manager=False)
+        await services.tournaments.end_idle_game(cup.id, GUILD, P1.user_id, board.match_id, manager=False)
     clock.now += 120
     assert (await services.deadlines.process_due()).forfeited == []  # the deadline itself is still ahead
     with pytest.raises(NotAllowed, match="Only the organizer"):
-        await services.tournament_rounds.end_idle_game(cup.id, GUILD, P2.user_id, board.match_id, manager=False)
-    ended = await services.tournament_rounds.end_idle_game(cup.id, GUILD, P2.user_id, board.match_id, manager=True)
+        await services.tournaments.end_idle_game(cup.id, GUILD, P2.user_id, board.match_id, manager=False)
+    ended = await services.tournaments.end_idle_game(cup.id, GUILD, P2.user_id, board.match_id, manager=True)
     assert ended.status == "finished" and ended.outcome["termination"] == "out_of_time"
     with pytest.raises(MatchOver):
-        await services.tournament_rounds.end_idle_game(cup.id, GUILD, P1.user_id, board.match_id, manager=False)
+        await services.tournaments.end_idle_game(cup.id, GUILD, P1.user_id, board.match_id, manager=False)
     assert (await services.tournaments.get(cup.id, GUILD)).status == "finished"  # its one round (of 1) is over
 
 
@@ -252,8 +262,8 @@ async def test_a_tournament_starts_at_its_time_or_waits_for_players(services: Se
     assert (await services.tournaments.get(timed.id, GUILD)).current_round == 1
     waiting = await services.tournaments.get(lonely.id, GUILD)
     assert waiting.status == "open" and waiting.starts_at is None
-    news = await services.tournament_rounds.claim_news()
-    assert sorted((n.tournament_id, n.kind) for n in news) == [(timed.id, "round"), (lonely.id, "waiting")]
+    news = await services.outbox.claim()
+    assert sorted((n.subject_id, n.kind) for n in news) == [(timed.id, "round"), (lonely.id, "waiting")]
 
 
 async def test_a_round_is_paired_once_however_often_its_end_is_noticed(services: Services, db: Database) -> None:
@@ -286,8 +296,8 @@ async def test_a_crash_between_the_last_end_and_the_pairing_is_recovered_at_star
     assert await restarted.tournament_rounds.sweep() == [cup.id]
     assert [n for n, _ in await db.read(ReadTx.paired_rounds, cup.id)] == [1, 2]
     assert await restarted.tournament_rounds.sweep() == []
-    news = await restarted.tournament_rounds.claim_news()
-    assert [(n.kind, n.round) for n in news] == [("round", 1), ("round", 2)]  # round 1's was never posted either
+    news = await restarted.outbox.claim()
+    assert [(n.kind, n.seq) for n in news] == [("round", 1), ("round", 2)]  # round 1's was never posted either
 
 
 async def test_two_writers_of_one_round_store_it_once(services: Services, db: Database, clock: Clock) -> None:
@@ -300,12 +310,13 @@ async def test_two_writers_of_one_round_store_it_once(services: Services, db: Da
     second = await Database.open(db.path)
     try:
         other = Services(second, clock=clock, computer_id=999)
-        steps = [await database.write(tournament_rounds._next_step, cup.id, clock.now) for database in (db, second)]
+        steps = [await database.write(tournament_director._next_step, cup.id, clock.now)
+                 for database in (db, second)]
         assert all(step.round_number == 3 for step in steps)
         pairings = [pairing.pair_round(step.request) for step in steps]
-        written = await asyncio.gather(services.tournament_rounds._write_round(steps[0], pairings[0]),
-                                       other.tournament_rounds._write_round(steps[1], pairings[1]))
-        assert sorted(written) == [False, True]
+        written = await asyncio.gather(services.tournament_rounds.director._store(steps[0], pairings[0]),
+                                       other.tournament_rounds.director._store(steps[1], pairings[1]))
+        assert sorted(type(step).__name__ for step in written) == ["Nothing", "Paired"]
     finally:
         await second.close()
     assert [n for n, _ in await db.read(ReadTx.paired_rounds, cup.id)] == [1, 2, 3]
@@ -328,7 +339,7 @@ async def test_notes_of_ended_matches_are_bounded(services: Services, db: Databa
 
 
 async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services: Services, db: Database,
-                                                                         monkeypatch) -> None:
+                                                                         clock: Clock, monkeypatch) -> None:
     cup = await _cup(services, PLAYERS[:4], start=False)
     calls = 0
     real = services.computer.run
@@ -343,7 +354,75 @@ async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services
     monkeypatch.setattr(services.computer, "run", broken_once)
     started = await services.tournaments.start(cup.id, GUILD, P1.user_id)
     assert (started.status, started.current_round) == ("running", 0)  # started; round 1 not paired yet
-    assert services.tournament_rounds.stalled == {cup.id}
-    assert await services.tournament_rounds.settle_pending() == [cup.id]
+    rounds = services.tournament_rounds
+    assert set(rounds.stalled) == {cup.id} and "the pairing took too long" in (rounds.stalled_reason(cup.id) or "")
+    assert await rounds.retry_stalled() == []  # its back-off is not over
+    assert await rounds.next_work() == rounds.stalled[cup.id].next_at  # the task is woken for it
+    clock.now = rounds.stalled[cup.id].next_at
+    assert await rounds.retry_stalled() == [cup.id]
     assert (await services.tournaments.get(cup.id, GUILD)).current_round == 1 and calls == 2
-    assert services.tournament_rounds.stalled == set()
+    assert rounds.stalled == {}
+
+
+# ---------------------------------------------------------------- round 4: faults and results that mean something
+
+
+async def test_a_lease_left_by_a_dead_process_wakes_its_tournament_when_it_runs_out(services: Services,
+                                                                                    db: Database,
+                                                                                    clock: Clock) -> None:
+    cup = await _cup(services, PLAYERS[:4])
+    await _finish_round(services, db, cup.id, 1, settle=False)
+    lease = f"{tournament_director.LEASE_PREFIX}{cup.id}:2"
+    until = clock.now + tournament_director.PAIRING_LEASE
+    assert await db.write(Tx.take_lease, lease, clock.now, until)  # a process took it, then died
+    assert await services.tournament_rounds.settle_pending() == []  # held: nothing to do here yet
+    assert await services.tournament_rounds.next_work() == until  # the task is woken when it runs out, not hours later
+    assert await services.tournament_rounds.retry_expired() == []
+    clock.now = until + 1
+    assert await services.tournament_rounds.retry_expired() == [cup.id]
+    assert [number for number, _ in await db.read(ReadTx.paired_rounds, cup.id)] == [1, 2]
+    assert await db.read(ReadTx.leases, tournament_director.LEASE_PREFIX) == []
+
+
+async def test_a_member_who_joins_while_a_round_is_paired_gets_a_bye_and_plays_from_the_next(
+        services: Services, db: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    cup = await _cup(services, PLAYERS[:4], rounds=4)
+    late = PLAYERS[5]
+    real = services.computer.run
+
+    async def join_meanwhile(function, *args, budget):  # the pairing of round 2 is read; the member joins now
+        result = await real(function, *args, budget=budget)
+        if args[0].round_number == 2:
+            await services.tournaments.join(cup.id, GUILD, late)
+        return result
+
+    monkeypatch.setattr(services.computer, "run", join_meanwhile)
+    await _finish_round(services, db, cup.id, 1)
+    pairings = await db.read(ReadTx.tournament_pairings, cup.id)
+    theirs = [(p.round, p.kind, p.first_points) for p in pairings if late.user_id in (p.first_id, p.second_id)]
+    assert theirs == [(1, "half_bye", 0.5), (2, "half_bye", 0.5)]  # never silently missing a round
+    entry = await db.read(ReadTx.tournament_entry, cup.id, late.user_id)
+    assert entry.joined_round == 3
+    news = [n for n in await services.outbox.due() if n.kind == "round" and n.seq == 2]
+    view = await services.tournaments.news(news[0])
+    assert [e.user_id for e in view.late] == [late.user_id]  # the round's news tells them
+    await _finish_round(services, db, cup.id, 2)
+    assert any(late.user_id in (p.first_id, p.second_id) for p in await _games(db, cup.id, 3))
+
+
+async def test_a_tournament_in_which_no_game_was_played_has_no_podium_and_counts_for_nobody(
+        services: Services, db: Database) -> None:
+    # ten 1-round tournaments against a second account that resigns before moving: no tournament won
+    for _ in range(10):
+        cup = await _cup(services, [P1, P2], rounds=1)
+        [board] = await _games(db, cup.id, 1)
+        loser = board.first_id if board.first_id == P2.user_id else board.second_id
+        await services.endings.resign(board.match_id, GUILD, loser)
+        await services.tournament_rounds.settle_pending()
+        assert (await services.tournaments.get(cup.id, GUILD)).status == "finished"
+        entries = await db.read(ReadTx.tournament_entries, cup.id)
+        assert {entry.final_rank for entry in entries} == {None}
+        [news] = [n for n in await services.outbox.due() if n.kind == "final" and n.subject_id == cup.id]
+        assert not (await services.tournaments.news(news)).played
+    assert await services.tournaments.of_member(GUILD, P1.user_id) == (0, 0, 0)
+    assert await services.tournaments.of_member(GUILD, P2.user_id) == (0, 0, 0)

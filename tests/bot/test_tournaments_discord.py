@@ -17,7 +17,7 @@ import pytest
 from bot.client import NapkinBot
 from bot.service import Services, load_state, standings
 from bot.service.tournaments import TournamentView
-from storage import Database, ReadTx, TournamentGameRecord
+from storage import Database, ReadTx, TournamentPairingRecord
 from tests.bot.helpers import World, command_for
 from tests.reliability._support import legal_texts, match_of
 
@@ -47,8 +47,8 @@ class Cup:
             result = await self.world[name].slash(self.world.channel, "tournament join", tournament=str(self.id))
             assert not result.ephemeral, result.response.content
 
-    async def boards(self, round_number: int | None = None) -> list[TournamentGameRecord]:
-        return await self.db.read(ReadTx.tournament_games, self.id, round_number)
+    async def boards(self, round_number: int | None = None) -> list[TournamentPairingRecord]:
+        return await self.db.read(ReadTx.tournament_pairings, self.id, round_number)
 
     async def paired(self) -> list[int]:
         return [number for number, _ in await self.db.read(ReadTx.paired_rounds, self.id)]
@@ -65,7 +65,7 @@ class Cup:
         result = await mover.slash(self.world.channel, name, match=str(match_id), **options)
         assert result.ephemeral or result.response is not None
 
-    async def play(self, board: TournamentGameRecord, result: str) -> None:
+    async def play(self, board: TournamentPairingRecord, result: str) -> None:
         """Both sides move, then the game ends: ``first``/``second`` wins (the other resigns), or ``draw``."""
         assert board.match_id is not None
         for _ in range(2):
@@ -81,7 +81,7 @@ class Cup:
         assert (await match_of(self.db, board.match_id)).status == "finished"
 
 
-def _check_pairings(games: list[TournamentGameRecord]) -> None:
+def _check_pairings(games: list[TournamentPairingRecord]) -> None:
     """Nobody met twice; nobody had two byes; seats balanced: no player two more first seats than second or the
     other way, and never three in a row."""
     pairs = [frozenset((g.first_id, g.second_id)) for g in games if g.second_id is not None]
@@ -231,14 +231,18 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing_and_pairs_nothin
     first, last = await cup.boards(1)
     await cup.play(first, "first")
     # the bot dies right after the round's last game ended (committed), before it could react: here that end comes
-    # from a process that never pairs (the bot's own task never hears of it)
-    crashed = Services(db, clock=simcord_env.bot.now, computer_id=simcord_env.bot.user.id)
-    for _ in range(2):
-        match = await match_of(db, last.match_id or 0)
-        state = load_state(match)
-        await crashed.moves.play(match.id, world.guild.id, match.seats[match.current_seat].user_id,
-                                 legal_texts(state, 1)[0])
-    await crashed.endings.resign(last.match_id or 0, world.guild.id, last.second_id or 0)
+    # from another process, on its own connection, that never pairs (the bot's own task never hears of it)
+    other = await Database.open(db.path)
+    try:
+        crashed = Services(other, clock=simcord_env.bot.now, computer_id=simcord_env.bot.user.id)
+        for _ in range(2):
+            match = await match_of(other, last.match_id or 0)
+            state = load_state(match)
+            await crashed.moves.play(match.id, world.guild.id, match.seats[match.current_seat].user_id,
+                                     legal_texts(state, 1)[0])
+        await crashed.endings.resign(last.match_id or 0, world.guild.id, last.second_id or 0)
+    finally:
+        await other.close()
     assert await cup.paired() == [1]
     reopened = await Database.open(db.path)
     try:

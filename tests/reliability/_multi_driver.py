@@ -115,23 +115,25 @@ async def _end(service: MatchService, request: dict[str, Any]) -> dict[str, Any]
     await asyncio.sleep(max(0.0, float(request["settle_at"]) - time.time()))
     advanced = await rounds.settle_pending()
     announced = []
-    while batch := await rounds.claim_news():
+    outbox = service.services.outbox
+    while batch := await outbox.claim():
         for news in batch:
-            announced.append([news.round, news.kind])
-            await rounds.news_done(news)
+            announced.append([news.seq, news.kind])
+            await outbox.done(news)
     return {"ended": request["match"], "advanced": advanced, "announced": announced}
 
 
 async def _hold_pairing(service: MatchService, tournament_id: int) -> None:
     rounds = service.services.tournament_rounds
-    original = rounds._write_round
+    director = rounds.director
+    original = director._store
 
-    async def hold(step: Any, result: Any) -> bool:  # the pairing is computed, under the lease: stop before writing
+    async def hold(step: Any, result: Any) -> Any:  # the pairing is computed, under the lease: stop before writing
         _say({"holding": step.round_number})
         await asyncio.get_running_loop().run_in_executor(None, _hold_forever)
         return await original(step, result)
 
-    rounds._write_round = hold  # type: ignore[method-assign]
+    director._store = hold  # type: ignore[method-assign]
     await rounds.advance(tournament_id)
 
 

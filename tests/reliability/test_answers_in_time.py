@@ -178,7 +178,7 @@ async def _tournament_drives(service: MatchService, world: World, here: Any) -> 
             await tournaments.join(cup, guild, players[member])
     await tournaments.start(running, guild, alice.id)
     await service.services.tournament_rounds.sweep()  # round 1 paired
-    [board] = [b for b in await service.db.read(ReadTx.tournament_games, running, 1) if b.match_id is not None]
+    [board] = [b for b in await service.db.read(ReadTx.tournament_pairings, running, 1) if b.match_id is not None]
     return {
         "tournament join": lambda: bob.slash(here, "tournament join", tournament=str(opened)),
         "tournament leave": lambda: dave.slash(here, "tournament leave", tournament=str(opened)),

@@ -157,7 +157,7 @@ async def test_members_and_the_deadline_pass_through_terminated_sessions_and_res
         # once, is queued too unless the deadline passed before a pass came round)
         assert all(count == 1 for count in settled.values()), settled
         news = collections.Counter((kind, match_id) for match_id, kind in await db.fetchall(
-            "SELECT match_id, kind FROM outbox"))
+            "SELECT subject_id, kind FROM outbox"))
         assert all(count == 1 for count in news.values()), news
         assert {m for kind, m in news if kind == "result"} == set(idle[1::2]), (news, failed_passes)
         assert set(idle[0::2]) <= {m for kind, m in news if kind == "reminder"} <= set(idle), (news, failed_passes)

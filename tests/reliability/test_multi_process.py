@@ -30,7 +30,7 @@ import pytest_asyncio
 from bot.service import MatchService, Player, load_state
 from bot.service.clock import DAY
 from bot.service.outbox import NEWS_LEASE
-from bot.service.tournament_rounds import PAIRING_LEASE
+from bot.service.tournament_director import PAIRING_LEASE
 from storage import Database, ReadTx, Shards
 from tests.reliability._multi_driver import COMPUTER_ID
 from tests.reliability._support import (
@@ -231,7 +231,8 @@ async def test_several_processes_act_on_every_move_deadline_and_news_once(db: Da
     assert sorted(aborted) == sorted(unstarted + computer)  # nobody made a first move there
     assert once_each(answers, "expired") == [challenge.id]
     assert sorted(once_each(answers, "delivered")) == sorted(
-        ("result", m.id, m.ply) for m in [await match_of(db, match_id) for match_id in running])
+        [("result", m.id, m.ply) for m in [await match_of(db, match_id) for match_id in running]]
+        + [("challenge_expired", challenge.id, 0)])  # the one outbox: the expiry's notice too, once
 
     for match_id in running:
         await assert_consistent(db, match_id)
@@ -322,14 +323,14 @@ async def test_each_process_takes_only_its_own_shards_work(db: Database, databas
         shard_zero.send("due", T0 + 1.1 * DAY)
         zero = shard_zero.answer()
         assert (zero["aborted"], zero["expired"]) == ([duel[0]], [challenge[0]])
-        assert zero["delivered"] == [["result", duel[0], 0]]
+        assert sorted(zero["delivered"]) == [["challenge_expired", challenge[0], 0], ["result", duel[0], 0]]
         assert (await match_of(db, duel[1])).status == "active"  # shard 1's server: left for its process
         assert [row[0] for row in await db.fetchall("SELECT status FROM challenges WHERE id = ?",
                                                     (challenge[1],))] == ["open"]
         shard_one.send("due", T0 + 1.1 * DAY)
         one = shard_one.answer()
-        assert (one["aborted"], one["expired"], one["delivered"]) == ([duel[1]], [challenge[1]],
-                                                                     [["result", duel[1], 0]])
+        assert (one["aborted"], one["expired"], sorted(one["delivered"])) == (
+            [duel[1]], [challenge[1]], [["challenge_expired", challenge[1], 0], ["result", duel[1], 0]])
     finally:
         shard_zero.close()
         shard_one.close()
@@ -502,7 +503,7 @@ async def test_two_processes_ending_a_rounds_last_two_games_at_once_pair_the_nex
     clock = Clock(T0)
     service = MatchService(db, computer_id=COMPUTER_ID, clock=clock)
     cup = await _tournament(service, 8)
-    boards = [b for b in await db.read(ReadTx.tournament_games, cup, 1) if b.kind == "game"]
+    boards = [b for b in await db.read(ReadTx.tournament_pairings, cup, 1) if b.kind == "game"]
     assert len(boards) == 4
     for board in boards[:2]:
         await service.resign(board.match_id, GUILD, board.second_id)
@@ -516,11 +517,12 @@ async def test_two_processes_ending_a_rounds_last_two_games_at_once_pair_the_nex
     assert sorted(answer["ended"] for answer in answers) == sorted(b.match_id for b in boards[2:])
     assert sorted(cup for answer in answers for cup in answer["advanced"]) == [cup], answers  # one paired it
     assert [number for number, _ in await db.read(ReadTx.paired_rounds, cup)] == [1, 2]
-    assert len(await db.read(ReadTx.tournament_games, cup, 2)) == 4
-    assert len(await db.read(ReadTx.all_match_ids)) == matches_before + 4  # round 2's games started once
+    # every round-1 game was resigned before a move: the four who resigned are no-shows, withdrawn from round 2
+    assert len(await db.read(ReadTx.tournament_pairings, cup, 2)) == 2
+    assert len(await db.read(ReadTx.all_match_ids)) == matches_before + 2  # round 2's games started once
     # each round's pairings announced once, by whichever process claimed them
     assert sorted(once_each(answers, "announced")) == [(1, "round"), (2, "round")]
-    assert await db.fetchall("SELECT * FROM tournament_news") == []
+    assert await db.fetchall("SELECT * FROM outbox WHERE kind = 'round'") == []
     # settling everything afterwards (a restart's sweep) finds nothing left to pair
     assert await service.services.tournament_rounds.sweep() == []
 
@@ -530,7 +532,7 @@ async def test_a_process_killed_holding_a_tournament_pairing_leaves_it_to_anothe
     clock = Clock(T0)
     service = MatchService(db, computer_id=COMPUTER_ID, clock=clock)
     cup = await _tournament(service, 4)
-    for board in [b for b in await db.read(ReadTx.tournament_games, cup, 1) if b.kind == "game"]:
+    for board in [b for b in await db.read(ReadTx.tournament_pairings, cup, 1) if b.kind == "game"]:
         await service.resign(board.match_id, GUILD, board.second_id)
     holder = drivers[0]
     holder.send("hold-pairing", T0 + 60, tournament=cup)

@@ -270,7 +270,8 @@ async def test_news_refused_for_good_is_given_up_recorded_and_told_once(simcord_
     assert await db.read(ReadTx.next_outbox) is None  # nothing left to try, however long the bot runs
     await env.advance_time(2 * 86400)  # (a month of hourly passes would show the same, 30 times slower)
     assert _posts_to(env, places, since) == attempts
-    kept = await db.fetchall("SELECT kind, status, attempts, last_error FROM outbox WHERE match_id = ? ORDER BY id",
+    kept = await db.fetchall("SELECT kind, status, attempts, last_error FROM outbox WHERE subject_id = ? AND "
+                             "kind IN ('reminder', 'result') ORDER BY id",
                              (match_id,))
     assert [tuple(row)[:3] for row in kept] == [("reminder", "given_up", 3), ("result", "given_up", 3)]
     assert all("Missing Access" in row[3] for row in kept)
@@ -293,7 +294,8 @@ async def test_news_whose_channel_is_gone_is_given_up_at_once_and_told(simcord_e
         env.inject_error("POST", f"/channels/{place}/messages", status=404, code=10003, message="Unknown Channel",
                          times=None)
     await env.advance_time(2 * 86400)
-    kept = await db.fetchall("SELECT kind, status, attempts FROM outbox WHERE match_id = ? ORDER BY id", (match_id,))
+    kept = await db.fetchall("SELECT kind, status, attempts FROM outbox WHERE subject_id = ? AND "
+                             "kind IN ('reminder', 'result') ORDER BY id", (match_id,))
     assert [tuple(row) for row in kept] == [("reminder", "given_up", 1), ("result", "given_up", 1)]
     assert len(_dms(world["bob"])) == 1 and "its channel is gone" in _dms(world["bob"])[0]
 
@@ -307,7 +309,8 @@ async def test_news_discord_fails_to_take_for_now_is_still_retried_until_deliver
     thread = world.thread()
     env.inject_error("POST", f"/channels/{thread.id}/messages", status=status, times=NEWS_REFUSED_TRIES + 3)
     await env.advance_time(3 * 86400)
-    assert await db.fetchall("SELECT * FROM outbox WHERE match_id = ?", (match_id,)) == []  # both delivered
+    assert await db.fetchall("SELECT * FROM outbox WHERE subject_id = ? AND kind IN ('reminder', 'result')",
+                             (match_id,)) == []  # both delivered
     assert any("a third of your time" in m.content for m in thread.history())
     assert "alice ran out of time: **bob** wins." in thread.last_message.content
     assert _dms(world["alice"]) == _dms(world["bob"]) == []

@@ -179,7 +179,7 @@ async def test_a_damaged_row_due_in_the_pass_does_not_stop_the_others(simcord_en
     assert (await match_of(db, healthy)).status == "aborted"  # ended at its deadline (no first move: aborted)
     assert (await db.fetchone("SELECT damage, deadline FROM matches WHERE id = ?", (damaged,)))[1] is None
     assert cog.failures == 0 and passes <= 30  # no busy loop: about one pass an hour, and the due ones
-    assert cog.deadline_loop.is_running()
+    assert cog.job.loop.is_running()
 
 
 @pytest.mark.parametrize("kind", DAMAGE_KINDS)

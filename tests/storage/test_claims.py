@@ -52,8 +52,8 @@ async def test_a_lease_goes_to_one_taker_until_it_runs_out_or_is_dropped(db: Dat
 
 async def test_claimed_news_is_nobody_elses_until_the_claim_runs_out(db: Database) -> None:
     match_id = await _match(db)
-    await db.write(Tx.add_outbox, match_id, "reminder", 0, NOW)
-    await db.write(Tx.add_outbox, match_id, "result", 1, NOW + 5)
+    await db.write(Tx.add_outbox, "reminder", match_id, 7 << 22, NOW)
+    await db.write(Tx.add_outbox, "result", match_id, 7 << 22, NOW + 5, seq=1)
     claimed = await db.write(Tx.claim_outbox, NOW + 10, NOW + 310, 1)
     assert [(n.kind, n.attempts, n.next_at) for n in claimed] == [("reminder", 0, NOW)]  # oldest first, one asked
     assert [n.kind for n in await db.write(Tx.claim_outbox, NOW + 10, NOW + 310, 25)] == ["result"]
@@ -63,16 +63,42 @@ async def test_claimed_news_is_nobody_elses_until_the_claim_runs_out(db: Databas
     assert len(await db.write(Tx.claim_outbox, NOW + 10_000, NOW + 10_300, 25, Shards(2, (1,)))) == 2
 
 
-async def test_a_savepoint_undoes_only_its_own_writes(db: Database) -> None:
+async def test_a_savepoint_undoes_only_its_own_writes_and_what_it_published(db: Database) -> None:
+    heard: list[object] = []
+    db.events.subscribe(heard.append)
+
     def body(tx: Tx) -> None:
         tx.put_meta("kept", "1")
+        tx.publish("kept")
         with pytest.raises(RuntimeError), tx.savepoint("inner"):
             tx.put_meta("undone", "1")
+            tx.publish("undone")
             raise RuntimeError("refused")
         tx.put_meta("after", "1")
 
     await db.write(body)
     assert [await db.read(ReadTx.get_meta, key) for key in ("kept", "undone", "after")] == ["1", None, "1"]
+    assert heard == ["kept"]  # told after the commit; what the savepoint undid, never
+
+
+async def test_what_a_body_publishes_is_heard_only_once_it_committed(db: Database) -> None:
+    heard: list[object] = []
+    db.events.subscribe(heard.append)
+
+    def refused(tx: Tx) -> None:
+        tx.publish("refused")
+        raise RuntimeError("refused")
+
+    with pytest.raises(RuntimeError):
+        await db.write(refused)
+    assert heard == []
+
+    def body(tx: Tx) -> str:
+        tx.publish("done")
+        assert heard == []  # not while the transaction is open
+        return "ok"
+
+    assert await db.write(body) == "ok" and heard == ["done"]
 
 
 async def test_a_rating_row_is_created_when_missing_and_read_as_stored_otherwise(db: Database) -> None:
@@ -87,7 +113,7 @@ async def test_rows_held_by_another_transaction_are_skipped_not_waited_for(db: D
     if db.backend != "postgresql":
         pytest.skip("SQLite has one writer at a time: no row is ever held by another transaction")
     match_id = await _match(db)
-    await db.write(Tx.add_outbox, match_id, "reminder", 0, NOW)
+    await db.write(Tx.add_outbox, "reminder", match_id, 7 << 22, NOW)
     with psycopg.connect(db.path) as other:  # another process's transaction holds the match and its news
         other.execute("SELECT id FROM matches WHERE id = %s FOR UPDATE", (match_id,))
         other.execute("SELECT id FROM outbox FOR UPDATE")

@@ -315,9 +315,9 @@ async def test_upgrade_from_schema_6_keeps_real_matches_and_adds_vacations_and_p
     db = await Database.open(db_path)
     try:
         assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
-        after = [_table_rows(db_path, sql) for sql in kept]  # no column of theirs changed (migration 9 adds one)
+        after = [_table_rows(db_path, sql) for sql in kept]  # no column of theirs changed (9 and 13 add one each)
         assert [[row[:len(rows[0])] for row in found] for found, rows in zip(after, before, strict=True)] == before
-        assert [len(found[0]) - len(rows[0]) for found, rows in zip(after, before, strict=True)] == [1, 0, 0, 0, 0]
+        assert [len(found[0]) - len(rows[0]) for found, rows in zip(after, before, strict=True)] == [2, 0, 0, 0, 0]
         settings = await db.read(ReadTx.get_settings, 1)
         assert (settings.days_per_move, settings.use_threads, settings.allowed_channels, settings.max_active,
                 settings.rate_computer, settings.vacation_days) == (7, False, [5], 10, True, 14)
@@ -446,27 +446,65 @@ async def test_upgrade_from_schema_8_keeps_pending_news_and_records_news_given_u
                       "INSERT INTO outbox (match_id, kind, ply, attempts, next_at, created_at) "
                       "VALUES (1, 'result', 9, 2, 1700000200.0, 1700000000.0)")
     assert SCHEMA_VERSION >= 9
-    kept = ("SELECT * FROM matches ORDER BY id", "SELECT * FROM challenges ORDER BY id",
-            "SELECT * FROM outbox ORDER BY id")
+    kept = ("SELECT * FROM matches ORDER BY id", "SELECT * FROM challenges ORDER BY id")
     before = [_table_rows(db_path, sql) for sql in kept]
+    guilds = {row[0]: row[1] for row in _table_rows(db_path, "SELECT id, guild_id FROM matches")}
     db = await Database.open(db_path)
     try:
         assert (await db.fetchone("PRAGMA user_version"))[0] == SCHEMA_VERSION
         after = [_table_rows(db_path, sql) for sql in kept]
         for kept_before, kept_after in zip(before, after, strict=True):  # every row kept (later migrations add columns)
             assert [row[:len(kept_before[0])] for row in kept_after] == kept_before
-        assert len(after[2][0]) == len(before[2][0]) + 2  # the news, with its two new columns
+        # the news, in the one outbox of migration 13: its match as subject, its ply as step, its server
+        assert _table_rows(db_path, "SELECT kind, subject_id, seq, guild_id, attempts, next_at, created_at "
+                                    "FROM outbox ORDER BY id") == [
+            ("reminder", 13, 4, guilds[13], 0, 1700000100.0, 1700000000.0),
+            ("result", 1, 9, guilds[1], 2, 1700000200.0, 1700000000.0)]
         news = await db.read(ReadTx.due_outbox, 1700000300.0)
         assert [(n.kind, n.attempts, n.status, n.last_error) for n in news] == [
             ("reminder", 0, "pending", None), ("result", 2, "pending", None)]
         await db.write(Tx.outbox_given_up, news[1].id, "403 Forbidden (error code: 50001): Missing Access")
         assert [n.kind for n in await db.write(Tx.claim_outbox, 1700000300.0, 1700000600.0, 25)] == ["reminder"]
         assert await db.read(ReadTx.next_outbox) == 1700000600.0  # (the claimed reminder's lease; the result is out)
-        [gave_up] = [n for n in await db.read(ReadTx.outbox_of, 1) if n.kind == "result"]
+        [gave_up] = await db.read(ReadTx.outbox_of, 1, ["result"])
         assert (gave_up.status, gave_up.attempts, gave_up.last_error) == (
             "given_up", 3, "403 Forbidden (error code: 50001): Missing Access")
         indexes = {row[0] for row in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index'")}
         assert {"outbox_next", "challenges_pair"} <= indexes
         assert await db.read(ReadTx.challenges_to, 1, 1, 2, 0.0) == []
+    finally:
+        await db.close()
+
+
+async def test_upgrade_from_schema_12_puts_every_news_in_one_outbox_and_names_pairings(db_path: Path) -> None:
+    """Migration 13: a tournament's pending news joins the match news in the one outbox, its boards become its
+    pairings (a round robin's "rest" a bye worth nothing), and its games carry the rule that they are never
+    aborted."""
+    _schema_database(
+        db_path, 12,
+        "INSERT INTO tournaments (id, guild_id, channel_id, name, game, variant, format, rounds, days_per_move, "
+        "max_players, rated, organizer_id, organizer_name, status, current_round, created_at) VALUES (7, 5, 6, "
+        "'Cup', 'chopsticks', '{}', 'round_robin', 3, 3, 8, 1, 2, 'ann', 'running', 1, 1700000000.0)",
+        "INSERT INTO tournament_rounds (tournament_id, round, paired_at, engine) VALUES (7, 1, 1700000000.0, 'berger')",
+        "INSERT INTO tournament_games (tournament_id, round, board, first_id, second_id, kind, match_id) "
+        "VALUES (7, 1, 1, 2, 3, 'game', 1)",
+        "INSERT INTO tournament_games (tournament_id, round, board, first_id, second_id, kind, first_points, played) "
+        "VALUES (7, 1, 2, 4, NULL, 'rest', 0.0, 0)",
+        "INSERT INTO tournament_news (tournament_id, round, kind, attempts, next_at, created_at) "
+        "VALUES (7, 1, 'round', 1, 1700000500.0, 1700000000.0)",
+        "INSERT INTO outbox (match_id, kind, ply, attempts, next_at, created_at) "
+        "VALUES (2, 'result', 3, 0, 1700000400.0, 1700000000.0)")
+    db = await Database.open(db_path)
+    try:
+        news = await db.read(ReadTx.due_outbox, 1700001000.0)
+        assert [(n.kind, n.subject_id, n.seq, n.guild_id, n.attempts, n.parts_done) for n in news] == [
+            ("result", 2, 3, (await db.read(ReadTx.get_match, 2)).guild_id, 0, 0), ("round", 7, 1, 5, 1, 0)]
+        pairings = await db.read(ReadTx.tournament_pairings, 7)
+        assert [(p.board, p.kind, p.match_id, p.first_points) for p in pairings] == [(1, "game", 1, None),
+                                                                                      (2, "bye", None, 0.0)]
+        assert (await db.read(ReadTx.get_match, 1)).no_abort
+        assert not (await db.read(ReadTx.get_match, 2)).no_abort
+        tables = {row[0] for row in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "tournament_games" not in tables and "tournament_news" not in tables
     finally:
         await db.close()

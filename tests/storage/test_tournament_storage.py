@@ -17,7 +17,7 @@ from storage import (
     SeatRecord,
     SettingsRecord,
     TournamentEntryRecord,
-    TournamentGameRecord,
+    TournamentPairingRecord,
     Tx,
 )
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -59,16 +59,16 @@ async def test_upgrade_keeps_real_matches_and_adds_tournaments_and_seasons(db_pa
         settings = await db.read(ReadTx.get_settings, 1)
         assert (settings.days_per_move, settings.allowed_channels, settings.vacation_days, settings.seasons) == \
             (7, [5], 20, "off")
-        for table in ("tournaments", "tournament_entries", "tournament_rounds", "tournament_games",
-                      "tournament_news", "season_records"):
+        for table in ("tournaments", "tournament_entries", "tournament_rounds", "tournament_pairings",
+                      "season_records"):
             assert await db.fetchall(f"SELECT * FROM {table}") == []  # noqa: S608 - fixed names
         # an upgraded match becomes a tournament's game at once
         tournament_id = await db.write(_tournament)
         await db.write(Tx.insert_round, tournament_id, 1, "dutch", 5.0)
-        await db.write(Tx.insert_board, TournamentGameRecord(tournament_id, 1, 1, 10, 11, "game", match_id=13))
-        board = await db.read(ReadTx.tournament_game_of_match, 13)
+        await db.write(Tx.insert_pairing, TournamentPairingRecord(tournament_id, 1, 1, 10, 11, "game", match_id=13))
+        board = await db.read(ReadTx.tournament_pairing_of_match, 13)
         assert board is not None and (board.tournament_id, board.round, board.first_points) == (tournament_id, 1, None)
-        assert await db.read(ReadTx.tournament_game_of_match, 12) is None
+        assert await db.read(ReadTx.tournament_pairing_of_match, 12) is None
     finally:
         await db.close()
 
@@ -98,20 +98,21 @@ async def test_a_round_is_stored_once_and_a_result_written_once(db: Database) ->
     await db.write(Tx.insert_round, tournament_id, 1, "dutch", 2.0)
     with pytest.raises(db.IntegrityError):  # the primary key pairs a round once, whoever comes second
         await db.write(Tx.insert_round, tournament_id, 1, "dutch", 3.0)
-    await db.write(Tx.insert_board, TournamentGameRecord(tournament_id, 1, 1, 10, 11, "game", match_id=match_id))
-    await db.write(Tx.insert_board, TournamentGameRecord(tournament_id, 1, 2, 12, None, "bye", first_points=1.0,
+    await db.write(Tx.insert_pairing, TournamentPairingRecord(tournament_id, 1, 1, 10, 11, "game", match_id=match_id))
+    await db.write(Tx.insert_pairing, TournamentPairingRecord(tournament_id, 1, 2, 12, None, "bye", first_points=1.0,
                                                          played=False))
     with pytest.raises(db.IntegrityError):  # a game names its match; a bye has no opponent
-        await db.write(Tx.insert_board, TournamentGameRecord(tournament_id, 1, 3, 12, 10, "game"))
+        await db.write(Tx.insert_pairing, TournamentPairingRecord(tournament_id, 1, 3, 12, 10, "game"))
     with pytest.raises(db.IntegrityError):  # a board belongs to a paired round
-        await db.write(Tx.insert_board, TournamentGameRecord(tournament_id, 2, 1, 12, None, "bye", first_points=1.0))
+        await db.write(Tx.insert_pairing, TournamentPairingRecord(tournament_id, 2, 1, 12, None, "bye",
+                                                                  first_points=1.0))
     assert await db.read(ReadTx.boards_waiting, tournament_id, 1) == 1
     assert await db.read(ReadTx.ended_unrecorded, tournament_id) == []
     assert await db.write(Tx.update_match, match_id, 0, status="finished", current_seat=None)
     assert await db.read(ReadTx.ended_unrecorded, tournament_id) == [match_id]
     assert await db.write(Tx.set_board_result, tournament_id, 1, 1, 1.0, 0.0, True)
     assert not await db.write(Tx.set_board_result, tournament_id, 1, 1, 0.0, 1.0, True)  # written once
-    boards = await db.read(ReadTx.tournament_games, tournament_id, 1)
+    boards = await db.read(ReadTx.tournament_pairings, tournament_id, 1)
     assert [(b.first_points, b.second_points, b.played) for b in boards] == [(1.0, 0.0, True), (1.0, None, False)]
     assert await db.read(ReadTx.boards_waiting, tournament_id, 1) == 0
     assert await db.read(ReadTx.paired_rounds, tournament_id) == [(1, "dutch")]
@@ -136,17 +137,18 @@ async def test_tournament_updates_are_versioned_and_whitelisted(db: Database) ->
 
 async def test_news_is_claimed_by_one_process_at_a_time(db: Database) -> None:
     tournament_id = await db.write(_tournament)
-    await db.write(Tx.add_tournament_news, tournament_id, 1, "round", 10.0)
-    await db.write(Tx.add_tournament_news, tournament_id, 1, "round", 11.0)  # once per round and kind
-    claimed = await db.write(Tx.claim_tournament_news, 20.0, 320.0, 10, None)
-    assert [(n.kind, n.round) for n in claimed] == [("round", 1)]
-    assert await db.write(Tx.claim_tournament_news, 21.0, 321.0, 10, None) == []  # held until 320
-    assert await db.read(ReadTx.next_tournament_work) == 320.0
-    await db.write(Tx.tournament_news_retry, claimed[0].id, 400.0)
-    again = await db.write(Tx.claim_tournament_news, 400.0, 700.0, 10, None)
-    assert [n.attempts for n in again] == [1]
-    await db.write(Tx.tournament_news_done, again[0].id)
-    assert await db.read(ReadTx.next_tournament_work) is None
+    await db.write(Tx.add_outbox, "round", tournament_id, 1, 10.0, seq=1)
+    await db.write(Tx.add_outbox, "round", tournament_id, 1, 11.0, seq=1)  # once per kind, subject and step
+    claimed = await db.write(Tx.claim_outbox, 20.0, 320.0, 10, None)
+    assert [(n.kind, n.subject_id, n.seq) for n in claimed] == [("round", tournament_id, 1)]
+    assert await db.write(Tx.claim_outbox, 21.0, 321.0, 10, None) == []  # held until 320
+    assert await db.read(ReadTx.next_outbox) == 320.0
+    await db.write(Tx.outbox_progress, claimed[0].id, 1)  # its first message posted
+    await db.write(Tx.outbox_retry, claimed[0].id, 400.0, "503 Service Unavailable")
+    again = await db.write(Tx.claim_outbox, 400.0, 700.0, 10, None)
+    assert [(n.attempts, n.parts_done, n.last_error) for n in again] == [(1, 1, "503 Service Unavailable")]
+    await db.write(Tx.outbox_delivered, again[0].id)
+    assert await db.read(ReadTx.next_outbox) is None
 
 
 async def test_season_records_add_up_and_rank(db: Database) -> None:

@@ -21,7 +21,7 @@ from bot import cli
 from bot.service import MatchService, Player, load_state, premoves
 from bot.service.vacations import VacationService
 from games import GAMES
-from storage import Database, ReadTx, SeasonRecord, TournamentEntryRecord, TournamentGameRecord, Tx
+from storage import Database, ReadTx, SeasonRecord, TournamentEntryRecord, TournamentPairingRecord, Tx
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from storage.transfer import TransferFailed, TransferRefused, read_rows, transfer
 from tests.postgres_cluster import Cluster, fresh_database
@@ -30,8 +30,8 @@ from tests.reliability._support import Clock, legal_texts, service_match
 GUILD = 7
 ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")
 TABLES = {"guild_settings", "matches", "seats", "moves", "challenges", "ratings", "meta", "outbox", "vacations",
-          "member_prefs", "premoves", "tournaments", "tournament_entries", "tournament_rounds", "tournament_games",
-          "tournament_news", "season_records"}
+          "member_prefs", "premoves", "tournaments", "tournament_entries", "tournament_rounds", "tournament_pairings",
+          "season_records"}
 DERIVED = {"leaderboard_sizes"}
 """Kept by the database's triggers from the ratings: not copied, yet the same on the other side."""
 
@@ -62,7 +62,8 @@ async def _server(path: Path) -> dict[str, int]:
             await _play_some(service, running.id, 3)
             resigned = await service_match(service, game, GUILD, (BOB, CAROL), days=3)
             await _play_some(service, resigned.id, 2)
-            await service.queue_result(await service.resign(resigned.id, GUILD, CAROL.user_id))
+            ended = await service.resign(resigned.id, GUILD, CAROL.user_id)
+            await service.services.outbox.queue("result", ended.id, GUILD, seq=ended.ply)
             duel = await service.start_computer_duel(guild_id=GUILD, channel_id=1, game=game, variant={},
                                                      levels=("easy", "easy"), seed=5)
             await service.computer_replies(duel.id)
@@ -105,11 +106,11 @@ def _tournament(tx: Tx, match_id: int) -> None:
     for number, player in enumerate((ALICE, BOB, CAROL), start=1):
         tx.insert_entry(TournamentEntryRecord(tournament_id, player.user_id, player.name, number, 1000, None, 1.0))
     tx.insert_round(tournament_id, 1, "dutch", 2.0)
-    tx.insert_board(TournamentGameRecord(tournament_id, 1, 1, ALICE.user_id, BOB.user_id, "game", match_id))
-    tx.insert_board(TournamentGameRecord(tournament_id, 1, 2, CAROL.user_id, None, "bye", first_points=1.0,
-                                         played=False))
+    tx.insert_pairing(TournamentPairingRecord(tournament_id, 1, 1, ALICE.user_id, BOB.user_id, "game", match_id))
+    tx.insert_pairing(TournamentPairingRecord(tournament_id, 1, 2, CAROL.user_id, None, "bye", first_points=1.0,
+                                              played=False))
     assert tx.update_tournament(tournament_id, 0, status="running", current_round=1, started_at=2.0)
-    tx.add_tournament_news(tournament_id, 1, "round", 2.0)
+    tx.add_outbox("round", tournament_id, GUILD, 2.0, seq=1)
     tx.add_to_season(SeasonRecord(GUILD, "chopsticks", "2025-03", CAROL.user_id, CAROL.name, 26.0, 8.0, True, 1, 1,
                                   0, 0), 3.0)
 
@@ -153,7 +154,7 @@ async def test_a_server_goes_to_postgresql_and_back_row_for_row(server: Path, po
     assert all(original[table] for table in TABLES | DERIVED), {t: len(r) for t, r in original.items()}
     assert {row[4] for row in original["matches"]} == set(GAMES)  # every game ...
     assert {row[8] for row in original["matches"]} == {"active", "finished"}  # ... running and finished
-    assert {row[2] for row in original["outbox"]} == {"reminder", "result"}
+    assert {row[1] for row in original["outbox"]} == {"reminder", "result", "round"}  # the one outbox: every kind
     assert {row[10] for row in original["challenges"]} >= {"open", "accepted", "declined"}
     matches = len(original["matches"])
 
@@ -177,7 +178,7 @@ async def test_a_server_goes_to_postgresql_and_back_row_for_row(server: Path, po
             running = await service.get_match(min(row[0] for row in original["matches"] if row[8] == "active"))
             await _play_some(service, running.id, 1)
             assert (await service.get_match(running.id)).ply == running.ply + 1
-            await db.write(Tx.add_outbox, fresh.id, "result", 0, 1.0)
+            await db.write(Tx.add_outbox, "result", fresh.id, GUILD, 1.0)
         finally:
             await db.close()
 

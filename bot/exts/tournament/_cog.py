@@ -54,14 +54,6 @@ async def announce(interaction: discord.Interaction[NapkinBot], text: str, done:
     await notify(interaction, done)
 
 
-def wake(bot: NapkinBot) -> None:
-    """Wake the tournament task: news was queued (a round paired, a tournament over)."""
-    cog = bot.get_cog("TournamentRounds")
-    waker = getattr(cog, "wake", None)
-    if waker is not None:
-        waker()
-
-
 class Tournament(commands.GroupCog, group_name="tournament", group_description="Swiss and round-robin tournaments"):
     """The ``/tournament`` commands."""
 
@@ -110,7 +102,6 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         await announce(interaction, f"**{escape(title(started))}** starts: {plural(started.rounds, 'round')}; "
                                     "round 1 is paired below.",
                        f"Tournament #{started.id} starts; its pairings follow in <#{started.channel_id}>.")
-        wake(self.bot)
 
     @app_commands.command(name="withdraw", description="Withdraw from a running tournament", extras=PRIVATE)
     @app_commands.describe(tournament=TOURNAMENT)
@@ -133,7 +124,6 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         await announce(interaction, " ".join(parts), f"You are withdrawn from tournament #{chosen.id}.")
         if withdrawn.resigned is not None:
             await post_board(self.bot, withdrawn.resigned)
-        wake(self.bot)
 
     @app_commands.command(name="standings", description="A tournament's standings, with tie-breaks")
     @app_commands.describe(tournament=TOURNAMENT, page="Page of 25 players (default 1)")
@@ -200,7 +190,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         """End an idle game of the current round (its organizer, or Manage Server), so the round cannot stall."""
         chosen = await the_tournament(interaction, tournament, "running")
         await defer(interaction, private=True)
-        ended = await self.bot.services.tournament_rounds.end_idle_game(
+        ended = await self.bot.services.tournaments.end_idle_game(
             chosen.id, chosen.guild_id, interaction.user.id, match.id, manager=manager(interaction))
         await announce(interaction, f"Match #{ended.id} of {escape(label(chosen))} is ended: its player to move had "
                                     "not moved for their days per move and a day more, and loses on time.",
@@ -208,4 +198,3 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         message = await post_board(self.bot, ended)
         if message is None:
             await notify(interaction, f"Match #{ended.id}'s final board could not be posted yet; it is queued.")
-        wake(self.bot)

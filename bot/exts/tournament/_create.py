@@ -14,9 +14,9 @@ from discord import app_commands
 
 from bot.answers import respond, suggest_in_time
 from bot.exts.match import DAYS_CHOICES, variant_words
-from bot.exts.tournament._show import title
+from bot.exts.tournament._show import describe, start_words, title
 from bot.service import NotFound, Player
-from bot.service.tournaments import MAX_PLAYERS, MAX_ROUNDS, MAX_START_HOURS, NAME_LIMIT, describe, start_words
+from bot.service.tournaments import MAX_PLAYERS, MAX_ROUNDS, MAX_START_HOURS, NAME_LIMIT
 from bot.texts import quote
 from bot.utils.converters import AUTOCOMPLETE_LIMIT, player_of, require_guild
 from bot.utils.names import escape

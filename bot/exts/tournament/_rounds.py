@@ -1,31 +1,36 @@
-"""Rounds that run themselves, on Discord: the task that reacts when a tournament's game ends (its next round is
-paired the moment the last game of a round ends), starts tournaments at their start time, settles every running
-tournament at start-up and every few minutes (what a crash or another process left), and posts the news:
-a new round's pairings with the standings before it and each game's first board in its thread, and the final
-standings with the podium, pinging the players who allow it (``/notify``).
+"""Rounds that run themselves, on Discord: the task that runs the tournaments' passes, and the posters of their news.
 
-A pass runs at once when woken: by :class:`bot.service.base.MatchEnds` (through
-:attr:`bot.service.tournament_rounds.RoundService.wake`, when a game ended) and by the commands that queue news; and
-by one :func:`discord.ext.tasks.loop`, as the deadline task, sleeping until the next start time or news (at most
-:data:`SWEEP_SECONDS`). Passes never overlap (one lock). A pass that fails is logged and retried after a pause.
+The task (a :class:`bot.utils.scheduling.Job`) runs a pass when a tournament's game ends (the rounds service rings its
+doorbell), when a tournament is due to start, when a stalled pairing's back-off is over or a pairing lease a dead
+process left runs out, and every :data:`SWEEP_SECONDS` as a safety net (and at start-up): it settles ended games
+(the next round paired the moment the last game of a round ends), starts tournaments at their start time and sweeps.
+
+The news — a new round's pairings with the standings before it and each game's first board in its thread, the final
+standings with the podium and the players thanked (pinged where they allow it, ``/notify``), a start time that came
+with too few players, a round that could not be paired for a while (to its organizer) — is posted from the outbox
+(:mod:`bot.exts.outbox`) by the posters registered here; each message of a news is noted as posted, so a retry posts
+the others only.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.contract import MESSAGE_CONTENT
 from bot.exts.match import begin_match
 from bot.exts.tournament._show import podium_text, round_embed, standings_payload, title
-from bot.service.tournament_rounds import NEWS_BATCH, RoundNews
+from bot.service.tournament_director import FINAL_NEWS, ROUND_NEWS, STALLED_NEWS, WAITING_NEWS
+from bot.service.tournaments import RoundNews
+from bot.utils.messages import send_dm
 from bot.utils.names import addressed, escape
+from bot.utils.outbox import Poster, Progress
+from bot.utils.scheduling import Job
 from bot.utils.splitting import pack
-from storage import TournamentNewsRecord
+from storage import OutboxRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -34,9 +39,7 @@ log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 6 * 3600.0
 """How often every running tournament is settled even when nothing woke the task (at start-up, and then as a safety
-net: a game's end wakes the task at once, and a crash is recovered at the next start-up)."""
-RETRY_DELAYS = (5.0, 15.0, 60.0, 300.0)
-"""Seconds to wait after the 1st, 2nd, 3rd and every later failed pass in a row."""
+net: a game's end wakes the task at once, a lease that runs out and a stalled pairing are scheduled)."""
 
 
 class TournamentRounds(commands.Cog):
@@ -45,127 +48,67 @@ class TournamentRounds(commands.Cog):
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
         self.rounds = bot.services.tournament_rounds
-        self.failures = 0
-        self.posted = 0
-        """News posted by this process (for tests)."""
+        self.job = Job("tournament pass", lambda: self.run_pass(), longest=SWEEP_SECONDS, ready=bot.wait_until_ready,
+                       clock=bot.now)
         self._last_sweep = 0.0
-        self._lock = asyncio.Lock()
-        self._woken = False
-        self._worker: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        """Listen for ended tournament games and start the loop."""
-        self.rounds.wake = self.wake
-        self.tournament_loop.start()
+        """Answer the tournaments' doorbell, start the task, and register the posters of the tournaments' news."""
+        self.bot.services.tournament_doorbell.connect(self.job.wake)
+        self.job.start()
+        for kind, post in ((ROUND_NEWS, self._post_round), (FINAL_NEWS, self._post_final),
+                           (WAITING_NEWS, self._post_waiting), (STALLED_NEWS, self._post_stalled)):
+            self.bot.posters.register(kind, Poster(post, self._given_up))
 
     async def cog_unload(self) -> None:
-        """Stop the loop (and a pass under way)."""
-        self.rounds.wake = lambda: None
-        self.tournament_loop.cancel()
-        if self._worker is not None:
-            self._worker.cancel()
+        """Stop the task."""
+        self.job.stop()
 
-    def wake(self) -> None:
-        """Run a pass now (in a task of its own; the caller does not wait for it): a game ended, or news was
-        queued. A pass under way runs once more when it is done."""
-        self._woken = True
-        if self._worker is None or self._worker.done():
-            try:
-                self._worker = asyncio.get_running_loop().create_task(self._woken_passes(), name="tournament pass")
-            except RuntimeError:  # no event loop running (a service used alone): the loop's next pass does it
-                self._worker = None
+    @property
+    def failures(self) -> int:
+        """Failed passes in a row (0 after a pass that worked)."""
+        return self.job.failures
 
-    async def _woken_passes(self) -> None:
-        while self._woken:
-            self._woken = False
-            async with self._lock:
-                sleep = await self.run_pass()
-            if self.failures and self.tournament_loop.is_running():  # failed: the loop tries again after a pause
-                self.tournament_loop.change_interval(seconds=sleep)
-
-    @tasks.loop(seconds=SWEEP_SECONDS)
-    async def tournament_loop(self) -> None:
-        """One pass, then sleep until the next start time or news, at most :data:`SWEEP_SECONDS`."""
-        async with self._lock:
-            sleep = await self.run_pass()
-        self.tournament_loop.change_interval(seconds=sleep)
-
-    @tournament_loop.before_loop
-    async def _ready(self) -> None:
-        await self.bot.wait_until_ready()
-
-    async def run_pass(self) -> float:
-        """Settle ended games, start due tournaments, sweep (at start-up and every :data:`SWEEP_SECONDS`), post news;
-        return the seconds to sleep. Never raises (but for cancellation)."""
+    async def run_pass(self) -> float | None:
+        """Settle ended games, retry stalled pairings and leases run out, start due tournaments, sweep (at start-up
+        and every :data:`SWEEP_SECONDS`); return the seconds until the next work."""
         now = self.bot.now()
-        try:
-            await self.rounds.settle_pending()
-            if now - self._last_sweep >= SWEEP_SECONDS:
-                await self.rounds.sweep()
-                self._last_sweep = now
-            upcoming = await self.rounds.next_work()
-            if upcoming is not None and upcoming <= self.bot.now():
-                await self.rounds.sweep_starts()
-                await self.deliver_news()
-                upcoming = await self.rounds.next_work()
-        except Exception:
-            delay = RETRY_DELAYS[min(self.failures, len(RETRY_DELAYS) - 1)]
-            self.failures += 1
-            log.exception("tournament pass failed (%d in a row); retrying in %.0f s", self.failures, delay)
-            return delay
-        self.failures = 0
+        await self.rounds.settle_pending()
+        await self.rounds.retry_stalled()
+        await self.rounds.retry_expired()
+        if now - self._last_sweep >= SWEEP_SECONDS:
+            await self.rounds.sweep()
+            self._last_sweep = now
+        await self.rounds.sweep_starts()
         until_sweep = SWEEP_SECONDS - (self.bot.now() - self._last_sweep)
-        wait = until_sweep if upcoming is None else min(until_sweep, upcoming - self.bot.now())
-        return max(1.0, wait)
+        upcoming = await self.rounds.next_work()
+        return until_sweep if upcoming is None else min(until_sweep, upcoming - self.bot.now())
 
-    async def deliver_news(self) -> int:
-        """Claim the due tournament news (of this process's servers) a batch at a time and post each; return how
-        many were posted. News Discord failed to take is tried again later; news of a tournament or channel that is
-        gone is dropped."""
-        posted = 0
-        while True:
-            batch = await self.rounds.claim_news()
-            for news in batch:
-                posted += await self._deliver(news)
-            if len(batch) < NEWS_BATCH:
-                self.posted += posted
-                return posted
+    # ---------------------------------------------------------------- posters
 
-    async def _deliver(self, news: TournamentNewsRecord) -> int:
-        view = await self.rounds.news_view(news)
-        if view is None:
-            await self.rounds.news_done(news)
-            return 0
-        try:
-            channel = self.bot.get_channel(view.tournament.channel_id) or \
-                await self.bot.fetch_channel(view.tournament.channel_id)
-            if not isinstance(channel, discord.abc.Messageable):
-                raise discord.ClientException(f"channel {view.tournament.channel_id} takes no messages")
-            if news.kind == "round":
-                await self._post_round(channel, view)
-            elif news.kind == "final":
-                await self._post_final(channel, view)
-            else:
-                await self._post_waiting(channel, view)
-        except discord.NotFound as error:
-            log.warning("dropping the %s news of tournament %s: its channel is gone (%s)", news.kind,
-                        news.tournament_id, error)
-            await self.rounds.news_done(news)
-            return 0
-        except (discord.HTTPException, discord.ClientException) as error:
-            retry = await self.rounds.news_failed(news)
-            log.warning("could not post the %s news of tournament %s (attempt %d): %s; retrying at %s", news.kind,
-                        news.tournament_id, news.attempts + 1, error, retry)
-            return 0
-        await self.rounds.news_done(news)
-        return 1
+    async def _channel(self, news: RoundNews) -> discord.abc.Messageable:
+        channel = self.bot.get_channel(news.tournament.channel_id) or \
+            await self.bot.fetch_channel(news.tournament.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            raise discord.ClientException(f"channel {news.tournament.channel_id} takes no messages")
+        return channel
 
-    async def _post_round(self, channel: discord.abc.Messageable, view: RoundNews) -> None:
+    async def _view(self, news: OutboxRecord) -> RoundNews | None:
+        return await self.bot.services.tournaments.news(news)
+
+    async def _post_round(self, news: OutboxRecord, progress: Progress) -> bool:
         """The round's pairings; the standings before it (from round 2 on); then each game's thread and first board
-        (the computer moving first where it opens)."""
-        await channel.send(embed=round_embed(view), allowed_mentions=discord.AllowedMentions.none())
-        if view.completed:
+        (the computer moving first where it opens; a game already begun is not begun again)."""
+        view = await self._view(news)
+        if view is None:
+            return False
+        channel = await self._channel(view)
+        if news.parts_done < 1:
+            await channel.send(embed=round_embed(view), allowed_mentions=discord.AllowedMentions.none())
+            await progress(1)
+        if view.completed and news.parts_done < 2:
             await channel.send(**await standings_payload(view.tournament, view.standings, view.completed))
+            await progress(2)
         for board in view.boards:
             match = view.matches.get(board.match_id or 0)
             if match is None or match.thread_id is not None or match.ply:  # begun already (a retried news)
@@ -174,27 +117,71 @@ class TournamentRounds(commands.Cog):
                 await begin_match(self.bot, match, channel)
             except Exception:  # one board's failure must not hold the round's others; /match board shows it
                 log.exception("could not begin match %s of tournament %s", match.id, view.tournament.id)
+        return True
 
-    async def _post_final(self, channel: discord.abc.Messageable, view: RoundNews) -> None:
-        """The final standings with the podium, then the players thanked: pinged where they allow it."""
-        payload = await standings_payload(view.tournament, view.standings, view.completed, final=True)
-        over = f"**{escape(title(view.tournament))}** is over."
-        podium = podium_text(view.standings, MESSAGE_CONTENT - len(over) - 1)
-        payload["content"] = over + (f" {podium}" if podium else "")
-        await channel.send(**payload)
+    async def _post_final(self, news: OutboxRecord, progress: Progress) -> bool:
+        """The final standings with the podium (none when no game was played), then the players thanked, in as many
+        messages as their names need: pinged where they allow it."""
+        view = await self._view(news)
+        if view is None:
+            return False
+        channel = await self._channel(view)
+        if news.parts_done < 1:
+            payload = await standings_payload(view.tournament, view.standings, view.completed, final=True)
+            over = f"**{escape(title(view.tournament))}** is over."
+            if not view.played:
+                over += " No game was played (every game was forfeited), so it has no podium."
+            podium = podium_text(view.standings, MESSAGE_CONTENT - len(over) - 1) if view.played else ""
+            payload["content"] = over + (f" {podium}" if podium else "")
+            await channel.send(**payload)
+            await progress(1)
         players = [line for line in view.standings if line.key in view.pings]
         names = [addressed(line.key, line.name, view.pings[line.key]) for line in players]
-        for message in pack(names, lead="Thanks for playing: ", more_lead="and: ", end=".",
-                            mentions=[view.pings[line.key] for line in players]):
+        messages = pack(names, lead="Thanks for playing: ", more_lead="and: ", end=".",
+                        mentions=[view.pings[line.key] for line in players])
+        for number, message in enumerate(messages, start=2):
+            if news.parts_done >= number:
+                continue
             pinged = [discord.Object(players[index].key) for index in message.indexes if view.pings[players[index].key]]
             await channel.send(message.text,
                                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=pinged))
+            await progress(number)
+        return True
 
-    async def _post_waiting(self, channel: discord.abc.Messageable, view: RoundNews) -> None:
+    async def _post_waiting(self, news: OutboxRecord, progress: Progress) -> bool:
+        view = await self._view(news)
+        if view is None:
+            return False
         players = len(view.entries)
         text: dict[str, Any] = {
             "content": f"**{escape(title(view.tournament))}** was to start now, but has {players} "
                        f"player{'s' if players != 1 else ''}: it needs two. It stays open: `/tournament join`, and "
                        "its organizer starts it with `/tournament start`.",
             "allowed_mentions": discord.AllowedMentions.none()}
-        await channel.send(**text)
+        await (await self._channel(view)).send(**text)
+        return True
+
+    async def _post_stalled(self, news: OutboxRecord, progress: Progress) -> bool:
+        """Tell the organizer, by direct message, that a round could not be paired for a while, and why."""
+        view = await self._view(news)
+        if view is None or view.tournament.status != "running" or view.tournament.current_round >= news.seq:
+            return False  # paired (or over) since
+        why = self.rounds.stalled_reason(view.tournament.id) or "the pairing failed"
+        await send_dm(self.bot, view.tournament.organizer_id,
+                      f"Round {news.seq} of **{escape(title(view.tournament))}** could not be paired for an hour "
+                      f"({why}). I keep trying; if it lasts, tell the bot's admin (their log has the details).")
+        return True
+
+    async def _given_up(self, news: OutboxRecord, gone: bool) -> None:
+        """Tell the organizer, by direct message, that a tournament's news could not be posted in its channel."""
+        view = await self._view(news)
+        if view is None:
+            return
+        why = "its channel is gone" if gone else ("I can no longer post in its channel (a server admin can give me "
+                                                  "back View Channel, Send Messages and Embed Links there)")
+        what = {ROUND_NEWS: f"round {news.seq}'s pairings", FINAL_NEWS: "its final standings",
+                WAITING_NEWS: "that it could not start"}.get(news.kind, "its news")
+        await send_dm(self.bot, view.tournament.organizer_id,
+                      f"I could not post {what} of **{escape(title(view.tournament))}** in "
+                      f"<#{view.tournament.channel_id}>: {why}. `/tournament info` and `/tournament standings` show "
+                      "where it stands.")

@@ -18,14 +18,13 @@ import renderers.standings
 from bot.contract import EMBED_FIELD_VALUE
 from bot.exts.match import variant_words
 from bot.service.standings import SHORT_TIEBREAKS, TIEBREAKS, Line, points_text, tiebreak_text
-from bot.service.tournament_rounds import RoundNews
-from bot.service.tournaments import FORMAT_WORDS, TournamentView, describe, start_words
+from bot.service.tournaments import FORMAT_WORDS, RoundNews, TournamentView
 from bot.texts import plural
 from bot.utils.images import image_file
 from bot.utils.names import escape
 from bot.utils.splitting import listed
 from games import GAMES
-from storage import MatchRecord, TournamentEntryRecord, TournamentGameRecord, TournamentRecord
+from storage import MatchRecord, TournamentEntryRecord, TournamentPairingRecord, TournamentRecord
 
 PAGE_ROWS = renderers.standings.PAGE_ROWS
 """Standings per page, in the embed and in the image."""
@@ -39,6 +38,25 @@ EMBED_TEXT = 4000
 def title(tournament: TournamentRecord) -> str:
     """``#3 Spring cup``."""
     return f"#{tournament.id} {tournament.name}"
+
+
+def describe(tournament: TournamentRecord) -> str:
+    """One line about a tournament: game, format, rounds, time control, players, rated, and where it stands."""
+    game = GAMES[tournament.game].title if tournament.game in GAMES else tournament.game
+    rounds = (f"{plural(tournament.rounds, 'round')}" if tournament.format == "swiss" or tournament.status != "open"
+              else "rounds as the players need")
+    rated = "rated" if tournament.rated else "unrated"
+    state = {"open": "open for entries", "running": f"round {tournament.current_round} of {tournament.rounds}",
+             "finished": "finished", "cancelled": "cancelled"}[tournament.status]
+    return (f"{game} · {FORMAT_WORDS[tournament.format]} · {rounds} · {plural(tournament.days_per_move, 'day')} per "
+            f"move · {rated} · {state}")
+
+
+def start_words(tournament: TournamentRecord) -> str:
+    """When an open tournament starts: by itself at a time (a Discord timestamp), or by hand."""
+    if tournament.starts_at is not None:
+        return f"starts by itself <t:{int(tournament.starts_at)}:R>"
+    return "starts when its organizer starts it"
 
 
 def heading(tournament: TournamentRecord, completed: int, *, final: bool = False) -> str:
@@ -136,16 +154,17 @@ def list_line(tournament: TournamentRecord) -> str:
     return f"**{escape(title(tournament))}** · {describe(tournament)}"
 
 
-def board_line(board: TournamentGameRecord, names: dict[int, str], matches: dict[int, MatchRecord]) -> str:
-    """One board of a round's pairings: ``1. alice – bob · match #12`` (the first named moves first); a bye, a rest
-    or a forfeit said as such."""
+def board_line(board: TournamentPairingRecord, names: dict[int, str], matches: dict[int, MatchRecord]) -> str:
+    """One board of a round's pairings: ``1. alice – bob · match #12`` (the first named moves first); a bye (worth a
+    point in a Swiss, nothing in a round robin, where the odd player out sits the round out) or a forfeit said as
+    such."""
     first = f"**{escape(names.get(board.first_id, '?'))}**"
-    if board.kind == "bye":
+    if board.kind == "bye" and board.first_points:
         return f"`{board.board:>3}.` {first}: a bye (1 point)"
+    if board.kind == "bye":
+        return f"`{board.board:>3}.` {first} sits this round out (a bye)"
     if board.kind == "half_bye":
         return f"`{board.board:>3}.` {first}: a ½-point bye (entered late)"
-    if board.kind == "rest":
-        return f"`{board.board:>3}.` {first} rests this round"
     second = f"**{escape(names.get(board.second_id or 0, '?'))}**"
     if board.kind == "forfeit":
         winner = first if (board.first_points or 0) > (board.second_points or 0) else second
@@ -159,7 +178,7 @@ def round_embed(view: RoundNews) -> discord.Embed:
     """A new round's pairings: every board (as many as fit), the entrants withdrawn from this round on and why."""
     tournament = view.tournament
     names = {entry.user_id: entry.display_name for entry in view.entries}
-    embed = discord.Embed(title=f"{title(tournament)} — round {view.news.round} of {tournament.rounds}"[:256],
+    embed = discord.Embed(title=f"{title(tournament)} — round {view.news.seq} of {tournament.rounds}"[:256],
                           colour=discord.Colour.blurple())
     lines = [board_line(board, names, view.matches) for board in view.boards]
     text = ""
@@ -170,8 +189,13 @@ def round_embed(view: RoundNews) -> discord.Embed:
         text += ("\n" if text else "") + line
     embed.description = text or "No games this round."
     if view.withdrawn:
-        gone = ", ".join(f"{escape(entry.display_name)} ({entry.withdrawn_reason})" for entry in view.withdrawn)
-        embed.add_field(name="Withdrawn from this round on", value=gone[:1024], inline=False)
+        gone = listed([f"{escape(entry.display_name)} ({entry.withdrawn_reason})" for entry in view.withdrawn],
+                      limit=EMBED_FIELD_VALUE)
+        embed.add_field(name="Withdrawn from this round on", value=gone, inline=False)
+    if view.late:
+        late = listed([escape(entry.display_name) for entry in view.late], limit=EMBED_FIELD_VALUE - 120)
+        embed.add_field(name="Joined while this round was paired", inline=False,
+                        value=f"{late}: a ½-point bye this round, playing from round {view.news.seq + 1}.")
     days = plural(tournament.days_per_move, "day")
     embed.set_footer(text=f"The first named moves first · {days} per move · a game lost on time withdraws its "
                           "loser from later rounds · /tournament standings")
