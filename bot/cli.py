@@ -1,6 +1,6 @@
 """The ``napkin`` command: ``run`` the bot, ``play`` it locally without Discord, force a command ``sync``, print
-the bot's ``invite-url``, play the offline ``demo``, ``bench``, ``backup`` or ``inspect`` the database, and copy it
-to the other backend (``migrate-db``).
+the bot's ``invite-url``, play the offline ``demo``, ``bench``, generate ``puzzles``, ``backup`` or ``inspect`` the
+database, and copy it to the other backend (``migrate-db``).
 
 Every subcommand answers a failure with one line on standard error and a non-zero exit code, never a traceback;
 none deletes or overwrites a file it did not create.
@@ -215,6 +215,12 @@ def _bench(args: argparse.Namespace) -> int:
     return bench_main(args.only or None, args.json)
 
 
+def _puzzles_generate(args: argparse.Namespace) -> int:
+    from games.puzzles.generate import main as generate_main
+
+    return generate_main(args.seed, args.out, args.game, args.count, args.seconds)
+
+
 def _backup(args: argparse.Namespace) -> int:
     from bot.config import Settings
     from storage import Database, StorageError
@@ -398,6 +404,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--only", action="append", help="only this benchmark module (repeatable)")
     bench.add_argument("--json", default="bench/results.json", help="where to write the JSON results")
     bench.set_defaults(func=_bench)
+    puzzles = sub.add_parser("puzzles", help="puzzles proven by the exact searches")
+    generate = puzzles.add_subparsers(dest="action", required=True).add_parser(
+        "generate", help="puzzles from the computer's self-play, the same file for the same seed (seeds/puzzles.md)")
+    generate.add_argument("--seed", required=True, help="the seed (any text)")
+    generate.add_argument("--out", required=True, help="the file to write (JSON lines; replaces only a puzzles file)")
+    generate.add_argument("--game", action="append", metavar="KEY", help="only this game (repeatable)")
+    generate.add_argument("--count", type=int, metavar="N", help="puzzles per game (default: each game's quota)")
+    generate.add_argument("--seconds", type=float, default=120.0, help="bound on one position's examination (s)")
+    generate.set_defaults(func=_puzzles_generate)
     backup = sub.add_parser("backup", help="online backup of the database to a new file (PostgreSQL: pg_dump)")
     backup.add_argument("path", help="new file to write the copy to")
     backup.add_argument("--database", help="database to copy (default: NAPKIN_DATABASE or napkin.db)")
