@@ -32,8 +32,9 @@ DUTCH_PLAYERS = 128
 (``make bench``), under the 10 s a pairing may take. A larger tournament's rounds are paired by the maximum-weight
 matching, which keeps the absolute rules (no repeat, one bye each, seats) but not all of the Dutch order."""
 PAIRING_BUDGET = 60.0
-"""Seconds a worker may take to pair one round before the round is left for the next attempt (a pairing of the
-largest tournament allowed takes about a tenth of this on 2 cores: ``make bench``)."""
+"""CPU seconds a worker may spend pairing one round before the round is left for the next attempt (its wait for a
+worker, and a busy machine, do not count: :meth:`bot.service.computer.ComputerPool.pair`; a pairing of the largest
+tournament allowed takes about a tenth of this on 2 cores: ``make bench``)."""
 
 
 class PairingError(Exception):

@@ -342,7 +342,7 @@ async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services
                                                                          clock: Clock, monkeypatch) -> None:
     cup = await _cup(services, PLAYERS[:4], start=False)
     calls = 0
-    real = services.computer.run
+    real = services.computer.pair
 
     async def broken_once(function, *args, budget):  # a worker that died mid-pairing, once
         nonlocal calls
@@ -351,7 +351,7 @@ async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services
             raise TimeoutError("the pairing took too long")
         return await real(function, *args, budget=budget)
 
-    monkeypatch.setattr(services.computer, "run", broken_once)
+    monkeypatch.setattr(services.computer, "pair", broken_once)
     started = await services.tournaments.start(cup.id, GUILD, P1.user_id)
     assert (started.status, started.current_round) == ("running", 0)  # started; round 1 not paired yet
     rounds = services.tournament_rounds
