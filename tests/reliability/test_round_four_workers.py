@@ -5,16 +5,22 @@ code before this round)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
+from typing import Any
 
+import psutil
 import pytest
+import pytest_asyncio
 
 from bot.service import Player, Services, pairing
 from bot.service.computer import ComputerPool
+from bot.utils.computer import run_computer
 from games import GAMES
 from storage import Database, ReadTx
 from tests.bot.helpers import until
-from tests.reliability._support import Clock
+from tests.reliability._support import Clock, World, ephemeral_refusal
 
 GUILD = 20
 PLAYERS = [Player(300 + n, f"p{n}") for n in range(4)]
@@ -97,3 +103,66 @@ async def test_a_round_ends_while_four_servers_reviews_fill_the_workers_and_is_p
             review.cancel()
         await asyncio.gather(*reviews, return_exceptions=True)
         await pool.close()
+
+
+# ---------------------------------------------------------------- no worker outlives the bot
+
+
+RESOURCE_TRACKER = "multiprocessing.resource_tracker"
+"""The one child that is no worker: multiprocessing's bookkeeping process, started with the first worker of the test
+process and shared by every pool in it until the process ends (by design, one per process)."""
+
+
+def _children() -> dict[int, str]:
+    """Every process below the test process (recursively), alive and not a zombie, with its command line; the
+    resource tracker excepted."""
+    found = {}
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):  # ended meanwhile
+            command = " ".join(child.cmdline())
+            if child.status() != psutil.STATUS_ZOMBIE and RESOURCE_TRACKER not in command:
+                found[child.pid] = command
+    return found
+
+
+@pytest_asyncio.fixture
+async def nothing_outlives_the_bot() -> AsyncIterator[dict[int, str]]:
+    """The children of the test process before the test; after the test's bot and its environment ended (this
+    fixture is set up before ``simcord_env``, so it is torn down after it), every child started since must be gone
+    within :data:`GONE_WITHIN` seconds."""
+    before = _children()
+    yield before
+    left: dict[int, str] = {}
+    for _ in range(int(GONE_WITHIN / 0.05)):
+        left = {pid: command for pid, command in _children().items() if pid not in before}
+        if not left:
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"{len(left)} process(es) outlived the bot by {GONE_WITHIN} s: {left}")
+
+
+GONE_WITHIN = 3.0
+"""Seconds after the bot's end within which its workers must be gone (a worker ends within a second of its pool's
+close)."""
+
+
+async def test_no_worker_outlives_a_bot_that_played_a_computer_duel_and_refused_two_reviews(
+        nothing_outlives_the_bot: dict[int, str], simcord_env: Any, db: Database) -> None:
+    # one computer worker was still alive 3 s after the environment shut down: it ends the bot's tasks, not the bot
+    bot = simcord_env.bot
+    world, elsewhere = World(simcord_env, "alice"), World(simcord_env, "bob")
+    duel = await bot.services.challenges.start_computer_duel(
+        guild_id=world.guild.id, channel_id=world.channel.id, game="napkin_chess", variant={},
+        levels=("easy", "medium"))
+    await run_computer(bot, duel.id)  # played to its end by the computer's workers
+    assert (await db.read(ReadTx.get_match, duel.id)).status == "finished"
+    workers = {pid for pid, command in _children().items()
+               if pid not in nothing_outlives_the_bot and "spawn_main" in command}
+    assert workers and set(bot.computer.worker_pids()) == workers  # the duel ran in the bot's own workers
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    running = max(await db.read(ReadTx.all_match_ids))
+    foreign = await elsewhere["bob"].slash(elsewhere.channel, "match review", match=str(duel.id))
+    assert f"There is no match #{duel.id} in this server" in ephemeral_refusal(foreign)
+    unfinished = await world["alice"].slash(world.channel, "match review", match=str(running))
+    assert "is still being played" in ephemeral_refusal(unfinished)
+    assert bot.computer.reviews == 0  # refused before any review was asked of the workers
