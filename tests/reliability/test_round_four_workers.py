@@ -14,7 +14,8 @@ import psutil
 import pytest
 import pytest_asyncio
 
-from bot.service import Player, Services, pairing
+from bot.client import NapkinBot
+from bot.service import MatchService, Player, Services, pairing
 from bot.service.computer import ComputerPool
 from bot.utils.computer import run_computer
 from games import GAMES
@@ -166,3 +167,25 @@ async def test_no_worker_outlives_a_bot_that_played_a_computer_duel_and_refused_
     unfinished = await world["alice"].slash(world.channel, "match review", match=str(running))
     assert "is still being played" in ephemeral_refusal(unfinished)
     assert bot.computer.reviews == 0  # refused before any review was asked of the workers
+
+
+async def test_a_restart_whose_start_up_work_outlasts_simcords_five_seconds_still_comes_up(
+        simcord_env: Any, db: Database) -> None:
+    # "bot did not settle while advancing time": a restarted bot resumes the computer turns a crash left (worker
+    # interpreters start, the games load, boards are drawn), and SimCord gave that 5 s, which a loaded machine overran
+    world = World(simcord_env, "alice")
+    await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
+    (match_id,) = await db.read(ReadTx.all_match_ids)
+    crashed = MatchService(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
+    match = await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")  # the process died here
+    assert match.match.current_seat == 1  # the computer's turn, left pending
+    restarted = NapkinBot(db)
+    real = restarted.computer.move
+
+    async def on_a_loaded_machine(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.to_thread(time.sleep, 6.0)  # what a busy machine adds to the start-up work
+        return await real(*args, **kwargs)
+
+    restarted.computer.move = on_a_loaded_machine  # type: ignore[method-assign]
+    await simcord_env.restart_bot(restarted)
+    assert (await db.read(ReadTx.get_match, match_id)).ply == 2  # resumed, within the environment's settle bound
