@@ -480,7 +480,7 @@ def test_full_size_game_ends_exactly() -> None:
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_computer_moves_are_legal_and_deterministic(level: str) -> None:
+def test_computer_moves_are_legal_and_deterministic(level: str, search_without_cpu_cap: None) -> None:
     state = random_board(random.Random(3), {"preset": "holed"}, 9)
     first = GAME.computer_move(state, level, random.Random(42))
     assert first == GAME.computer_move(state, level, random.Random(42))
@@ -653,13 +653,13 @@ class _LoadedClock:
 
 
 @pytest.mark.parametrize("preset", ["classic", "holed"])
-def test_hard_plays_legal_moves_and_is_deterministic(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hard_plays_legal_moves_and_is_deterministic(preset: str, monkeypatch: pytest.MonkeyPatch,
+                                                     search_without_cpu_cap: None) -> None:
     """A whole seeded match of hard against medium: every hard move legal (exactly, by the brute-force test), and the
     same seed gives the same move again, however loaded the machine. The determinism is the search's, with its work
     budgets: the CPU cap on top of them (:data:`computer.HARD_CPU_SECONDS`, kept in production) lets a busy machine
     cut the play-outs short, where the move may differ, so the search runs here without it (under load the cap made
     this test fail now and then)."""
-    monkeypatch.setattr(computer, "HARD_CPU_SECONDS", math.inf)
     rng = random.Random(7)
     state = GAME.new_state({"preset": preset})
     while not state.is_over:
