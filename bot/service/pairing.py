@@ -2,7 +2,7 @@
 round-robin tables of ``caissify-pairings``, with networkx's maximum-weight matching as the Swiss fallback.
 
 No ``discord`` import and nothing of storage: plain values in, plain values out, so that a round is paired in a
-worker process (:meth:`bot.service.computer.ComputerPool.run` runs :func:`pair_round`) and never on the event loop,
+worker process (:meth:`bot.service.computer.ComputerPool.pair` runs :func:`pair_round`) and never on the event loop,
 and so that the engine can be replaced without touching the tournament service.
 
 What the Dutch engine is fed (FIDE Handbook C.04.3, and caissify-pairings' "caller responsibilities"): every
