@@ -2,8 +2,8 @@
 
 A worker imports this module and :mod:`games` (with the game packages the bot registered), not the bot's services,
 storage or Discord, so that a worker that died is replaced in the time it takes to start an interpreter and import
-the games. :mod:`bot.service.computer` sends it :func:`timed` calls of :func:`choose_notation` (a computer move) and
-of :mod:`games.review`'s pieces.
+the games. :mod:`bot.service.computer` sends it :func:`timed` calls of :func:`choose_notation` (a computer move), of
+:mod:`games.review`'s pieces, and of a tournament round's pairing under a CPU budget (:func:`cpu_bounded`).
 """
 
 from __future__ import annotations
@@ -43,6 +43,37 @@ def timed(function: Callable[..., T], *args: Any) -> tuple[T, float]:
     began = time.process_time()
     value = function(*args)
     return value, time.process_time() - began
+
+
+class CpuBudgetSpent(TimeoutError):
+    """Work used up the CPU seconds it was given (:func:`cpu_bounded`) and was given up."""
+
+
+def cpu_bounded(seconds: float, function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)``, given up with :class:`CpuBudgetSpent` once it has used ``seconds`` of this process's CPU
+    time (user and system: ``ITIMER_PROF``), however long it waited for the CPU meanwhile: a bound on the work
+    itself, the same on a busy machine as on an idle one. ``function`` is pure Python (the signal is handled
+    between two bytecodes).
+
+    In a worker's main thread only: elsewhere (a thread of the bot's own process, whose main thread runs the event
+    loop, or a system without interval timers) the work runs unbounded, and the caller bounds it by the clock.
+
+    Raises:
+        CpuBudgetSpent: ``seconds`` of CPU were used. Exception: whatever ``function`` raises.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return function(*args)
+
+    def spent(signum: int, frame: object) -> None:
+        raise CpuBudgetSpent(f"the work used up its {seconds:g} CPU seconds")
+
+    previous = signal.signal(signal.SIGPROF, spent)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        return function(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 WORKER_NICENESS = 5

@@ -38,9 +38,12 @@ class Dialect:
     lock_timeout_sql: str
     """The statement that makes the rest of a transaction give up on a held row after ``{milliseconds}``; empty on
     SQLite (no row is ever held by another transaction)."""
-    advisory_lock_sql: str
-    """The statement that holds a lock named by two 32-bit integers until the transaction ends (for what has no row
-    to lock yet); empty on SQLite (one writer at a time)."""
+    advisory_locks_sql: str
+    """The statement that holds, until the transaction ends, one lock (for what has no row to lock yet) per distinct
+    ``{name}`` (a text expression over the columns of the query ``{rows}``), each named by two 32-bit integers: the
+    statement's first parameter and a hash of the name. They are taken one after the other in the order of their
+    hashes, so that two such statements never wait for each other in a ring. Empty on SQLite (one writer at a
+    time)."""
 
     def limit(self, limit: int) -> int | None:
         """A ``LIMIT`` parameter: a negative ``limit`` means none."""
@@ -70,7 +73,7 @@ SQLITE = Dialect(
     for_update_sql="",
     skip_locked_sql="",
     lock_timeout_sql="",
-    advisory_lock_sql="",
+    advisory_locks_sql="",
 )
 
 POSTGRESQL = Dialect(
@@ -84,7 +87,8 @@ POSTGRESQL = Dialect(
     for_update_sql=" FOR UPDATE OF {table}",
     skip_locked_sql=" FOR UPDATE OF {table} SKIP LOCKED",
     lock_timeout_sql="SET LOCAL lock_timeout = '{milliseconds}ms'",
-    advisory_lock_sql="SELECT pg_advisory_xact_lock(?, ?)",
+    advisory_locks_sql="SELECT pg_advisory_xact_lock(?, locked.key) FROM (SELECT DISTINCT hashtext({name}) AS key "
+                       "FROM ({rows}) AS listed) AS locked ORDER BY locked.key",
 )
 
 

@@ -16,6 +16,7 @@ from bot.service import ServiceError
 from games import RulesError, add_game_package
 from storage import Database
 from tests.postgres_cluster import Cluster, fresh_database, start_cluster
+from tests.simcord_session import simcord_session
 
 pytest_plugins = ["tests.contract_plugin"]
 """Discord's contract, checked on every request of every test (see tests/contract_plugin.py)."""
@@ -89,16 +90,13 @@ def is_domain_error(error: BaseException) -> bool:
 @pytest_asyncio.fixture
 async def simcord_env(simcord_bot: NapkinBot, request: pytest.FixtureRequest) -> AsyncIterator[Env]:
     """SimCord's environment, as its plugin builds it, except that refusals the bot answered on purpose
-    (domain errors turned into ephemeral replies) are not failures; any other swallowed error still is."""
+    (domain errors turned into ephemeral replies) are not failures; any other swallowed error still is. Every bot
+    it ran is closed at its end (:func:`tests.simcord_session.simcord_session`)."""
     marker = request.node.get_closest_marker("simcord")
     options = {"settle_timeout": 60.0}  # generous: a loaded 2-core machine must not turn into a flaky test
     options.update(marker.kwargs if marker else {})
-    env = Env(simcord_bot, **options)
-    await env.start()
-    try:
+    async with simcord_session(simcord_bot, **options) as env:
         yield env
-    finally:
-        await env.shutdown()
-        unexpected = [error for error in env.errors if not is_domain_error(error)]
-        if unexpected:
-            raise unexpected[0]
+    unexpected = [error for error in env.errors if not is_domain_error(error)]
+    if unexpected:
+        raise unexpected[0]

@@ -1,5 +1,6 @@
-"""The computer's work in worker processes, behind a scheduler: moves for waiting members first, long work (reviews)
-in a lane of its own that never takes the last worker, fair between servers.
+"""The computer's work in worker processes, behind a scheduler: moves for waiting members first, then the pairing of
+a tournament's round, long work (reviews) in a lane of its own that never takes the last worker, fair between
+servers.
 
 A ``hard`` search is pure Python: run in a thread it holds the interpreter lock against the event loop, and every
 member's command waits behind it. :class:`ComputerPool` runs the computer's work in worker processes, one
@@ -16,16 +17,21 @@ queued inside an executor, so the order is ours:
 
 - *move*: the computer's moves (:meth:`ComputerPool.move`). A move expected to be quick (its game and level took at
   most :data:`QUICK_SECONDS` of a worker so far, on average) goes first, to any free worker. The others are slow.
+- *pair*: the pairing of a tournament's round (:meth:`ComputerPool.pair`): slow work that goes before every other
+  slow work, in the order asked, so that it waits for at most the piece of work under way on a worker, never for
+  whole reviews of other servers. Its budget is CPU seconds of its worker (:func:`bot.workers.cpu_bounded`), counted
+  from its start: the wait for a worker and a busy machine do not use it up.
 - *long*: work that takes long, cut into pieces (a review is one piece per move, :mod:`games.review`). A piece of
   long work is a *job*'s (:class:`LongWork`): jobs take their turn in fair order between servers, at most
   :attr:`ComputerPool.review_slots` at once (every worker but one, by default: long work never takes the last worker)
   and at most :attr:`ComputerPool.per_server` of one server at once; a job runs its pieces one after the other.
 
-Slow work (slow moves and pieces of long work) leaves one worker free for quick moves while quick moves are being
-asked for (within :data:`QUICK_KEPT_SECONDS`; with more than one worker), so that a member whose game answers in a
-few milliseconds never waits behind another's long search: size-based assignment, a worker kept for short jobs.
-When a slow move and a piece of long work both wait for the same worker they take turns, so long work always moves
-on, and a move waits for at most one piece.
+Slow work (slow moves, pairings and pieces of long work) leaves one worker free for quick moves while quick moves
+are being asked for (within :data:`QUICK_KEPT_SECONDS`; with more than one worker), so that a member whose game
+answers in a few milliseconds never waits behind another's long search: size-based assignment, a worker kept for
+short jobs. A waiting pairing takes the next worker that slow work may have. When a slow move and a piece of long
+work both wait for the same worker they take turns, so long work always moves on, and a move waits for at most one
+piece.
 
 Fair order between servers is start-time fair queueing with unit costs: each waiting item gets a tag one above its
 server's previous item and never below the tag of the last item served, and items are served by tag (then by
@@ -33,8 +39,8 @@ arrival). One server's ten reviews thus take turns with another server's one: th
 them. A job's place in line (:attr:`LongWork.ahead`) is what ``/match review`` shows its member.
 
 Every queue has a cap: beyond :attr:`ComputerPool.move_queue` waiting moves a move is played at once at the ``easy``
-level; long work beyond its caps (per member, per server, in all) is refused with :class:`LimitReached`, whose text
-says why.
+level; long work beyond its caps (per member, per server, in all) and pairings beyond :data:`PAIR_QUEUE` are refused
+with :class:`LimitReached`, whose text says why.
 
 **Never silently weaker.** Every game bounds its own search by work, not by the clock (Monte-Carlo iterations and
 rollouts, node budgets), so a move is reproducible from its seed. :attr:`ComputerPool.budget` is the wall-clock guard
@@ -80,15 +86,15 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 from bot.service.errors import LimitReached
 from bot.texts import plural
-from bot.workers import choose_notation, init_worker, timed
+from bot.workers import choose_notation, cpu_bounded, init_worker, timed
 from games import Level, game_packages
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 I = TypeVar("I")  # noqa: E741 - an item of a line
 
-Lane = Literal["move", "long"]
-LANES: tuple[Lane, ...] = ("move", "long")
+Lane = Literal["move", "long", "pair"]
+LANES: tuple[Lane, ...] = ("move", "long", "pair")
 
 MOVE_BUDGET = 30.0
 """Seconds a computer move may take, from the request to the answer, before an ``easy`` move is played instead."""
@@ -108,6 +114,11 @@ LONG_QUEUE_PER_SERVER = 10
 """Jobs of long work one server may have waiting for their turn."""
 LONG_QUEUE_PER_SLOT = 20
 """Jobs of long work that may wait for their turn, per review slot (so that the last one's wait stays bounded)."""
+PAIR_QUEUE = 64
+"""Pairings waiting for a worker beyond which another is refused (:class:`LimitReached`; its round is paired later)."""
+PAIR_WALL_FACTOR = 5.0
+"""A pairing not answered within this many times its CPU budget of wall-clock time (its wait included) is given up
+all the same: a worker that no longer gets the CPU at all is something its CPU budget cannot see."""
 COST_SAMPLES = 9
 """The latest searches of a game and level whose median CPU seconds tells whether its next is expected to be quick
 (a median: the first search in a fresh worker, which fills the game's caches, says little of the next ones)."""
@@ -138,7 +149,7 @@ class PoolObserver(Protocol):
     """What the pool reports as it happens (the bot's metrics, :class:`bot.ops.metrics.Metrics`)."""
 
     def waited(self, lane: Lane, seconds: float) -> None:
-        """A move got a worker, or a job of long work its turn, after ``seconds`` of waiting."""
+        """A move or a pairing got a worker, or a job of long work its turn, after ``seconds`` of waiting."""
 
     def fell_back(self, game: str, reason: QuickReason) -> None:
         """A move of ``game`` was played at the ``easy`` level for ``reason``."""
@@ -384,6 +395,8 @@ class ComputerPool:
         """Computer moves asked for and not answered yet (running in a worker or waiting for one)."""
         self.reviews = 0
         """Jobs of long work (reviews) waiting for their turn or running."""
+        self.pairings = 0
+        """Pairings asked for and not answered yet (running in a worker or waiting for one)."""
         self.deaths = 0
         """Worker processes that died while running work (replaced each time)."""
         self._workers: list[_Worker] = []
@@ -391,6 +404,7 @@ class ComputerPool:
         self._moves: _FairLine[_Waiter] = _FairLine()
         self._jobs: _FairLine[LongWork] = _FairLine()
         self._ready: collections.deque[_Waiter] = collections.deque()  # pieces of jobs that had their turn
+        self._pairings: collections.deque[_Waiter] = collections.deque()  # pairings, in the order asked
         self._started_jobs: set[LongWork] = set()
         self._per_server: collections.Counter[int] = collections.Counter()
         self._per_member: collections.Counter[int] = collections.Counter()
@@ -427,8 +441,10 @@ class ComputerPool:
         return sum(1 for worker in self._workers if worker.lane == lane)
 
     def waiting(self, lane: Lane) -> int:
-        """Work of ``lane`` waiting: moves for a worker; jobs of long work for their turn, and their pieces for a
-        worker."""
+        """Work of ``lane`` waiting: moves and pairings for a worker; jobs of long work for their turn, and their
+        pieces for a worker."""
+        if lane == "pair":
+            return len(self._pairings)
         return len(self._moves) if lane == "move" else len(self._jobs) + len(self._ready)
 
     def line(self) -> list[LongWork]:
@@ -453,7 +469,7 @@ class ComputerPool:
             return
         self._closing = True
         stopped = ComputerStopped("the computer's workers were stopped")
-        for waiter in [*self._moves, *self._ready]:
+        for waiter in [*self._moves, *self._ready, *self._pairings]:
             if not waiter.future.done():
                 waiter.future.set_exception(stopped)
         for job in list(self._jobs):
@@ -475,7 +491,7 @@ class ComputerPool:
             if worker.executor is not None:
                 await asyncio.to_thread(worker.executor.shutdown, wait=True, cancel_futures=True)
         self._workers = []
-        self._moves, self._ready = _FairLine(), collections.deque()
+        self._moves, self._ready, self._pairings = _FairLine(), collections.deque(), collections.deque()
         self._closing = False
 
     # ------------------------------------------------------------------------------------------ moves
@@ -586,6 +602,40 @@ class ComputerPool:
                     job._turn.cancel()
             self._dispatch(moved=True)
 
+    # ------------------------------------------------------------------------------------------ pairings
+
+    async def pair(self, function: Callable[..., T], *args: Any, budget: float) -> T:
+        """Pair a tournament's round: run ``function(*args)`` (a module-level function with picklable arguments and
+        result, such as :func:`bot.service.pairing.pair_round`) in a worker process, before any other slow work
+        that waits (it waits for at most the work under way on a worker, never behind reviews), within ``budget``
+        CPU seconds of its worker, counted from its start (:func:`bot.workers.cpu_bounded`); given up all the same
+        after :data:`PAIR_WALL_FACTOR` times ``budget`` of wall-clock time, its wait included. Without workers (or
+        before :meth:`start`) it runs in a thread, within ``budget`` seconds of wall-clock time.
+
+        Raises:
+            TimeoutError: the pairing used its budget (:class:`bot.workers.CpuBudgetSpent`, a ``TimeoutError``), or
+                the wall-clock bound passed. LimitReached: :data:`PAIR_QUEUE` pairings wait already.
+            WorkerLost, ComputerStopped: as :meth:`move`'s search (its workers died; the pool was closed).
+            Exception: whatever ``function`` raises.
+        """
+        self.pairings += 1
+        try:
+            if not self.running:
+                if self._closing:
+                    raise ComputerStopped("the computer's workers were stopped")
+                async with asyncio.timeout(budget):
+                    return await asyncio.to_thread(function, *args)
+            if len(self._pairings) >= PAIR_QUEUE:
+                raise LimitReached(f"The computer has {plural(len(self._pairings), 'pairing')} waiting; this round "
+                                   "is paired a little later.")
+            async with asyncio.timeout(budget * PAIR_WALL_FACTOR):
+                value, _ = await self._piece("pair", cpu_bounded, (budget, function, *args), server=0)
+            return cast(T, value)
+        finally:
+            self.pairings -= 1
+
+    # ------------------------------------------------------------------------------------------ long work (cont.)
+
     async def run(self, function: Callable[..., T], *args: Any, budget: float, server: int = 0) -> T:
         """Run ``function(*args)`` (a module-level function with picklable arguments and result) as one job of long
         work of ``server`` (0: the bot's own), in a worker process, or in a thread without workers.
@@ -629,16 +679,19 @@ class ComputerPool:
 
     def _next_waiter(self) -> _Waiter | None:
         """The work a free worker takes: a quick move first; else slow work, within the workers that slow work may
-        have (all but one while quick moves are being asked for), a slow move and a piece of long work (within the
-        review slots) taking turns when both wait."""
-        while self._ready and self._ready[0].future.done():
-            self._ready.popleft()  # given up by its caller
+        have (all but one while quick moves are being asked for): a pairing first, then a slow move and a piece of
+        long work (within the review slots) taking turns when both wait."""
+        for given_up in (self._ready, self._pairings):
+            while given_up and given_up[0].future.done():
+                given_up.popleft()  # given up by its caller
         quick = self._moves.pop(lambda waiter: not waiter.slow and not waiter.future.done())
         if quick is not None:
             return quick
         kept = 1 if self.workers > 1 and time.perf_counter() - self._quick_asked < QUICK_KEPT_SECONDS else 0
         if sum(1 for worker in self._workers if worker.slow) >= self.workers - kept:
             return None
+        if self._pairings:
+            return self._pairings.popleft()
         long_may = bool(self._ready) and self.busy("long") < self.review_slots
         move_may = any(waiter.slow and not waiter.future.done() for waiter in self._moves)
         if long_may and (not move_may or self._last_slow == "move"):
@@ -661,9 +714,14 @@ class ComputerPool:
                 if self._closing:
                     raise ComputerStopped("the computer's workers were stopped")
                 return await asyncio.to_thread(timed, function, *args)
-            waiter = _Waiter(lane, loop.create_future(), time.perf_counter(), slow=slow or lane == "long")
+            waiter = _Waiter(lane, loop.create_future(), time.perf_counter(), slow=slow or lane != "move")
             if lane == "move":
                 self._moves.push(waiter, server, -1 if again else int(slow))
+            elif lane == "pair":
+                if again:
+                    self._pairings.appendleft(waiter)
+                else:
+                    self._pairings.append(waiter)
             elif again:
                 self._ready.appendleft(waiter)
             else:
@@ -674,7 +732,7 @@ class ComputerPool:
             except asyncio.CancelledError:
                 self._withdraw(waiter)
                 raise
-            if lane == "move" and not again:
+            if lane != "long" and not again:  # (a job of long work waited for its turn: told then)
                 self.observer.waited(lane, time.perf_counter() - waiter.since)
             try:
                 running = worker.submit(timed, function, *args)
@@ -704,8 +762,9 @@ class ComputerPool:
             self._dispatch()
             return
         if not self._moves.remove(waiter):
-            with contextlib.suppress(ValueError):
-                self._ready.remove(waiter)
+            for line in (self._ready, self._pairings):
+                with contextlib.suppress(ValueError):
+                    line.remove(waiter)
 
     @staticmethod
     def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> None:

@@ -1,10 +1,12 @@
 """Moves: a member's move (with the opponent's conditional reply in the same transaction), and the computer's
 replies, searched off the event loop and applied like a member's.
 
-No ``discord`` import. A move is one transaction body: the match is locked and re-read, its version checked, the
-rules core validates and applies the move (:func:`apply_move`), and the conditional moves service
-(:class:`bot.service.premoves.PremoveService`) is asked for the waiting seat's answer, which is applied right after
-it. A move that comes after the mover's deadline ends the match instead (:func:`bot.service.finisher.time_is_up`).
+No ``discord`` import. A move is one transaction body: the lock of every member it may give the turn is taken
+(:meth:`storage.Tx.lock_members_of`, the lock a vacation and a match's start take: a vacation starting in another
+process either comes first, and the move reads it, or waits for the move), the match is locked and re-read, its
+version checked, the rules core validates and applies the move (:func:`apply_move`), and the conditional moves
+service (:class:`bot.service.premoves.PremoveService`) is asked for the waiting seat's answer, which is applied right
+after it. A move that comes after the mover's deadline ends the match instead (:func:`bot.service.finisher.time_is_up`).
 
 Every move stored, and the time a member's took, is told to the service's :attr:`MoveService.observer` (the bot's
 metrics: ``napkin_moves_total``, ``napkin_move_duration_seconds``).
@@ -99,6 +101,7 @@ class MoveService:
             games.InvalidMove / games.IllegalMove (the rules core's reason).
         """
         def body(tx: Tx) -> MoveResult | MatchRecord:
+            tx.lock_members_of(match_id, but=user_id)  # whom this move may give the turn: a vacation waits, or came
             locked, lines = tx.lock_match_for_move(match_id)  # one round trip on PostgreSQL, with the BEGIN
             match = check_active(locked, match_id, guild_id)
             seat_of(match, user_id)
@@ -183,6 +186,7 @@ class MoveService:
 
             def body(tx: Tx, version: int = match.version, before: State[Any] = state, seat: int = seat.seat,
                      text: str = text, now: float = self.clock()) -> MoveResult | None:
+                tx.lock_members_of(match_id)  # the member it gives the turn, as a member's move does
                 fresh = tx.lock_match(match_id)
                 if fresh is None or fresh.version != version or fresh.status != "active":
                     return None

@@ -2,7 +2,7 @@
 round-robin tables of ``caissify-pairings``, with networkx's maximum-weight matching as the Swiss fallback.
 
 No ``discord`` import and nothing of storage: plain values in, plain values out, so that a round is paired in a
-worker process (:meth:`bot.service.computer.ComputerPool.run` runs :func:`pair_round`) and never on the event loop,
+worker process (:meth:`bot.service.computer.ComputerPool.pair` runs :func:`pair_round`) and never on the event loop,
 and so that the engine can be replaced without touching the tournament service.
 
 What the Dutch engine is fed (FIDE Handbook C.04.3, and caissify-pairings' "caller responsibilities"): every
@@ -32,8 +32,9 @@ DUTCH_PLAYERS = 128
 (``make bench``), under the 10 s a pairing may take. A larger tournament's rounds are paired by the maximum-weight
 matching, which keeps the absolute rules (no repeat, one bye each, seats) but not all of the Dutch order."""
 PAIRING_BUDGET = 60.0
-"""Seconds a worker may take to pair one round before the round is left for the next attempt (a pairing of the
-largest tournament allowed takes about a tenth of this on 2 cores: ``make bench``)."""
+"""CPU seconds a worker may spend pairing one round before the round is left for the next attempt (its wait for a
+worker, and a busy machine, do not count: :meth:`bot.service.computer.ComputerPool.pair`; a pairing of the largest
+tournament allowed takes about a tenth of this on 2 cores: ``make bench``)."""
 
 
 class PairingError(Exception):

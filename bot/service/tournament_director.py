@@ -116,7 +116,7 @@ class Director:
             return Nothing()
         try:
             try:
-                result = await self.computer.run(pairing.pair_round, step.request, budget=pairing.PAIRING_BUDGET)
+                result = await self.computer.pair(pairing.pair_round, step.request, budget=pairing.PAIRING_BUDGET)
             except pairing.PairingError as error:  # nobody left to pair within the rules: the tournament ends
                 log.info("tournament %s: no round %s (%s); finishing it", tournament_id, step.round_number, error)
                 finished = await self.db.write(_finish_early, step.tournament, self.clock())

@@ -16,11 +16,13 @@ and the time it was set) after where it would have been, reminders included (the
 before the deadline). Everything is in the database, so a restart changes nothing.
 
 Several processes: a vacation that starts or ends first takes the member's lock (:meth:`storage.Tx.lock_member`,
-which a match starting with the member to move takes too) and then the row of every active match of theirs in the
-server (:meth:`storage.Tx.lock_active_matches_of`, the lock a move takes), and only then reads whose turn it is and
-moves the deadlines. A move in another process that hands her the turn therefore either commits first (and the
-vacation then pauses the deadline it set) or waits for the vacation (and reads it, setting a paused deadline): the
-deadline each match ends with is the one its history implies, whichever process did what.
+which a match starting with the member to move takes too, and every move that may give her the turn:
+:meth:`storage.Tx.lock_members_of`) and then the row of every active match of theirs in the server
+(:meth:`storage.Tx.lock_active_matches_of`, the lock a move takes), and only then reads whose turn it is and moves
+the deadlines. A move in another process that hands her the turn therefore either commits first (and the vacation
+then pauses the deadline it set) or waits for the vacation (and reads it, setting a paused deadline), also in a match
+that started after the vacation read her matches: the deadline each match ends with is the one its history implies,
+whichever process did what.
 
 Decisions (documented in README):
 

@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from storage.queries.base import Queries, shard_where
 from storage.records import MemberPrefs, Shards, VacationRecord, vacation_from_row
 
@@ -53,6 +51,11 @@ class MemberReads(Queries):
 
 _MEMBER_LOCKS = 0x6E61
 """The first key of the advisory locks of :meth:`MemberWrites.lock_member` (the second is a hash of the member)."""
+_MEMBER_NAME = "CAST(guild_id AS TEXT) || '/' || CAST(user_id AS TEXT)"
+"""What names a member's lock: their server and their id (the hash of this text is the lock's second key)."""
+_GIVEN_MEMBER = "SELECT CAST(? AS BIGINT) AS guild_id, CAST(? AS BIGINT) AS user_id"
+_SEATED_MEMBERS = ("SELECT m.guild_id, s.user_id FROM seats s JOIN matches m ON m.id = s.match_id "
+                   "WHERE s.match_id = ? AND s.level IS NULL")
 
 
 class MemberWrites(MemberReads):
@@ -60,13 +63,27 @@ class MemberWrites(MemberReads):
 
     def lock_member(self, guild_id: int, user_id: int) -> None:
         """Hold ``user_id``'s deadlines in ``guild_id`` until the transaction ends: a vacation that starts or ends,
-        and a match that starts with the member to move, take this lock before they read whether the member is
-        away, so that of two such transactions in two processes the second sees what the first wrote (a match
-        started meanwhile has no row to lock yet). PostgreSQL's advisory lock; nothing on SQLite, whose writers take
-        turns."""
-        if self._dialect.advisory_lock_sql:
-            digest = hashlib.blake2b(f"{guild_id}:{user_id}".encode(), digest_size=4).digest()
-            self._defer(self._dialect.advisory_lock_sql, (_MEMBER_LOCKS, int.from_bytes(digest, "big", signed=True)))
+        a match that starts with the member to move and a move that may give them the turn
+        (:meth:`lock_members_of`) take this lock before they read whether the member is away, so that of two such
+        transactions in two processes the second sees what the first wrote (a match started meanwhile has no row to
+        lock yet, and a vacation's transaction does not see it). PostgreSQL's advisory lock; nothing on SQLite,
+        whose writers take turns."""
+        if self._dialect.advisory_locks_sql:
+            self._defer(self._dialect.advisory_locks_sql.format(name=_MEMBER_NAME, rows=_GIVEN_MEMBER),
+                        (_MEMBER_LOCKS, guild_id, user_id))
+
+    def lock_members_of(self, match_id: int, *, but: int | None = None) -> None:
+        """:meth:`lock_member` for every member seated in ``match_id`` but ``but`` (the member moving now): the
+        members a move or the computer's reply may give the turn to. Taken before the match's row
+        (:meth:`storage.Tx.lock_match`), as a vacation takes its member's lock before the rows of their matches, so
+        that a transaction waits for a member's lock only while it holds no match: the two never wait for each
+        other in a ring. Nothing on SQLite."""
+        if not self._dialect.advisory_locks_sql:
+            return
+        rows, params = _SEATED_MEMBERS, [_MEMBER_LOCKS, match_id]
+        if but is not None:
+            rows, params = f"{rows} AND s.user_id <> ?", [*params, but]
+        self._defer(self._dialect.advisory_locks_sql.format(name=_MEMBER_NAME, rows=rows), params)
 
     def lock_member_prefs(self, user_id: int, now: float) -> MemberPrefs:
         """A member's preferences, held until the transaction ends (stored first as the defaults, at ``now``, when

@@ -132,15 +132,19 @@ def test_review_slots_default_to_every_worker_but_one_and_are_bounded() -> None:
             ComputerPool(workers, review_slots=slots)
 
 
-_running = threading.Lock()
-_counts = {"now": 0, "most": 0}
+_running = threading.Condition()
+_counts = {"now": 0, "most": 0, "together": 1}
 
 
 def _busy_a_moment() -> str:
+    """A piece of work that holds its slot until ``_counts["together"]`` pieces run at once (for at most 10 s: a pool
+    that never lets that many run shows it in ``_counts["most"]``), then a moment more."""
     with _running:
         _counts["now"] += 1
         _counts["most"] = max(_counts["most"], _counts["now"])
-    time.sleep(0.2)
+        _running.notify_all()
+        _running.wait_for(lambda: _counts["now"] >= _counts["together"], timeout=10)
+    time.sleep(0.05)
     with _running:
         _counts["now"] -= 1
     return "done"
@@ -148,10 +152,13 @@ def _busy_a_moment() -> str:
 
 @pytest.mark.parametrize("slots", [1, 2])
 async def test_reviews_run_at_most_their_slots_at_once(slots: int) -> None:
-    _counts.update(now=0, most=0)
+    _counts.update(now=0, most=0, together=slots)  # each piece waits for every slot to be taken (not for luck)
     pool = ComputerPool(3, review_slots=slots)  # not started: the work runs in threads, under the same slots
     # four servers' work: one server's alone would run one at a time (its share, pool.per_server)
-    answers = await asyncio.gather(*(pool.run(_busy_a_moment, budget=30, server=n) for n in range(4)))
+    try:
+        answers = await asyncio.gather(*(pool.run(_busy_a_moment, budget=30, server=n) for n in range(4)))
+    finally:
+        _counts["together"] = 1
     assert answers == ["done"] * 4 and _counts["most"] == slots and pool.reviews == 0
 
 

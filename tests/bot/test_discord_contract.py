@@ -20,6 +20,7 @@ from bot.utils.splitting import pack
 from storage import Database, ReadTx
 from tests.bot.helpers import World
 from tests.reliability._support import legal_texts, match_of
+from tests.simcord_session import simcord_session
 
 TREE_BUDGET = 3000
 """What every command may take in English, leaving a quarter of Discord's 4,000 for longer translations."""
@@ -86,16 +87,10 @@ def probe_bot(db: Database) -> NapkinBot:
 
 
 async def test_a_26th_autocomplete_choice_is_refused(probe_bot, discord_contract) -> None:
-    from simcord.env import Env
-
-    env = Env(probe_bot, settle_timeout=60.0)
-    await env.start()
-    try:
+    async with simcord_session(probe_bot, settle_timeout=60.0) as env:
         world = await _two_members(env)
         with discord_contract.expected() as refused:
             await world["alice"].autocomplete(world.channel, "probe", "value", "")
-    finally:
-        await env.shutdown()
     assert [b.field for b in refused] == ["$.data.choices"], refused
     assert refused[0].limit == "at most 25 choices: 26 sent"
 

@@ -11,6 +11,7 @@ import pytest
 
 from bot.service import LimitReached
 from bot.service.computer import ComputerPool, choose_notation
+from bot.workers import CpuBudgetSpent
 from games import GAMES
 from tests.bot.helpers import until
 
@@ -219,3 +220,90 @@ async def test_slow_moves_leave_a_worker_to_quick_ones_while_these_are_asked_for
         await asyncio.gather(*slow)
     finally:
         await pool.close()
+
+
+def _stamped_pause(seconds: float) -> tuple[float, float]:
+    """A piece of long work that holds its worker for ``seconds``; when it ran (wall-clock start and end)."""
+    began = time.time()
+    time.sleep(seconds)
+    return began, time.time()
+
+
+def _started_at() -> float:
+    """A pairing that only says when it started (wall clock)."""
+    return time.time()
+
+
+def _burns_cpu(seconds: float) -> float:
+    """Work that keeps its CPU busy for ``seconds`` of CPU time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return seconds
+
+
+async def _stamped_job(pool: ComputerPool, server: int, pieces: int, seconds: float,
+                       stamps: list[tuple[float, float]]) -> None:
+    async with pool.long_work(server=server) as job:
+        for _ in range(pieces):
+            stamps.append(await job.run(_stamped_pause, seconds))
+
+
+async def test_a_pairing_waits_for_at_most_the_piece_under_way_never_for_other_servers_reviews() -> None:
+    pool = ComputerPool(2)  # one review slot, one worker kept for quick moves while they are asked for
+    seen = _Seen()
+    pool.observer = seen
+    pool.start()
+    state = GAMES["chopsticks"].new_state({}).to_dict()
+    stamps: list[tuple[float, float]] = []
+    reviews: list[asyncio.Task[None]] = []
+    try:
+        await asyncio.gather(*(pool.choose("chopsticks", state, "easy", str(n)) for n in range(2)))  # both started
+        assert pool.processes == 2
+        await pool.pair(_started_at, budget=30)  # the worker has imported what a pairing needs
+        reviews = [asyncio.create_task(_stamped_job(pool, server, 20, 0.25, stamps)) for server in (1, 2, 3, 4)]
+        await until(lambda: pool.busy("long") == 1 and len(pool.line()) == 3, 0.01)
+        await pool.move("chopsticks", state, "easy", "asked")  # a quick move was just asked: one worker is kept
+        asked = time.time()
+        started = await pool.pair(_started_at, budget=30)
+        assert pool.reviews == 4 and len(pool.line()) == 3  # paired while every review still runs or waits
+        went_first = [began for began, _ in stamps if asked < began < started]
+        assert len(went_first) <= 1  # the piece under way (given its worker already) at most: never another
+        assert ("pair", pytest.approx(0, abs=5)) in seen.waits
+    finally:
+        for review in reviews:
+            review.cancel()
+        await asyncio.gather(*reviews, return_exceptions=True)
+        await pool.close()
+
+
+async def test_a_pairings_budget_is_the_cpu_it_uses_not_its_wait_nor_its_sleep(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.service.computer as computer
+
+    pool = ComputerPool(1)
+    pool.start()
+    try:
+        await pool.pair(_started_at, budget=30)  # the worker started
+        monkeypatch.setattr(computer, "PAIR_WALL_FACTOR", 1000.0)  # the CPU budget alone, however busy the machine
+        busy = asyncio.create_task(pool.run(_pause, 1.0, budget=60))  # the one worker is busy for a second
+        await until(lambda: pool.busy("long") >= 1, 0.01)
+        assert await pool.pair(_pause, 0.6, budget=0.3) == 0.6  # waited 1 s and slept 0.6 s: 0 CPU seconds spent
+        assert busy.done()
+        with pytest.raises(CpuBudgetSpent, match=r"used up its 0\.3 CPU seconds"):
+            await pool.pair(_burns_cpu, 30.0, budget=0.3)
+        assert await pool.pair(_burns_cpu, 0.05, budget=0.3) == 0.05  # the worker goes on serving
+        monkeypatch.setattr(computer, "PAIR_WALL_FACTOR", 2.0)
+        with pytest.raises(TimeoutError) as late:  # a worker that gets no CPU: the wall clock gives it up
+            await pool.pair(_pause, 3.0, budget=0.2)
+        assert not isinstance(late.value, CpuBudgetSpent)
+    finally:
+        await pool.close()
+
+
+async def test_a_pairing_without_workers_runs_in_a_thread_within_its_budget_of_wall_clock() -> None:
+    pool = ComputerPool(0)
+    assert await pool.pair(_pause, 0.01, budget=5) == 0.01
+    with pytest.raises(TimeoutError):
+        await pool.pair(_pause, 0.5, budget=0.05)
+    assert pool.pairings == 0

@@ -8,12 +8,12 @@ import sys
 import discord
 import pytest
 from discord.ext import commands
-from simcord.env import Env
 
 from bot import cli
 from bot.client import TREE_HASH_KEY, NapkinBot
 from bot.config import Settings, parse_shard_ids
 from storage import Database, ReadTx, Shards
+from tests.simcord_session import simcord_session
 
 
 @pytest.mark.parametrize(("text", "ids"), [("0", (0,)), ("0,1", (0, 1)), ("0-3", (0, 1, 2, 3)),
@@ -94,13 +94,10 @@ async def test_the_bot_runs_the_shards_it_is_given(db: Database) -> None:
 @pytest.mark.parametrize(("ids", "syncs"), [([1], False), ([0], True)])
 async def test_only_the_process_running_shard_zero_syncs_the_commands(db: Database, ids: list[int],
                                                                      syncs: bool) -> None:
-    env = Env(NapkinBot(db, shard_count=2, shard_ids=ids), settle_timeout=60.0, strict_sync=False)
-    await env.start()
-    try:
+    async with simcord_session(NapkinBot(db, shard_count=2, shard_ids=ids), settle_timeout=60.0,
+                               strict_sync=False) as env:
         assert sorted(env.bot.shards) == ids  # type: ignore[attr-defined]
         synced = [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
         assert len(synced) == int(syncs)
         assert (await db.read(ReadTx.get_meta, TREE_HASH_KEY) is not None) is syncs
         assert isinstance(env.bot, discord.AutoShardedClient)
-    finally:
-        await env.shutdown()

@@ -342,7 +342,7 @@ async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services
                                                                          clock: Clock, monkeypatch) -> None:
     cup = await _cup(services, PLAYERS[:4], start=False)
     calls = 0
-    real = services.computer.run
+    real = services.computer.pair
 
     async def broken_once(function, *args, budget):  # a worker that died mid-pairing, once
         nonlocal calls
@@ -351,7 +351,7 @@ async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services
             raise TimeoutError("the pairing took too long")
         return await real(function, *args, budget=budget)
 
-    monkeypatch.setattr(services.computer, "run", broken_once)
+    monkeypatch.setattr(services.computer, "pair", broken_once)
     started = await services.tournaments.start(cup.id, GUILD, P1.user_id)
     assert (started.status, started.current_round) == ("running", 0)  # started; round 1 not paired yet
     rounds = services.tournament_rounds
@@ -388,7 +388,7 @@ async def test_a_member_who_joins_while_a_round_is_paired_gets_a_bye_and_plays_f
         services: Services, db: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
     cup = await _cup(services, PLAYERS[:4], rounds=4)
     late = PLAYERS[5]
-    real = services.computer.run
+    real = services.computer.pair
 
     async def join_meanwhile(function, *args, budget):  # the pairing of round 2 is read; the member joins now
         result = await real(function, *args, budget=budget)
@@ -396,7 +396,7 @@ async def test_a_member_who_joins_while_a_round_is_paired_gets_a_bye_and_plays_f
             await services.tournaments.join(cup.id, GUILD, late)
         return result
 
-    monkeypatch.setattr(services.computer, "run", join_meanwhile)
+    monkeypatch.setattr(services.computer, "pair", join_meanwhile)
     await _finish_round(services, db, cup.id, 1)
     pairings = await db.read(ReadTx.tournament_pairings, cup.id)
     theirs = [(p.round, p.kind, p.first_points) for p in pairings if late.user_id in (p.first_id, p.second_id)]

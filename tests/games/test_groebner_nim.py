@@ -400,7 +400,7 @@ def test_state_is_immutable() -> None:
 
 
 @pytest.mark.parametrize("mode", ["duel", "solitaire"])
-def test_computer_levels_play_legal_moves_deterministically(mode: str) -> None:
+def test_computer_levels_play_legal_moves_deterministically(mode: str, search_without_cpu_cap: None) -> None:
     for seed in range(4):
         state = GAME.new_state({"mode": mode, "sticks": 3, "order": "lex"}, random.Random(seed))
         for level in ("easy", "medium", "hard"):

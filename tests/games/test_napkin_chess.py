@@ -480,7 +480,7 @@ def test_full_size_game_ends_exactly() -> None:
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_computer_moves_are_legal_and_deterministic(level: str) -> None:
+def test_computer_moves_are_legal_and_deterministic(level: str, search_without_cpu_cap: None) -> None:
     state = random_board(random.Random(3), {"preset": "holed"}, 9)
     first = GAME.computer_move(state, level, random.Random(42))
     assert first == GAME.computer_move(state, level, random.Random(42))
@@ -638,10 +638,28 @@ def test_graph_of_a_position_holds_only_legal_placements_and_stops_at_its_budget
         graph.best()
 
 
+class _LoadedClock:
+    """The CPU clock as a search on a loaded machine reads it (a stand-in for :mod:`time` in the computer's module):
+    every look finds its whole CPU budget spent."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.looks = 0
+
+    def process_time(self) -> float:
+        self.looks += 1
+        self.now += 10.0
+        return self.now
+
+
 @pytest.mark.parametrize("preset", ["classic", "holed"])
-def test_hard_plays_legal_moves_and_is_deterministic(preset: str) -> None:
+def test_hard_plays_legal_moves_and_is_deterministic(preset: str, monkeypatch: pytest.MonkeyPatch,
+                                                     search_without_cpu_cap: None) -> None:
     """A whole seeded match of hard against medium: every hard move legal (exactly, by the brute-force test), and the
-    same seed gives the same move again."""
+    same seed gives the same move again, however loaded the machine. The determinism is the search's, with its work
+    budgets: the CPU cap on top of them (:data:`computer.HARD_CPU_SECONDS`, kept in production) lets a busy machine
+    cut the play-outs short, where the move may differ, so the search runs here without it (under load the cap made
+    this test fail now and then)."""
     rng = random.Random(7)
     state = GAME.new_state({"preset": preset})
     while not state.is_over:
@@ -650,11 +668,25 @@ def test_hard_plays_legal_moves_and_is_deterministic(preset: str) -> None:
             move = GAME.computer_move(state, "hard", random.Random(seed))
             assert brute_legal(state, move)
             if state.ply in (0, 8, 12):
-                assert GAME.computer_move(state, "hard", random.Random(seed)) == move
+                with monkeypatch.context() as loaded:
+                    loaded.setattr(computer, "time", _LoadedClock())  # the same search, on a busy machine
+                    assert GAME.computer_move(state, "hard", random.Random(seed)) == move
         else:
             move = GAME.computer_move(state, "medium", rng)
         state = state.apply(move)
     assert state.outcome is not None
+
+
+def test_hards_cpu_cap_stops_its_play_outs_on_a_loaded_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The production cap holds: a search whose every look at the clock finds its budget spent stops its play-outs
+    at its first look (each candidate tried once) and still plays a legal move."""
+    assert computer.HARD_CPU_SECONDS == 0.8
+    state = GAME.new_state({"preset": "holed"})  # (the bandit's position: no exact search, no mirror)
+    clock = _LoadedClock()
+    monkeypatch.setattr(computer, "time", clock)
+    move = GAME.computer_move(state, "hard", random.Random(3))
+    assert brute_legal(state, move)
+    assert clock.looks == 2  # the move's deadline, then the bandit's first look: stopped there
 
 
 # ------------------------------------------------------------------------------------------ random games

@@ -363,7 +363,7 @@ def test_face_count_follows_euler(seed: int, count: int, size: int) -> None:
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_computer_plays_legal_reproducible_games(level: str) -> None:
+def test_computer_plays_legal_reproducible_games(level: str, search_without_cpu_cap: None) -> None:
     variant = {"size": 8, "dots": 3}
     moves = []
     for _ in range(2):
@@ -413,7 +413,7 @@ def test_medium_takes_the_best_provisional_margin() -> None:
     assert margins[GAME.computer_move(state, "medium", random.Random(1))] == max(margins.values())
 
 
-def test_hard_beats_easy() -> None:
+def test_hard_beats_easy(search_without_cpu_cap: None) -> None:
     # The first seat (odd faces) wins under good play, so hard must win every game there; as the second seat it
     # must not lose these (its draws are the seat's, 18 of 250 in the arena against easy).
     results: dict[int, list[int | None]] = {0: [], 1: []}
@@ -564,7 +564,7 @@ def test_long_segments_first_for_the_odd_side_saves_work_and_changes_no_value() 
     assert ordered_leaves < 0.9 * plain_leaves  # 25,316 against 30,506
 
 
-def test_the_shared_table_never_changes_a_move() -> None:
+def test_the_shared_table_never_changes_a_move(search_without_cpu_cap: None) -> None:
     states = [_drawing_from(seed, 5, 8) for seed in range(3)]
     warm = []
     for state in states:  # each search fills the table, which the next ones of the same dots meet warm
@@ -639,7 +639,7 @@ def test_komi_shifts_every_exact_value() -> None:
 
 
 @pytest.mark.parametrize("seat", [0, 1])
-def test_hard_places_the_dot_that_serves_its_side(seat: int) -> None:
+def test_hard_places_the_dot_that_serves_its_side(seat: int, search_without_cpu_cap: None) -> None:
     # Eight or nine dots placed at random; hard places the ninth (seat 0; the tenth then goes at random) or the
     # tenth (seat 1). Judged on 600 futures (the tenth dot at random, then a random closed path), hard's dot lies
     # in the best quarter of 48 legal points drawn at random, for its side (odd faces for seat 0, even for seat 1).
@@ -733,7 +733,7 @@ def test_hard_swindles_a_random_drawer_among_its_best_segments(left: int) -> Non
 
 
 def test_the_first_segment_is_searched_exactly_and_never_depends_on_the_table(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, search_without_cpu_cap: None) -> None:
     # With 10 dots the whole drawing after the first segment is within the exact search, so hard searches the first
     # segment exactly too, in an order of random paths, within a budget of closed paths. Given the budget of the
     # whole search, its segment has the best exact value; with its own budget it plays the same segment whether the

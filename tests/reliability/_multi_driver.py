@@ -20,7 +20,8 @@ per request:
 * ``{"op": "vacation", "now": T, "guild": G, "user": U, "action": "start" | "end"}`` → ``{"vacation": [id, ends_by],
   "deadlines": n}`` (or ``{"refused": name}``): the member's vacation started or ended.
 * ``{"op": "accept", "now": T, "challenge": C, "guild": G, "user": U}`` → ``{"match": id}``: the challenge accepted
-  by member ``U`` (or ``{"refused": name}``).
+  by member ``U`` (or ``{"refused": name}``); with ``"then": [M, TEXT]`` member ``M`` then plays ``TEXT`` in the new
+  match at once (``{"match": id, "applied": [...], "refused": [...]}`` as for ``play``).
 * ``{"op": "settings", "now": T, "guild": G, "changes": {...}}`` → ``{"settings": {...}}``: a server's settings
   changed.
 * ``{"op": "hold", "now": T}`` → ``{"armed": true}``: the next request's write transaction stops right before its
@@ -33,6 +34,10 @@ per request:
   (reported here, then settled).
 * ``{"op": "hold-pairing", "now": T, "tournament": N}``: takes the lease of the tournament's next round and stops
   before writing it (answers ``{"holding": round}`` first), for the test to kill.
+
+Any other request may carry ``"at": W``: it is then run at the wall-clock time ``W`` (the same instant in every
+process), so that two processes race for real rather than one after the other; and ``"linger": S``: its first write
+transaction stays open ``S`` seconds more before its commit, its locks held (a process slowed down by its machine).
 """
 
 from __future__ import annotations
@@ -168,12 +173,32 @@ async def _accept(service: MatchService, request: dict[str, Any]) -> dict[str, A
         result = await service.accept_challenge(request["challenge"], request["guild"], accepter)
     except ServiceError as error:
         return {"refused": type(error).__name__}
-    return {"match": result.match.id}
+    if "then" not in request:
+        return {"match": result.match.id}
+    mover, text = request["then"]
+    return {"match": result.match.id, **await _play(service, [[result.match.id, request["guild"], mover, text]])}
 
 
 async def _settings(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
     changed = await service.services.settings.update(request["guild"], **request["changes"])
     return {"settings": dataclasses.asdict(changed)}
+
+
+def _linger_next_write(db: Database, seconds: float) -> None:
+    """Make the next write of ``db`` wait ``seconds`` right before its commit."""
+    real = db.write
+
+    async def write(body: Any, *args: Any, **kwargs: Any) -> Any:
+        db.write = real  # type: ignore[method-assign]  # only this once
+
+        def lingering(tx: Tx, *inner: Any, **named: Any) -> Any:
+            result = body(tx, *inner, **named)
+            time.sleep(seconds)
+            return result
+
+        return await real(lingering, *args, **kwargs)
+
+    db.write = write  # type: ignore[method-assign]
 
 
 def _hold_next_write(db: Database, gate: threading.Event) -> None:
@@ -217,6 +242,10 @@ async def main(argv: list[str]) -> None:
     }
 
     async def answer(op: str, request: dict[str, Any]) -> None:
+        if "at" in request and op != "end":  # (``end`` has two instants of its own)
+            await asyncio.sleep(max(0.0, float(request["at"]) - time.time()))
+        if "linger" in request:
+            _linger_next_write(db, float(request["linger"]))
         if op in replies:
             _say(await replies[op](request))
         elif op == "hold-pairing":

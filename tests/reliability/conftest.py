@@ -13,6 +13,7 @@ from simcord.env import Env
 
 from bot.client import NapkinBot
 from tests.reliability._support import is_domain_error
+from tests.simcord_session import simcord_session
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,15 +26,11 @@ async def simcord_env(simcord_bot: NapkinBot, request: pytest.FixtureRequest) ->
     marker = request.node.get_closest_marker("simcord")
     options = {"settle_timeout": 60.0}
     options.update(marker.kwargs if marker else {})
-    env = Env(simcord_bot, **options)
-    await env.start()
-    try:
+    async with simcord_session(simcord_bot, **options) as env:
         yield env
-    finally:
-        await env.shutdown()
-        tolerated = request.node.get_closest_marker("tolerates")
-        allowed = tuple(tolerated.kwargs["errors"]) if tolerated else ()
-        unexpected = [error for error in env.errors if not is_domain_error(error)
-                      and not isinstance(getattr(error, "original", error), allowed)]
-        if unexpected:
-            raise unexpected[0]
+    tolerated = request.node.get_closest_marker("tolerates")
+    allowed = tuple(tolerated.kwargs["errors"]) if tolerated else ()
+    unexpected = [error for error in env.errors if not is_domain_error(error)
+                  and not isinstance(getattr(error, "original", error), allowed)]
+    if unexpected:
+        raise unexpected[0]

@@ -34,6 +34,7 @@ from tests.reliability._support import (
     solitaire_variant,
     start_command,
 )
+from tests.simcord_session import simcord_session
 
 MAX_EXAMPLES = 20
 MAX_STEPS = 30
@@ -186,12 +187,10 @@ def _button(message: Any, move: str) -> str | None:
 
 async def _example(path: Path, data: Any, games: list[str], stats: Stats) -> None:
     db = await Database.open(path)
-    env = Env(NapkinBot(db), settle_timeout=60.0)
-    await env.start()
     try:
-        await Fuzz(env, db, stats).example(data, games)
+        async with simcord_session(NapkinBot(db), settle_timeout=60.0) as env:
+            await Fuzz(env, db, stats).example(data, games)
     finally:
-        await env.shutdown()
         await db.close()
     unexpected = [error for error in env.errors if not is_domain_error(error)]
     assert not unexpected, unexpected

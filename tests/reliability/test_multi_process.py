@@ -545,3 +545,73 @@ async def test_a_process_killed_holding_a_tournament_pairing_leaves_it_to_anothe
     assert await service.services.tournament_rounds.sweep() == [cup]
     assert [number for number, _ in await db.read(ReadTx.paired_rounds, cup)] == [1, 2]
     assert await service.services.tournament_rounds.sweep() == []
+
+
+
+async def test_a_move_in_a_match_that_started_inside_a_vacations_transaction_waits_for_it(
+        db: Database, two_drivers: list[Driver]) -> None:
+    """The window the race below finds by chance, held open: a member's vacation is written on one process (not
+    committed yet: it did not see the match, which does not exist), the match starts with the opponent to move, and
+    the opponent's first move, on another process, gives her the turn. The move waits for the vacation's commit, then
+    reads it: her deadline is paused."""
+    if db.backend != "postgresql":
+        pytest.skip("SQLite's writers take turns: no match can start inside another writer's transaction")
+    clock = Clock(T0)
+    service = MatchService(db, clock=clock)
+    alice, bob = Player(601, "alice"), Player(602, "bob")
+    mover, vacationer = two_drivers
+    vacationer.send("hold", clock.now)
+    assert vacationer.answer() == {"armed": True}
+    vacationer.send("vacation", clock.now, guild=GUILD, user=alice.user_id, action="start")
+    assert vacationer.answer() == {"holding": True}
+    match = await service_match(service, "chopsticks", GUILD, (bob, alice), days=3)  # bob moves first
+    mover.send("play", clock.now + 1, moves=[[match.id, GUILD, bob.user_id, "LL"]])
+    await waiting_for_a_lock(db, mover)
+    assert mover.answers.empty(), "the move that gives her the turn did not wait for her vacation"
+    vacationer.send("release", clock.now + 2)
+    assert vacationer.answer()["deadlines"] == 0  # it saw no match of hers: the move has to read it
+    assert len(mover.answer()["applied"]) == 1
+    stored = await match_of(db, match.id)
+    assert stored.seats[stored.current_seat or 0].user_id == alice.user_id
+    assert stored.deadline == pytest.approx(await implied_deadline(db, match.id))
+    assert stored.deadline - clock.now > 10 * DAY  # paused: not the bare 3 days
+
+
+RACES = 50
+LINGER = 0.03
+"""Seconds the vacation's transaction stays open before its commit in the race (a process slowed by its machine):
+long enough for the other process's start and move to fall inside it in some runs, before or after it in others."""
+
+
+async def test_a_vacation_racing_the_move_that_gives_the_turn_always_pauses_the_deadline(
+        db: Database, two_drivers: list[Driver]) -> None:
+    """Row 4 of issue 45, run :data:`RACES` times: on one process a match starts (its challenge accepted) and its
+    first mover plays at once, handing a member the turn, while her vacation starts on another process, both at the
+    same wall-clock instant (the vacation shifted by a few milliseconds each run, so that it lands before, inside and
+    after the start and the move). Every time the deadline is paused, and it is the one the history implies."""
+    clock = Clock(T0)
+    service = MatchService(db, clock=clock)
+    mover, vacationer = two_drivers
+    wrong: list[tuple[int, float | None, float]] = []
+    paused_by: collections.Counter[str] = collections.Counter()
+    for run in range(RACES):
+        clock.now += 60
+        alice, bob = Player(5000 + 2 * run, f"alice{run}"), Player(5001 + 2 * run, f"bob{run}")
+        challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                                   challenger=bob, opponent=alice, days_per_move=3)  # bob first
+        at = time.time() + 0.25
+        skew = ((run % 10) - 4) * 0.008  # the vacation from 32 ms before the start to 40 ms after it
+        mover.send("accept", clock.now, at=at, challenge=challenge.id, guild=GUILD, user=alice.user_id,
+                   then=[bob.user_id, "LL"])
+        vacationer.send("vacation", clock.now, at=at + skew, guild=GUILD, user=alice.user_id, action="start",
+                        linger=LINGER)
+        played, vacation = mover.answer(), vacationer.answer()
+        assert len(played["applied"]) == 1 and "vacation" in vacation, (played, vacation)
+        paused_by["vacation" if vacation["deadlines"] else "move or start"] += 1
+        stored = await match_of(db, played["match"])
+        assert stored.seats[stored.current_seat or 0].user_id == alice.user_id  # her turn
+        implied = await implied_deadline(db, stored.id)
+        if stored.deadline is None or abs(stored.deadline - implied) > 1e-3 or stored.deadline - clock.now < 10 * DAY:
+            wrong.append((stored.id, stored.deadline, implied))
+    assert wrong == [], f"{len(wrong)} of {RACES} deadlines wrong (match, stored, implied); paused by {paused_by}"
+    print(f"{RACES} races on {db.backend}: 0 wrong deadlines; paused by {dict(paused_by)}")
