@@ -41,7 +41,7 @@ from bot.client import NapkinBot
 from bot.config import Settings
 from bot.contract import Breach
 from bot.contract.simcord import guarded
-from bot.ops.lifetime import operated
+from bot.ops.lifetime import operated, reserve_endpoint
 from storage import Database, ReadTx, Tx
 
 log = logging.getLogger(__name__)
@@ -275,7 +275,13 @@ async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, 
     SIGTERM or SIGINT stops it gracefully (:mod:`bot.ops.stopping`). From ``settings`` (default: none set) come the
     computer's workers and review slots, the health and metrics address and the graceful stop's bound."""
     settings = settings or Settings()
-    db = await Database.open(database)
+    endpoint = reserve_endpoint(settings.metrics_address)  # a taken port is found before the database is written
+    try:
+        db = await Database.open(database)
+    except BaseException:
+        if endpoint is not None:
+            endpoint.close()
+        raise
     try:
         async with local_server(db, names, computer_workers=settings.computer_workers,
                                 review_slots=settings.reviews_at_once) as server, \
@@ -289,7 +295,7 @@ async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, 
                 stopped.set()
 
             async with operated(server.bot, metrics_address=settings.metrics_address,
-                                stop_seconds=settings.stop_seconds, finish=finish):
+                                stop_seconds=settings.stop_seconds, finish=finish, endpoint=endpoint):
                 announce(f"Napkin Games is running on this machine (no Discord): open {page.url}")
                 announce(f"Players: {', '.join(server.players)} (switch with 'Viewing as' at the top of the page; "
                          f"open a second tab to play each other). Matches are kept in {database}. Ctrl-C stops it.")
@@ -306,4 +312,6 @@ async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, 
                     for wait in waits:
                         wait.cancel()
     finally:
+        if endpoint is not None:
+            endpoint.close()  # served, it is closed already; if the start failed before, it is closed here
         await db.close()

@@ -239,7 +239,8 @@ class PostgresDatabase:
         self.synchronous = "FULL"
 
     @classmethod
-    async def open(cls, url: str | os.PathLike[str], /, *, synchronous: str = "FULL") -> PostgresDatabase:
+    async def open(cls, url: str | os.PathLike[str], /, *, synchronous: str = "FULL",
+                   password: str | None = None) -> PostgresDatabase:
         """Connect to the PostgreSQL database at ``url`` (``postgresql://user@host:port/name``, or several
         ``host:port`` pairs separated by commas: the first that answers is used, see :data:`CONNECTION_DEFAULTS`),
         migrate it and open a pool of :data:`POOL_SIZE` connections.
@@ -248,6 +249,8 @@ class PostgresDatabase:
             url: the database's URL.
             synchronous: SQLite's setting, accepted so that every backend opens alike and not used: how a commit
                 reaches the disk is the server's (``synchronous_commit``).
+            password: the password, passed to libpq as its own ``password`` parameter beside the URL (any character
+                works; it overrides one in the URL); ``None``: the URL's, or libpq's ``PGPASSWORD`` or password file.
 
         Raises:
             StorageError: the server cannot be reached or refuses the login, or the database has a newer schema
@@ -258,6 +261,8 @@ class PostgresDatabase:
         def prepare() -> ConnectionPool[PgConnection]:
             given = conninfo_to_dict(target)
             options = {key: value for key, value in CONNECTION_DEFAULTS.items() if key not in given}
+            if password is not None:
+                options["password"] = password
             try:
                 with psycopg.connect(target, autocommit=True, **options) as conn:
                     _migrate(conn)

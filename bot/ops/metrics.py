@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import socket
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -229,6 +230,28 @@ class Health:
         return found
 
 
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (IPv4 or IPv6, as the host names it), as aiohttp's own site would
+    open it: what :class:`MetricsServer` serves, bound before anything else starts so that a taken port is found
+    before the bot writes anything.
+
+    Raises:
+        OSError: the address cannot be bound (taken, not this machine's, a name that does not resolve).
+    """
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 class MetricsServer:
     """``/healthz`` and ``/metrics`` over HTTP on ``host:port``, in the running event loop.
 
@@ -236,15 +259,18 @@ class MetricsServer:
     the registry in Prometheus' text format.
     """
 
-    def __init__(self, metrics: Metrics, health: Health, host: str, port: int) -> None:
+    def __init__(self, metrics: Metrics, health: Health, host: str, port: int, *,
+                 sock: socket.socket | None = None) -> None:
         self.metrics = metrics
         self.health = health
         self.host = host
         self.port = port
+        self.sock = sock
+        """A socket already bound to the address (:func:`bind`), served instead of binding it again."""
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        """Listen on the address.
+        """Listen on the address (on :attr:`sock` when given).
 
         Raises:
             OSError: the address cannot be bound (taken, not this machine's).
@@ -255,7 +281,9 @@ class MetricsServer:
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:
-            await web.TCPSite(runner, self.host, self.port).start()
+            site = (web.SockSite(runner, self.sock) if self.sock is not None
+                    else web.TCPSite(runner, self.host, self.port))
+            await site.start()
         except OSError:
             await runner.cleanup()
             raise
