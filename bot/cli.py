@@ -426,9 +426,24 @@ def _game_keys() -> str:
     return ", ".join(GAMES)
 
 
+class _Version(argparse.Action):
+    """``napkin --version``: the build (:func:`bot.ops.build.build_info`), read only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from bot.ops.build import build_info
+
+        print(build_info().line())
+        parser.exit()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``napkin`` console script; returns the exit code."""
     parser = argparse.ArgumentParser(prog="napkin", description="Napkin Games: pencil-and-paper games on Discord.")
+    parser.add_argument("--version", action=_Version, help="print the version, the commit and the Python, and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN)").set_defaults(func=_run)
     sync = sub.add_parser("sync", help="register the slash commands with Discord now (needs DISCORD_TOKEN)")
