@@ -41,6 +41,7 @@ from bot.client import NapkinBot
 from bot.config import Settings
 from bot.contract import Breach
 from bot.contract.simcord import guarded
+from bot.errors import is_refusal
 from bot.ops.lifetime import operated, reserve_endpoint
 from storage import Database, ReadTx, Tx
 
@@ -133,7 +134,9 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
                else guild.add_member(users[name.casefold()]) for name in names}
     catch_up_clock(env)
     with guarded(on_breach=_log_breaches):
+        ours = bot.tree.on_error
         await env.start()
+        _refusals_unrecorded(bot, ours)
         try:
             await bot.sync_commands(force=True)
             await bot.services.settings.update(GUILD_ID, use_threads=False)
@@ -143,6 +146,24 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
                 await env.shutdown()
             finally:
                 await bot.computer.close()
+
+
+def _refusals_unrecorded(bot: NapkinBot, ours: Callable[..., Any]) -> None:
+    """Keep the refusals the bot answers on purpose out of SimCord's error log.
+
+    SimCord wraps the command tree's error handler when the environment starts, recording every error it sees in
+    ``Env.errors`` before the bot's own handler answers it; Preview then reports the action as failed ("The bot action
+    failed; inspect the local Env error log", "Action outcome uncertain") and keeps the typed command in the box, for
+    an illegal move or a cooldown as for a crash. Discord shows neither: the member reads the bot's ephemeral answer
+    and the composer clears. So a refusal (:func:`bot.errors.is_refusal`) goes straight to ``ours``, the handler the
+    tree had before SimCord's; any other error still passes SimCord's, which records it and calls ours.
+    """
+    recorded = bot.tree.on_error
+
+    async def on_tree_error(interaction: Any, error: Any) -> None:
+        await (ours if is_refusal(error) else recorded)(interaction, error)
+
+    bot.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
 
 def _log_breaches(breaches: Sequence[Breach]) -> None:
