@@ -259,7 +259,11 @@ class PostgresDatabase:
         target = os.fspath(url)
 
         def prepare() -> ConnectionPool[PgConnection]:
-            given = conninfo_to_dict(target)
+            try:
+                given = conninfo_to_dict(target)
+            except psycopg.Error:  # its message quotes the URL, password and all: not repeated
+                raise StorageError("the PostgreSQL URL cannot be read (a password with characters a URL reserves "
+                                   "belongs in NAPKIN_DATABASE_PASSWORD, not in the URL)") from None
             options = {key: value for key, value in CONNECTION_DEFAULTS.items() if key not in given}
             if password is not None:
                 options["password"] = password
