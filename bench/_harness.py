@@ -5,7 +5,7 @@ move-latency loop (:func:`move_latencies`) that the interaction benchmarks time.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from games import GAMES, State
@@ -80,11 +80,14 @@ async def burst(env: Any) -> AsyncIterator[None]:
 
 
 async def move_latencies(db_path: Any, moves: int, games: tuple[str, ...] | None = None,
-                         seed: int = 11, counts: dict[str, int] | None = None) -> dict[str, list[float]]:
+                         seed: int = 11, counts: dict[str, int] | None = None,
+                         before_move: Callable[[int], str] | None = None,
+                         by_tag: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
     """Play ``moves`` moves of each game (all of the registry's by default) as two members through SimCord, each a
     slash command timed from the interaction to the reply recorded (stored, rendered, replied); matches are started
     and accepted as needed (not timed). Returns the times in milliseconds, by game; ``counts["interactions"]`` (when
-    given) is set to the interactions sent in all (moves, starts, accepts).
+    given) is set to the interactions sent in all (moves, starts, accepts). ``before_move(n)`` (when given) is called
+    before the ``n``-th timed move (from 0) and returns a tag; ``by_tag`` then gets the times by tag too.
 
     Raises:
         RuntimeError: a start or a move was refused (the benchmark would time the wrong thing).
@@ -100,7 +103,7 @@ async def move_latencies(db_path: Any, moves: int, games: tuple[str, ...] | None
 
     db = await Database.open(db_path)
     samples: dict[str, list[float]] = {key: [] for key in games or tuple(GAMES)}
-    sent = 0
+    sent = timed = 0
     try:
         async with simcord.run(NapkinBot(db)) as env:
             with env.time_context():
@@ -125,9 +128,13 @@ async def move_latencies(db_path: Any, moves: int, games: tuple[str, ...] | None
                             actor = world["alice"] if match.current_seat == 0 else world["bob"]
                             notation = state.format_move(GAMES[key].computer_move(state, "easy", rng))
                             name, options = command_for(key, state, notation)
+                            tag = before_move(timed) if before_move is not None else ""
+                            timed += 1
                             began = time.perf_counter()
                             result = await actor.slash(thread, name, **options)
                             samples[key].append((time.perf_counter() - began) * 1000)
+                            if by_tag is not None:
+                                by_tag.setdefault(tag, []).append(samples[key][-1])
                             sent += 1
                             if result.ephemeral:
                                 raise RuntimeError(f"{key}: {notation} refused: {result.response.content}")
