@@ -15,7 +15,8 @@ autocomplete, button and modal arrives, before discord.py hands it to the comman
 The outcome is ``ok`` unless the error handler (:func:`bot.errors.reply_error`) reported the interaction's error
 through :func:`note_error`: ``rejected`` when the member was told what was wrong (bad input, not allowed), ``failed``
 for an unexpected error. A task that raised past its handler is ``failed`` too; one cut short while stopping is
-``cancelled``; one refused while stopping is ``restarting``.
+``cancelled``; one refused while stopping is ``restarting``; one that nothing of the bot took (a forged or unknown
+button id, which discord.py drops) is ``ignored``.
 """
 
 from __future__ import annotations
