@@ -449,14 +449,6 @@ async def test_a_members_second_replay_at_once_is_refused() -> None:
 # ---------------------------------------------------------------- storage at the edges
 
 
-def _napkin(env: dict[str, str], *args: str, user: int | None = None) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "bot.cli", *args]
-    if user is not None:
-        command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
-    return subprocess.run(command, env={**os.environ, **env}, capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[2], check=False)
-
-
 ACCEPTED_LOGIN = """
 import sys
 import discord
