@@ -1,10 +1,15 @@
 # Napkin Games as a container: `napkin run` on a slim Python, as a user without privileges. Every setting comes from
 # the environment (docs/operating.md has them all); compose.yaml runs two of these on PostgreSQL.
 #
-#   docker build -t napkin-games .
+#   docker build --build-arg NAPKIN_COMMIT=$(git rev-parse HEAD) -t napkin-games .
 #   docker run --env DISCORD_TOKEN=... --volume napkin-data:/data napkin-games
 #   docker run --rm --env DISCORD_TOKEN=... napkin-games invite-url
-FROM python:3.11-slim
+#
+# Built from pinned inputs only: the base image by its digest (python:3.11-slim as published under that digest; a
+# newer one is taken on purpose, by changing the digest here), and the Python packages from requirements.lock, each
+# at one version with its hashes (`make lock` writes it from pyproject.toml; tests/ops/test_container.py keeps the
+# two in step). Debian's fonts come from the base image's release.
+FROM python:3.11-slim@sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -17,12 +22,20 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
+# Every dependency, the build's own included, at the version and with the hashes the lock file names: pip refuses
+# anything else. Then the bot itself, with nothing more fetched.
+COPY requirements.lock ./
+RUN pip install --require-hashes --no-deps -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY games ./games
 COPY renderers ./renderers
 COPY storage ./storage
-RUN pip install '.[postgres]'
+RUN pip install --no-deps --no-build-isolation . && pip check
+
+# The commit this image was built from (napkin --version, napkin_build_info); "unknown" unless the build names it.
+ARG NAPKIN_COMMIT=unknown
+ENV NAPKIN_COMMIT=$NAPKIN_COMMIT
 
 RUN useradd --create-home --uid 10001 napkin && mkdir /data && chown napkin /data
 USER napkin

@@ -7,7 +7,7 @@ PLAYERS ?= alice,bob
 # Playwright drives Debian's chromium; it must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: play demo run test test-deps lint bench arena clean
+.PHONY: play demo run test test-deps lint bench arena lock clean
 
 # Everything: the bot, napkin play, the tests and the benchmarks.
 $(STAMP): pyproject.toml
@@ -54,6 +54,14 @@ bench: $(STAMP)
 # Computer players against each other (bench/arena.py), niced: make arena ARGS="--game polygons --games 200"
 arena: $(STAMP)
 	nice -n 10 $(PY) -m bench.arena $(ARGS)
+
+# The container's Python dependencies, pinned with their hashes: the main dependencies, the postgres extra and what
+# building the package takes (setuptools), resolved for this Python (3.11, as the image's). Run it after changing a
+# dependency in pyproject.toml; tests/ops/test_container.py fails until the two agree.
+lock: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[lock]'
+	$(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --no-emit-index-url --no-emit-find-links \
+		--extra postgres --strip-extras --build-deps-for wheel --output-file requirements.lock pyproject.toml
 
 clean:
 	rm -rf $(VENV) demo-out bench/results.json browser-shots

@@ -23,13 +23,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bench._harness import World, command_for
+from bench._harness import move_latencies
 from bench._storage import throughput
 from bench._timing import Row, percentile_rows, value_row
 from games import GAMES
 
-START_SPACING = 7.0
-"""Seconds of simulated time between two starts (the per-member start cooldown allows 10 a minute)."""
 LATENCY_MOVES = 100
 """Moves timed per game (a p99 from fewer than 100 samples would be the slowest one)."""
 MATCHES = 1000
@@ -37,45 +35,7 @@ MOVES_PER_WRITER = 1500
 
 
 async def _latency(db_path: Path) -> dict[str, list[float]]:
-    import simcord
-
-    from bot.client import NapkinBot
-    from bot.service import load_state
-    from storage import Database, ReadTx
-
-    db = await Database.open(db_path)
-    samples: dict[str, list[float]] = {key: [] for key in GAMES}
-    try:
-        async with simcord.run(NapkinBot(db)) as env:
-            with env.time_context():
-                world = World(env, "alice", "bob")
-                rng = random.Random(11)
-                for key in GAMES:
-                    while len(samples[key]) < LATENCY_MOVES:
-                        await env.advance_time(START_SPACING)  # a member may start 10 matches a minute
-                        start = await world["alice"].slash(world.channel, f"{GAMES[key].command} start",
-                                                           opponent=world["bob"])
-                        if start.ephemeral:
-                            raise RuntimeError(f"{key}: start refused: {start.response.content}")
-                        await world["bob"].click(start.response, label="Accept")
-                        match_id = max(await db.read(ReadTx.all_match_ids))
-                        thread = world.thread()
-                        while len(samples[key]) < LATENCY_MOVES:
-                            match = await db.read(ReadTx.get_match, match_id)
-                            if match is None or match.status != "active":
-                                break
-                            state = load_state(match)
-                            actor = world["alice"] if match.current_seat == 0 else world["bob"]
-                            notation = state.format_move(GAMES[key].computer_move(state, "easy", rng))
-                            name, options = command_for(key, state, notation)
-                            began = time.perf_counter()
-                            result = await actor.slash(thread, name, **options)
-                            samples[key].append((time.perf_counter() - began) * 1000)
-                            if result.ephemeral:
-                                raise RuntimeError(f"{key}: {notation} refused: {result.response.content}")
-    finally:
-        await db.close()
-    return samples
+    return await move_latencies(db_path, LATENCY_MOVES)
 
 
 def _gif_row() -> list[Row]:

@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,11 @@ def _fail(command: str, message: str, code: int = 1) -> int:
 def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]], *, serve: bool = False) -> int:
     """Open the database and a bot with the configured token, run ``body(bot, token)``, and turn the ways Discord
     can refuse (a bad token, no network) into one line and exit code 1. With ``serve``, the bot runs as a service
-    (:func:`bot.ops.lifetime.operated`: health and metrics, the graceful stop) and logs "stopped" at the end."""
+    (:func:`bot.ops.lifetime.operated`: health and metrics, the graceful stop) and logs "stopped" at the end.
+
+    Nothing is written before everything that could stop the start was checked, in this order: the settings, the
+    metrics address (bound), Discord (reached, the token accepted); only then is the database opened (created or
+    migrated)."""
     from pydantic import ValidationError
 
     from bot.config import Settings, settings_problem
@@ -42,19 +47,23 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         return _fail(command, "DISCORD_TOKEN is not set (put it in the environment or in .env); see "
                               "docs/operating.md.", 2)
-    import aiohttp
-    import discord
-
-    from bot.client import CommandTreeRefused, NapkinBot
-    from bot.ops.lifetime import EndpointUnavailable, operated, stop_bot
+    from bot.client import NapkinBot
+    from bot.ops.lifetime import operated, reach_discord, reserve_endpoint, stop_bot
     from bot.ops.logs import configure_logging
-    from storage import Database, StorageError
+    from storage import Database
 
-    configure_logging(settings.log_level, settings.log_format)
+    configure_logging(settings.log_level, settings.log_format, levels=settings.log_levels)
     token = settings.discord_token.get_secret_value().strip()
 
     async def main() -> None:
-        db = await Database.open(settings.database)
+        endpoint = reserve_endpoint(settings.metrics_address) if serve else None
+        try:
+            await reach_discord(token)
+            db = await Database.open(settings.database, password=_password(settings))
+        except BaseException:
+            if endpoint is not None:
+                endpoint.close()
+            raise
         try:
             async with NapkinBot(db, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
                                  shard_ids=settings.shard_ids, computer_workers=settings.computer_workers,
@@ -63,33 +72,57 @@ def _with_bot(command: str, body: Callable[[Any, str], Coroutine[Any, Any, None]
                     await body(bot, token)
                     return
                 async with operated(bot, metrics_address=settings.metrics_address,
-                                    stop_seconds=settings.stop_seconds,
+                                    stop_seconds=settings.stop_seconds, endpoint=endpoint,
                                     finish=lambda seconds_left: stop_bot(bot, seconds_left)):
                     await body(bot, token)
         finally:
+            if endpoint is not None:
+                endpoint.close()  # served, it is closed already; if the start failed before, it is closed here
             await db.close()
 
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(main())
-    except EndpointUnavailable as error:
-        return _fail(command, f"{error}.")
-    except discord.LoginFailure:
-        return _fail(command, "Discord rejected the token in DISCORD_TOKEN; copy it again from the Developer Portal.")
-    except discord.PrivilegedIntentsRequired:
-        return _fail(command, "Discord refused an intent the bot asked for; see the Discord application steps in "
-                              "docs/operating.md.")
-    except (TimeoutError, aiohttp.ClientError, OSError) as error:
-        return _fail(command, f"could not reach Discord ({type(error).__name__}: {error}); check the network.")
-    except CommandTreeRefused as error:
-        return _fail(command, f"{error}.")
-    except discord.HTTPException as error:
-        return _fail(command, f"Discord answered {error.status}: {error.text or error}.")
-    except StorageError as error:
-        return _fail(command, f"the database {settings.database} cannot be used: {error}")
+    except Exception as error:
+        problem = _start_problem(error, settings.database)
+        if problem is None:
+            raise
+        return _fail(command, problem)
     if serve:
         log.info("stopped")
     return 0
+
+
+def _start_problem(error: Exception, database: str) -> str | None:
+    """The one line that says why ``napkin run`` or ``sync`` could not start or go on, for the ways Discord, the
+    metrics address and the database can refuse; ``None`` for any other error (a bug: its traceback is shown)."""
+    import aiohttp
+    import discord
+
+    from bot.client import CommandTreeRefused
+    from bot.ops.lifetime import EndpointUnavailable
+    from storage import StorageError
+    from storage.transfer import printable
+
+    if isinstance(error, EndpointUnavailable | CommandTreeRefused):
+        return f"{error}."
+    if isinstance(error, discord.LoginFailure):
+        return "Discord rejected the token in DISCORD_TOKEN; copy it again from the Developer Portal."
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return "Discord refused an intent the bot asked for; see the Discord application steps in docs/operating.md."
+    if isinstance(error, TimeoutError | aiohttp.ClientError | OSError):
+        return f"could not reach Discord ({type(error).__name__}: {error}); check the network."
+    if isinstance(error, discord.HTTPException):
+        return f"Discord answered {error.status}: {error.text or error}."
+    if isinstance(error, StorageError):
+        return f"the database {printable(database)} cannot be used: {error}"
+    return None
+
+
+def _password(settings: Any) -> str | None:
+    """``NAPKIN_DATABASE_PASSWORD``'s value, or ``None``."""
+    secret = settings.database_password
+    return None if secret is None else str(secret.get_secret_value())
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -117,7 +150,7 @@ def _play(args: argparse.Namespace) -> int:
         return _fail("play", settings_problem(error), 2)
     # The page is for playing: warnings only, unless NAPKIN_LOG_LEVEL asks for more.
     configure_logging(settings.log_level if "log_level" in settings.model_fields_set else "WARNING",
-                      settings.log_format)
+                      settings.log_format, levels=settings.log_levels)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(play(args.database, names, port=args.port, announce=lambda line: print(line, flush=True),
@@ -221,14 +254,33 @@ def _puzzles_generate(args: argparse.Namespace) -> int:
     return generate_main(args.seed, args.out, args.game, args.count, args.seconds)
 
 
+def _database(command: str, given: str | None) -> tuple[str, str | None] | int:
+    """The database a command reads: ``given`` (``--database``) or ``NAPKIN_DATABASE``, with
+    ``NAPKIN_DATABASE_PASSWORD`` when it is that setting's database; or the exit code after one line saying what is
+    wrong with the settings."""
+    from pydantic import ValidationError
+
+    from bot.config import Settings, settings_problem
+
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        return _fail(command, settings_problem(error), 2)
+    if given is not None and given != settings.database:
+        return given, None
+    return settings.database, _password(settings)
+
+
 def _backup(args: argparse.Namespace) -> int:
-    from bot.config import Settings
     from storage import Database, StorageError
 
-    location = args.database or Settings().database
+    found = _database("backup", args.database)
+    if isinstance(found, int):
+        return found
+    location, password = found
     target = Path(args.path)
     if location.startswith(("postgresql://", "postgres://")):
-        return _pg_dump(location, target)
+        return _pg_dump(location, target, password)
     source = Path(location.removeprefix("sqlite:///"))
     if not source.is_file():
         return _fail("backup", f"there is no database at {source}; name it with --database or NAPKIN_DATABASE.", 2)
@@ -254,7 +306,7 @@ PG_DUMP_TIMEOUT = 3600.0
 """Seconds ``napkin backup`` lets ``pg_dump`` run."""
 
 
-def _pg_dump(url: str, target: Path) -> int:
+def _pg_dump(url: str, target: Path, password: str | None = None) -> int:
     """Back a PostgreSQL database up with ``pg_dump --format=custom`` into the new file ``target`` (restore it with
     ``pg_restore``); without ``pg_dump`` on the PATH, say what to run instead. A failed dump leaves no file."""
     from storage.transfer import printable
@@ -268,7 +320,10 @@ def _pg_dump(url: str, target: Path) -> int:
                                "install postgresql-client).", 2)
     command = [executable, "--format=custom", "--no-password", f"--file={target}", f"--dbname={url}"]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=PG_DUMP_TIMEOUT, check=False)
+        # The password goes to pg_dump's libpq in its environment, never on its command line (which ps shows).
+        environment = None if password is None else {**os.environ, "PGPASSWORD": password}
+        done = subprocess.run(command, capture_output=True, text=True, timeout=PG_DUMP_TIMEOUT, check=False,
+                              env=environment)
     except (OSError, subprocess.TimeoutExpired) as error:
         target.unlink(missing_ok=True)
         return _fail("backup", f"pg_dump did not finish ({error}).")
@@ -284,17 +339,20 @@ def _inspect(args: argparse.Namespace) -> int:
     """Print a stored match row as found (also a quarantined, damaged one) with its seats and move log, as JSON."""
     import json
 
-    from bot.config import Settings
     from storage import Database, ReadTx, StorageError
+    from storage.transfer import printable
 
-    location = args.database or Settings().database
+    found_setting = _database("inspect", args.database)
+    if isinstance(found_setting, int):
+        return found_setting
+    location, password = found_setting
     source: Path | str = location
     if not location.startswith(("postgresql://", "postgres://")) and not Path(
             location.removeprefix("sqlite:///")).is_file():
         return _fail("inspect", f"there is no database at {source}; name it with --database or NAPKIN_DATABASE.", 2)
 
     async def main() -> dict[str, object] | None:
-        db = await Database.open(source)
+        db = await Database.open(source, password=password)
         try:
             return await db.read(ReadTx.raw_match, args.match)
         finally:
@@ -303,9 +361,9 @@ def _inspect(args: argparse.Namespace) -> int:
     try:
         found = asyncio.run(main())
     except (StorageError, OSError) as error:
-        return _fail("inspect", f"could not read {source}: {error}")
+        return _fail("inspect", f"could not read {printable(str(source))}: {error}")
     if found is None:
-        return _fail("inspect", f"there is no match #{args.match} in {source}.", 2)
+        return _fail("inspect", f"there is no match #{args.match} in {printable(str(source))}.", 2)
     print(json.dumps(found, indent=1, ensure_ascii=False, default=str))
     return 0
 
@@ -374,9 +432,24 @@ def _game_keys() -> str:
     return ", ".join(GAMES)
 
 
+class _Version(argparse.Action):
+    """``napkin --version``: the build (:func:`bot.ops.build.build_info`), read only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from bot.ops.build import build_info
+
+        print(build_info().line())
+        parser.exit()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``napkin`` console script; returns the exit code."""
     parser = argparse.ArgumentParser(prog="napkin", description="Napkin Games: pencil-and-paper games on Discord.")
+    parser.add_argument("--version", action=_Version, help="print the version, the commit and the Python, and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="start the bot (needs DISCORD_TOKEN)").set_defaults(func=_run)
     sync = sub.add_parser("sync", help="register the slash commands with Discord now (needs DISCORD_TOKEN)")

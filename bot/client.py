@@ -146,6 +146,8 @@ class NapkinBot(commands.AutoShardedBot):
         self.force_sync = False
         """Sync the command tree at the next ``setup_hook`` even when it did not change (``napkin sync``)."""
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.persistent_buttons: list[type[discord.ui.DynamicItem[Any]]] = []
+        """The persistent button classes registered (:meth:`add_dynamic_items`): the button kinds the metrics name."""
         self.metrics = Metrics()
         self.metrics.watch(self)
         self.interactions = InteractionGate(self, self.metrics)
@@ -191,6 +193,16 @@ class NapkinBot(commands.AutoShardedBot):
         if translator is not None:
             return [await command.get_translated_payload(self.tree, translator) for command in commands]
         return [command.to_dict(self.tree) for command in commands]
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register persistent buttons (discord.py's), and keep their classes in :attr:`persistent_buttons`."""
+        super().add_dynamic_items(*items)
+        self.persistent_buttons += [item for item in items if item not in self.persistent_buttons]
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Unregister persistent buttons (discord.py's), and forget their classes."""
+        super().remove_dynamic_items(*items)
+        self.persistent_buttons = [item for item in self.persistent_buttons if item not in items]
 
     async def close(self) -> None:
         """Log out and stop the computer's workers."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from typing import Annotated, Any, Literal
+from urllib.parse import parse_qs, urlsplit
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -63,6 +64,46 @@ def parse_shard_ids(text: str, count: int | None = None) -> tuple[int, ...]:
     return tuple(ids)
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+"""The logging levels a setting may name (any case)."""
+_LOGGER = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*")
+
+
+def parse_log_level(text: str) -> str:
+    """``text`` as one of :data:`LOG_LEVELS` (upper case; surrounding blanks ignored).
+
+    Raises:
+        ValueError: any other word (the message quotes it and names the levels).
+    """
+    level = text.strip().upper()
+    if level not in LOG_LEVELS:
+        raise ValueError(f"{text.strip()!r} is not a logging level ({', '.join(LOG_LEVELS)})")
+    return level
+
+
+def parse_log_levels(text: str) -> dict[str, str]:
+    """``"discord.gateway=DEBUG,aiosqlite=INFO"`` as ``{"discord.gateway": "DEBUG", "aiosqlite": "INFO"}``: a
+    level for each named logger (a dotted name, as ``logging.getLogger`` takes it), in the order given.
+
+    Raises:
+        ValueError: a part that is not ``logger=LEVEL``, a logger name that is not a dotted name, a level that is not
+            one of :data:`LOG_LEVELS`, or a logger named twice (the message quotes the part).
+    """
+    levels: dict[str, str] = {}
+    for part in text.split(","):
+        name, equals, level = part.partition("=")
+        name = name.strip()
+        if not equals or not _LOGGER.fullmatch(name):
+            raise ValueError(f"{part.strip()!r} is not logger=LEVEL (for example discord.gateway=DEBUG)")
+        if name in levels:
+            raise ValueError(f"the logger {name!r} is named twice")
+        try:
+            levels[name] = parse_log_level(level)
+        except ValueError as error:
+            raise ValueError(f"{part.strip()!r}: {error}") from None
+    return levels
+
+
 def _shown(default: str) -> dict[str, Any]:
     """The default as the settings table shows it, where the value itself would not say it."""
     return {"shown_default": default}
@@ -98,9 +139,20 @@ class Settings(BaseSettings):
     dev_guild: int | None = Field(
         default=None, validation_alias="NAPKIN_DEV_GUILD", json_schema_extra=_shown("global commands"),
         description="a server id: commands are synced to it only, instantly (for development)")
+    database_password: SecretStr | None = Field(
+        default=None, validation_alias="NAPKIN_DATABASE_PASSWORD", json_schema_extra=_shown("none (the URL's, or "
+                                                                                             "libpq's own sources)"),
+        description="the PostgreSQL password, passed to libpq as its own `password` setting, never written into the "
+                    "URL: any character works as it is (a `postgresql://` URL then names no password)")
     log_level: str = Field(default="INFO", validation_alias="NAPKIN_LOG_LEVEL",
-                           description="logging level: `DEBUG`, `INFO`, `WARNING` or `ERROR` (`napkin play` logs "
-                                       "warnings only unless this is set)")
+                           description="the level of the bot's own log lines (its loggers `bot`, `games`, "
+                                       "`renderers`, `storage`): `DEBUG`, `INFO`, `WARNING`, `ERROR` or `CRITICAL`; "
+                                       "the libraries' lines stay at `WARNING` (see `NAPKIN_LOG_LEVELS`). `napkin "
+                                       "play` logs warnings only unless this is set")
+    log_levels: Annotated[dict[str, str], NoDecode] = Field(
+        default_factory=dict, validation_alias="NAPKIN_LOG_LEVELS", json_schema_extra=_shown("none"),
+        description="levels for other loggers, by name: `discord.gateway=DEBUG,aiosqlite=INFO` (a library's lines "
+                    "are `WARNING` and above unless named here; a name also sets everything below it)")
     log_format: Literal["text", "json"] = Field(
         default="text", validation_alias="NAPKIN_LOG_FORMAT",
         description="`text`, or `json`: one JSON object a line with `time`, `level`, `logger`, `message` and, "
@@ -144,6 +196,25 @@ class Settings(BaseSettings):
     def _blank_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _check_level(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return parse_log_level(value) if value.strip() else "INFO"
+        return value
+
+    @field_validator("log_levels", mode="before")
+    @classmethod
+    def _parse_levels(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return parse_log_levels(value) if value.strip() else {}
+        return value
+
+    @field_validator("database_password", mode="before")
+    @classmethod
+    def _blank_password(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value else value
+
     @field_validator("log_format", mode="before")
     @classmethod
     def _lower(cls, value: Any) -> Any:
@@ -175,6 +246,19 @@ class Settings(BaseSettings):
             raise ValueError(f"NAPKIN_REVIEW_SLOTS={self.review_slots}: at most {most} with "
                              f"NAPKIN_COMPUTER_WORKERS={self.computer_workers} (one worker is kept for the "
                              "computer's moves)")
+        return self
+
+    @model_validator(mode="after")
+    def _check_password(self) -> Settings:
+        if self.database_password is None:
+            return self
+        if not self.database.startswith(("postgresql://", "postgres://")):
+            raise ValueError("NAPKIN_DATABASE_PASSWORD is for a PostgreSQL database, and NAPKIN_DATABASE names a "
+                             "SQLite file")
+        parts = urlsplit(self.database)
+        if parts.password is not None or "password" in parse_qs(parts.query):
+            raise ValueError("NAPKIN_DATABASE names a password and NAPKIN_DATABASE_PASSWORD gives one: take it out "
+                             "of the URL")
         return self
 
     @model_validator(mode="after")

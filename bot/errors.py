@@ -23,6 +23,9 @@ PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_messages": "Manage 
 """Discord's own display names where they differ from the API's."""
 
 GENERIC = "Something went wrong on our side; nothing was changed. Please try again."
+STALE_COMMAND = ("That is not one of my commands as they are now; Discord may still be updating its list. Try again "
+                 "in a minute, or type / to see them.")
+"""The answer to a command the bot does not have (a forged one, or one Discord's list still shows after an update)."""
 DISCORD_FAILED = ("Discord failed to deliver my answer. What you did may already be saved: `/match board` or "
                   "`/match list` shows where things stand.")
 
@@ -37,6 +40,8 @@ def message_for(error: BaseException) -> str:
         if isinstance(error.__cause__, ServiceError | RulesError):  # a transformer's own refusal (the match option)
             return str(error.__cause__)
         return f"`{quote(error.value)}` is not a valid value here."
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return STALE_COMMAND
     if isinstance(error, app_commands.MissingPermissions):
         needed = ", ".join(PERMISSION_NAMES.get(p, p.replace("_", " ").title()) for p in error.missing_permissions)
         return f"You need the {needed} permission to do that."
@@ -54,14 +59,29 @@ def message_for(error: BaseException) -> str:
     return GENERIC
 
 
+def is_refusal(error: BaseException) -> bool:
+    """``True`` when ``error`` is one the bot answers on purpose, telling the member what was wrong (bad input, not
+    allowed, a cooldown, a command it does not have); ``False`` for an unexpected one (logged, answered with
+    :data:`GENERIC` or :data:`DISCORD_FAILED`)."""
+    return message_for(error) not in (GENERIC, DISCORD_FAILED)
+
+
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer ``interaction`` ephemerally with :func:`message_for` (logging unexpected errors)."""
+    """Answer ``interaction`` ephemerally with :func:`message_for` (logging unexpected errors); an autocomplete is
+    answered with no choices."""
     text = message_for(error)
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    unexpected = text in (GENERIC, DISCORD_FAILED)
+    unexpected = not is_refusal(error)
     note_error(original, expected=not unexpected)
     if unexpected:
         log.error("unhandled error in interaction %s", interaction.id, exc_info=original)
+    if interaction.type is discord.InteractionType.autocomplete:
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.autocomplete([])
+            except discord.HTTPException:
+                log.info("could not answer autocomplete %s", interaction.id)
+        return
     try:
         await respond(interaction, text, private=True)
     except discord.HTTPException:

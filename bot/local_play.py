@@ -41,7 +41,8 @@ from bot.client import NapkinBot
 from bot.config import Settings
 from bot.contract import Breach, contract
 from bot.contract.simcord import guarded
-from bot.ops.lifetime import operated
+from bot.errors import is_refusal
+from bot.ops.lifetime import operated, reserve_endpoint
 from storage import Database, ReadTx, Tx
 
 log = logging.getLogger(__name__)
@@ -134,7 +135,9 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
     contract()  # (loaded now, about a second, before the clock catches up with real time)
     catch_up_clock(env)
     with guarded(on_breach=_log_breaches):
+        ours = bot.tree.on_error
         await env.start()
+        _refusals_unrecorded(bot, ours)
         try:
             await bot.sync_commands(force=True)
             await bot.services.settings.update(GUILD_ID, use_threads=False)
@@ -145,6 +148,24 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
                 await env.shutdown()
             finally:
                 await bot.computer.close()
+
+
+def _refusals_unrecorded(bot: NapkinBot, ours: Callable[..., Any]) -> None:
+    """Keep the refusals the bot answers on purpose out of SimCord's error log.
+
+    SimCord wraps the command tree's error handler when the environment starts, recording every error it sees in
+    ``Env.errors`` before the bot's own handler answers it; Preview then reports the action as failed ("The bot action
+    failed; inspect the local Env error log", "Action outcome uncertain") and keeps the typed command in the box, for
+    an illegal move or a cooldown as for a crash. Discord shows neither: the member reads the bot's ephemeral answer
+    and the composer clears. So a refusal (:func:`bot.errors.is_refusal`) goes straight to ``ours``, the handler the
+    tree had before SimCord's; any other error still passes SimCord's, which records it and calls ours.
+    """
+    recorded = bot.tree.on_error
+
+    async def on_tree_error(interaction: Any, error: Any) -> None:
+        await (ours if is_refusal(error) else recorded)(interaction, error)
+
+    bot.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
 
 def _log_breaches(breaches: Sequence[Breach]) -> None:
@@ -277,7 +298,13 @@ async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, 
     SIGTERM or SIGINT stops it gracefully (:mod:`bot.ops.stopping`). From ``settings`` (default: none set) come the
     computer's workers and review slots, the health and metrics address and the graceful stop's bound."""
     settings = settings or Settings()
-    db = await Database.open(database)
+    endpoint = reserve_endpoint(settings.metrics_address)  # a taken port is found before the database is written
+    try:
+        db = await Database.open(database)
+    except BaseException:
+        if endpoint is not None:
+            endpoint.close()
+        raise
     try:
         async with local_server(db, names, computer_workers=settings.computer_workers,
                                 review_slots=settings.reviews_at_once) as server, \
@@ -291,7 +318,7 @@ async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, 
                 stopped.set()
 
             async with operated(server.bot, metrics_address=settings.metrics_address,
-                                stop_seconds=settings.stop_seconds, finish=finish):
+                                stop_seconds=settings.stop_seconds, finish=finish, endpoint=endpoint):
                 announce(f"Napkin Games is running on this machine (no Discord): open {page.url}")
                 announce(f"Players: {', '.join(server.players)} (switch with 'Viewing as' at the top of the page; "
                          f"open a second tab to play each other). Matches are kept in {database}. Ctrl-C stops it.")
@@ -308,4 +335,6 @@ async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, 
                     for wait in waits:
                         wait.cancel()
     finally:
+        if endpoint is not None:
+            endpoint.close()  # served, it is closed already; if the start failed before, it is closed here
         await db.close()

@@ -64,16 +64,20 @@ class Database(Protocol):
         ...
 
     @staticmethod
-    async def open(target: str | os.PathLike[str], /, *, synchronous: Synchronous = "NORMAL") -> Database:
+    async def open(target: str | os.PathLike[str], /, *, synchronous: Synchronous = "NORMAL",
+                   password: str | None = None) -> Database:
         """Open (creating if needed) and migrate the database that ``target`` names, on the backend it names.
 
         Args:
             target: the path of a SQLite file, or ``sqlite:///`` and that path; or a ``postgresql://`` URL.
             synchronous: SQLite's ``"NORMAL"`` (default, safe under WAL against application crashes) or ``"FULL"``
                 (does not apply to PostgreSQL).
+            password: PostgreSQL's password, given to libpq as its ``password`` parameter (never pasted into the
+                URL, so any character works); ``None``: the URL's, or libpq's own sources (``PGPASSWORD``, the
+                password file).
 
         Raises:
-            ValueError: ``synchronous`` is neither.
+            ValueError: ``synchronous`` is neither, or a ``password`` for a SQLite file.
             StorageError: the database cannot be opened or written, is not one of ours or is damaged beyond
                 opening, or has a newer schema than this code knows — one line saying so.
         """
@@ -82,8 +86,8 @@ class Database(Protocol):
         if os.fspath(target).startswith(POSTGRES_URLS):
             from storage.postgres import PostgresDatabase  # psycopg is needed only by this backend
 
-            return await PostgresDatabase.open(target, synchronous=synchronous)
-        return await SqliteDatabase.open(target, synchronous=synchronous)
+            return await PostgresDatabase.open(target, synchronous=synchronous, password=password)
+        return await SqliteDatabase.open(target, synchronous=synchronous, password=password)
 
     async def close(self) -> None:
         """Close every connection (idempotent)."""

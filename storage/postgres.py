@@ -242,7 +242,8 @@ class PostgresDatabase:
         self.synchronous = "FULL"
 
     @classmethod
-    async def open(cls, url: str | os.PathLike[str], /, *, synchronous: str = "FULL") -> PostgresDatabase:
+    async def open(cls, url: str | os.PathLike[str], /, *, synchronous: str = "FULL",
+                   password: str | None = None) -> PostgresDatabase:
         """Connect to the PostgreSQL database at ``url`` (``postgresql://user@host:port/name``, or several
         ``host:port`` pairs separated by commas: the first that answers is used, see :data:`CONNECTION_DEFAULTS`),
         migrate it and open a pool of :data:`POOL_SIZE` connections.
@@ -251,6 +252,8 @@ class PostgresDatabase:
             url: the database's URL.
             synchronous: SQLite's setting, accepted so that every backend opens alike and not used: how a commit
                 reaches the disk is the server's (``synchronous_commit``).
+            password: the password, passed to libpq as its own ``password`` parameter beside the URL (any character
+                works; it overrides one in the URL); ``None``: the URL's, or libpq's ``PGPASSWORD`` or password file.
 
         Raises:
             StorageError: the server cannot be reached or refuses the login, or the database has a newer schema
@@ -259,8 +262,14 @@ class PostgresDatabase:
         target = os.fspath(url)
 
         def prepare() -> ConnectionPool[PgConnection]:
-            given = conninfo_to_dict(target)
+            try:
+                given = conninfo_to_dict(target)
+            except psycopg.Error:  # its message quotes the URL, password and all: not repeated
+                raise StorageError("the PostgreSQL URL cannot be read (a password with characters a URL reserves "
+                                   "belongs in NAPKIN_DATABASE_PASSWORD, not in the URL)") from None
             options = {key: value for key, value in CONNECTION_DEFAULTS.items() if key not in given}
+            if password is not None:
+                options["password"] = password
             try:
                 with psycopg.connect(target, autocommit=True, **options) as conn:
                     _migrate(conn)

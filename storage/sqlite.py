@@ -87,7 +87,7 @@ class SqliteDatabase:
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, /, *,
-                   synchronous: Synchronous = "NORMAL") -> SqliteDatabase:
+                   synchronous: Synchronous = "NORMAL", password: str | None = None) -> SqliteDatabase:
         """Open (creating if needed) and migrate the database at ``path``.
 
         While the file is busy ("database is locked": another process is opening, migrating or writing it at that
@@ -98,14 +98,17 @@ class SqliteDatabase:
         Args:
             path: file path of the SQLite database, or ``sqlite:///`` and that path.
             synchronous: ``"NORMAL"`` (default, safe under WAL against application crashes) or ``"FULL"``.
+            password: accepted so that every backend opens alike; a SQLite file has none, so it must be ``None``.
 
         Raises:
-            ValueError: ``synchronous`` is neither.
+            ValueError: ``synchronous`` is neither, or a ``password`` is given.
             StorageError: the file has a newer schema than this code knows, is not a SQLite database (or is
                 damaged beyond opening), or cannot be written (a read-only file or folder) — one line saying so.
         """
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError("synchronous must be NORMAL or FULL")
+        if password is not None:
+            raise ValueError("a password is for a PostgreSQL database, not a SQLite file")
         target = os.fspath(path)
         if target.startswith(SQLITE_URL):
             path = target[len(SQLITE_URL):]

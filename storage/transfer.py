@@ -168,8 +168,10 @@ def printable(url: str) -> str:
 
     try:
         info = conninfo_to_dict(url)
-    except Exception:  # noqa: BLE001 - a URL psycopg cannot parse is shown as given
-        return url
+    except Exception:  # noqa: BLE001 - a URL psycopg cannot parse is shown without what may be its password
+        scheme, _, rest = url.partition("://")
+        userinfo, at, host = rest.rpartition("@")
+        return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}" if at and ":" in userinfo else url
     if "password" not in info:
         return url
     return url.replace(str(info["password"]), "***")

@@ -84,7 +84,8 @@ def is_domain_error(error: BaseException) -> bool:
         error = error.original
     if isinstance(error, app_commands.TransformerError) and isinstance(error.__cause__, ServiceError | RulesError):
         return True  # an option's own refusal (the match option naming another server's match)
-    return isinstance(error, ServiceError | RulesError | app_commands.CheckFailure)
+    return isinstance(error, ServiceError | RulesError | app_commands.CheckFailure | app_commands.CommandNotFound
+                      | app_commands.CommandSignatureMismatch)  # a command the bot does not have: refused
 
 
 @pytest_asyncio.fixture

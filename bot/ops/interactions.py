@@ -15,7 +15,8 @@ autocomplete, button and modal arrives, before discord.py hands it to the comman
 The outcome is ``ok`` unless the error handler (:func:`bot.errors.reply_error`) reported the interaction's error
 through :func:`note_error`: ``rejected`` when the member was told what was wrong (bad input, not allowed), ``failed``
 for an unexpected error. A task that raised past its handler is ``failed`` too; one cut short while stopping is
-``cancelled``; one refused while stopping is ``restarting``.
+``cancelled``; one refused while stopping is ``restarting``; one that nothing of the bot took (a forged or unknown
+button id, which discord.py drops) is ``ignored``.
 """
 
 from __future__ import annotations
@@ -32,21 +33,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.ops import context
-from bot.ops.metrics import Metrics
+from bot.ops.metrics import Metrics, error_kind
 
 log = logging.getLogger(__name__)
 
 RESTARTING = "Napkin Games is restarting; try again in a moment."
 """What a member reads when an interaction arrives while the bot stops."""
 
-OUTCOMES = ("ok", "rejected", "failed", "cancelled", "restarting")
+OUTCOMES = ("ok", "rejected", "failed", "cancelled", "restarting", "ignored")
 """The values of the ``outcome`` label."""
+OTHER = "other"
+"""The ``command`` label of everything that is neither a command of the bot's tree nor one of its persistent button
+kinds: a forged or unknown command, subcommand, button or modal."""
 
-_APPLICATION_COMMAND, _COMPONENT, _AUTOCOMPLETE, _MODAL = 2, 3, 4, 5
+_APPLICATION_COMMAND, _COMPONENT, _AUTOCOMPLETE = 2, 3, 4
 _SUBCOMMAND_TYPES = (1, 2)  # a subcommand and a subcommand group: part of the command's name
-_BUTTON = re.compile(r"napkin:([a-z]{1,16}):")
+_KIND = re.compile(r"napkin:([a-z]{1,16}):")
+"""The kind of a persistent button, the literal start of its template (``napkin:mv:`` for a move)."""
 _MATCH_BUTTON = re.compile(r"napkin:(?:mv|rm):(\d{1,20})\b")
 """Buttons whose ``custom_id`` carries a match id first (a move, a rematch; see bot.exts.match._views)."""
 _MATCH_OPTION = re.compile(r"#?\s*(\d{1,20})")
@@ -57,7 +63,7 @@ class Handling:
     """One interaction under way."""
 
     command: str
-    """Its ``command`` label: ``/match review``, ``button:mv``, ``modal``, ``unknown``."""
+    """Its ``command`` label: ``/match review``, ``button:mv``, or :data:`OTHER`."""
     counted: bool
     """``False`` for autocomplete: answered as the member types, not counted among interactions."""
     metrics: Metrics
@@ -82,7 +88,7 @@ def note_error(error: BaseException, *, expected: bool) -> None:
         handling.outcome = "rejected"
         return
     handling.outcome = "failed"
-    handling.metrics.errors.labels(kind=type(error).__name__).inc()
+    handling.metrics.errors.labels(kind=error_kind(error)).inc()
 
 
 def _options_path(options: list[Mapping[str, Any]]) -> tuple[list[str], list[Mapping[str, Any]]]:
@@ -164,7 +170,8 @@ class InteractionGate:
         finally:
             _current.reset(token)
         handling.tasks = asyncio.all_tasks() - before
-        if not handling.tasks:  # nothing took it (an unknown button): it ended here
+        if not handling.tasks:  # nothing took it (a forged or unknown button): it ended here
+            handling.outcome = "ignored"
             self._finish(handling)
             return
         self._under_way.add(handling)
@@ -175,9 +182,9 @@ class InteractionGate:
     def _task_done(self, handling: Handling, task: asyncio.Task[Any]) -> None:
         if task.cancelled():
             handling.outcome = "cancelled"
-        elif task.exception() is not None and handling.outcome == "ok":
+        elif (error := task.exception()) is not None and handling.outcome == "ok":
             handling.outcome = "failed"
-            self.metrics.errors.labels(kind=type(task.exception()).__name__).inc()
+            self.metrics.errors.labels(kind=error_kind(error)).inc()
         handling.tasks.discard(task)
         if handling.tasks or handling not in self._under_way:
             return
@@ -217,20 +224,45 @@ class InteractionGate:
     # ------------------------------------------------------------------ what it is about
 
     def _command_label(self, data: Mapping[str, Any]) -> str:
-        """The bounded ``command`` label of an interaction's payload: a command of the bot's tree (``/match
-        review``), ``button:<kind>``, ``component``, ``modal``, or ``unknown``."""
+        """The ``command`` label of an interaction's payload, from a closed set: a command of the bot's tree with its
+        subcommands (``/match review``), found in the tree itself; ``button:<kind>`` for a ``custom_id`` that one of
+        the bot's persistent buttons (its registered :class:`discord.ui.DynamicItem` templates) matches whole;
+        :data:`OTHER` for anything else. Nothing a member types or forges becomes a label."""
         kind = data.get("type")
         inner = data.get("data") or {}
         if kind in (_APPLICATION_COMMAND, _AUTOCOMPLETE):
-            name = str(inner.get("name", ""))
-            if self.bot.tree.get_command(name) is None:
-                return "unknown"  # never a label a member could choose
-            names, _ = _options_path(list(inner.get("options") or []))
-            return "/" + " ".join([name, *names])
+            return self._command_path(inner)
         if kind == _COMPONENT:
-            found = _BUTTON.match(str(inner.get("custom_id", "")))
-            return f"button:{found[1]}" if found else "component"
-        return "modal" if kind == _MODAL else "unknown"
+            return self._button_kind(str(inner.get("custom_id", "")))
+        return OTHER
+
+    def _command_path(self, inner: Mapping[str, Any]) -> str:
+        try:
+            command_type = discord.AppCommandType(int(inner.get("type", 1)))
+        except (TypeError, ValueError):
+            return OTHER
+        command: Any = self.bot.tree.get_command(str(inner.get("name", "")), type=command_type)
+        if command is None:
+            return OTHER
+        path = [command.name]
+        names, _ = _options_path(list(inner.get("options") or []))
+        for name in names:
+            if not isinstance(command, app_commands.Group):
+                return OTHER
+            command = command.get_command(name)
+            if command is None:
+                return OTHER
+            path.append(command.name)
+        if isinstance(command, app_commands.Group):
+            return OTHER  # a group is never invoked itself
+        return "/" + " ".join(path)
+
+    def _button_kind(self, custom_id: str) -> str:
+        for item in getattr(self.bot, "persistent_buttons", ()):
+            if item.__discord_ui_compiled_template__.fullmatch(custom_id):
+                found = _KIND.match(custom_id)
+                return f"button:{found[1]}" if found else f"button:{item.__name__}"
+        return OTHER
 
     def _context(self, data: Mapping[str, Any], command: str) -> dict[str, int | str | None]:
         """The log context of an interaction's payload: its server and the shard serving it, its command, and the

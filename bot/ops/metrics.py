@@ -19,9 +19,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import socket
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from concurrent.futures import BrokenExecutor
+from typing import TYPE_CHECKING, Any, get_args
 
+import discord
 from aiohttp import web
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -29,12 +32,18 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    Info,
     disable_created_metrics,
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
+
+from bot.ops.build import build_info
+from bot.service.computer import ComputerStopped, QuickReason, WorkerLost
+from games import GAMES
+from storage import StorageError
 
 if TYPE_CHECKING:
     from bot.service.deadlines import DueWork
@@ -55,16 +64,36 @@ DEADLINE_ACTIONS = {"reminder": "reminded", "forfeit": "forfeited", "abort": "ab
                     "quarantine": "quarantined"}
 """The ``action`` label of ``napkin_deadline_actions_total``, and the list of :class:`bot.service.deadlines.DueWork`
 it counts."""
+ERROR_KINDS = ("database", "discord", "timeout", "computer", "other")
+"""The ``kind`` label of ``napkin_errors_total`` (:func:`error_kind`); each series exists from the start, at 0."""
+_DATABASE_MODULES = ("storage", "sqlite3", "aiosqlite", "psycopg", "psycopg_pool")
 HEALTH_TIMEOUT = 2.0
 """Seconds the database has to answer ``/healthz``'s read."""
+
+
+def error_kind(error: BaseException) -> str:
+    """The ``kind`` of an unexpected error (:data:`ERROR_KINDS`): ``database`` (the storage's errors and its
+    drivers'), ``discord`` (an error of discord.py, a request Discord refused included), ``timeout``, ``computer``
+    (its workers lost or stopped), ``other`` (anything else: a bug)."""
+    if isinstance(error, StorageError) or type(error).__module__.split(".")[0] in _DATABASE_MODULES:
+        return "database"
+    if isinstance(error, discord.DiscordException):
+        return "discord"
+    if isinstance(error, TimeoutError):
+        return "timeout"
+    if isinstance(error, WorkerLost | ComputerStopped | BrokenExecutor):
+        return "computer"
+    return "other"
 
 
 class Metrics:
     """The metrics of one bot, in their own :class:`prometheus_client.CollectorRegistry`.
 
-    Labels are bounded: ``command`` (a command of the bot's tree, a button kind, ``modal``, ``unknown``),
-    ``outcome`` (:data:`bot.ops.interactions.OUTCOMES`), ``kind`` (an exception type), ``shard``; never a member
-    or a match.
+    Labels come from closed sets: ``command`` (a command of the bot's tree, a persistent button's kind, or
+    ``other``), ``outcome`` (:data:`bot.ops.interactions.OUTCOMES`), ``kind`` (:data:`ERROR_KINDS`), ``game`` (the
+    registry's), ``shard``; never a member or a match. The counters alerts read exist from the start at 0
+    (``napkin_errors_total`` by kind, ``napkin_computer_fallbacks_total`` by game and reason,
+    ``napkin_deadline_actions_total`` by action); ``napkin_build_info`` says which build runs.
     """
 
     def __init__(self) -> None:
@@ -72,15 +101,23 @@ class Metrics:
         self.interactions = Counter(
             "napkin_interactions", "Interactions handled (autocomplete excepted), by command and outcome: ok; "
             "rejected (the member was told what was wrong); failed (an unexpected error); restarting (arrived while "
-            "the bot stops); cancelled (cut short).", ["command", "outcome"], registry=self.registry)
+            "the bot stops); cancelled (cut short); ignored (nothing of the bot took it: a forged or unknown id).",
+            ["command", "outcome"], registry=self.registry)
         self.interaction_seconds = Histogram(
             "napkin_interaction_duration_seconds", "Time from an interaction's arrival to the end of its handling "
             "(the computer's answer included), by command.", ["command"], buckets=DURATION_BUCKETS,
             registry=self.registry)
         self.in_flight = Gauge("napkin_interactions_in_flight", "Interactions being handled now.",
                                registry=self.registry)
-        self.errors = Counter("napkin_errors", "Unexpected errors while handling interactions, by exception type.",
-                              ["kind"], registry=self.registry)
+        self.errors = Counter(
+            "napkin_errors", "Unexpected errors while handling interactions, by kind: database, discord, timeout, "
+            "computer, other (a bug: the log has its traceback).", ["kind"], registry=self.registry)
+        for kind in ERROR_KINDS:
+            self.errors.labels(kind)
+        self.build = Info("napkin_build", "The running build: version, commit (unknown when not known) and Python.",
+                          registry=self.registry)
+        info = build_info()
+        self.build.info({"version": info.version, "commit": info.commit, "python": info.python})
         self.computer_wait = Histogram(
             "napkin_computer_wait_seconds", "Time the computer's work waited, by lane: move (a search, until a worker "
             "took it) or long (a review, until its turn came).", ["lane"], buckets=WAIT_BUCKETS,
@@ -89,6 +126,9 @@ class Metrics:
             "napkin_computer_fallbacks", "Computer moves played at the easy level instead of a search at their own, "
             "by game and reason: overloaded (no answer within the budget), queue_full (too many moves waiting), "
             "worker_lost (its workers died).", ["game", "reason"], registry=self.registry)
+        for game in GAMES:
+            for reason in get_args(QuickReason):
+                self.computer_fallbacks.labels(game, reason)
         self.moves = Counter(
             "napkin_moves", "Moves stored, by game and by whom: member, computer, or conditional (a member's "
             "conditional move played for them).", ["game", "by"], registry=self.registry)
@@ -229,6 +269,28 @@ class Health:
         return found
 
 
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (IPv4 or IPv6, as the host names it), as aiohttp's own site would
+    open it: what :class:`MetricsServer` serves, bound before anything else starts so that a taken port is found
+    before the bot writes anything.
+
+    Raises:
+        OSError: the address cannot be bound (taken, not this machine's, a name that does not resolve).
+    """
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 class MetricsServer:
     """``/healthz`` and ``/metrics`` over HTTP on ``host:port``, in the running event loop.
 
@@ -236,15 +298,18 @@ class MetricsServer:
     the registry in Prometheus' text format.
     """
 
-    def __init__(self, metrics: Metrics, health: Health, host: str, port: int) -> None:
+    def __init__(self, metrics: Metrics, health: Health, host: str, port: int, *,
+                 sock: socket.socket | None = None) -> None:
         self.metrics = metrics
         self.health = health
         self.host = host
         self.port = port
+        self.sock = sock
+        """A socket already bound to the address (:func:`bind`), served instead of binding it again."""
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        """Listen on the address.
+        """Listen on the address (on :attr:`sock` when given).
 
         Raises:
             OSError: the address cannot be bound (taken, not this machine's).
@@ -255,7 +320,9 @@ class MetricsServer:
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:
-            await web.TCPSite(runner, self.host, self.port).start()
+            site = (web.SockSite(runner, self.sock) if self.sock is not None
+                    else web.TCPSite(runner, self.host, self.port))
+            await site.start()
         except OSError:
             await runner.cleanup()
             raise

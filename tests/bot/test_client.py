@@ -109,11 +109,12 @@ def test_run_with_a_bad_token_or_no_network_says_so_in_one_line(
 
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
     monkeypatch.setenv("NAPKIN_DATABASE", str(tmp_path / "bot.db"))
-    monkeypatch.setattr(discord.Client, "login", refuse)
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", refuse)  # Discord's answer to the login
     monkeypatch.setattr(discord.utils, "setup_logging", lambda **kwargs: None)  # keep the root logger as it is
     assert cli.main(["run"]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and expected in err and "Traceback" not in err
+    assert not (tmp_path / "bot.db").exists()  # Discord is tried before the database is opened
 
 
 def test_demo_refuses_a_folder_it_did_not_make(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

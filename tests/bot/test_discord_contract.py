@@ -157,6 +157,10 @@ def test_napkin_run_says_in_one_line_that_the_tree_would_be_refused(capsys, monk
     async def refused(bot: Any, token: str) -> None:
         raise CommandTreeRefused(breach)
 
+    async def accepted(self: Any, token: str) -> dict[str, Any]:  # Discord takes the token (the start's own check)
+        return {}
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", accepted)
     assert cli._with_bot("run", refused) == 1
     err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("napkin run:")]
     assert err == ["napkin run: Discord would refuse the command tree, so it was not synced: /big: at most 4,000 "

@@ -66,7 +66,7 @@ async def test_every_metric_the_bot_exports_is_explained_and_the_alert_names_onl
         bot = NapkinBot(db)
         bot.metrics.interactions.labels(command="/help", outcome="ok").inc()
         bot.metrics.interaction_seconds.labels(command="/help").observe(0.1)
-        bot.metrics.errors.labels(kind="RuntimeError").inc()
+        bot.metrics.errors.labels(kind="other").inc()
         exposition = bot.metrics.exposition().decode()
     finally:
         await db.close()

@@ -135,6 +135,9 @@ def test_settings_health_metrics_and_json_logs_of_napkin_play(tmp_path: Path) ->
     ("NAPKIN_COMPUTER_WORKERS", "-3", "greater than or equal to 1"),
     ("NAPKIN_REVIEW_SLOTS", "2", "at most 1 with NAPKIN_COMPUTER_WORKERS=2"),
     ("NAPKIN_METRICS_ADDR", "9108", "is not host:port"),
+    ("NAPKIN_LOG_LEVEL", "verbose", "'verbose' is not a logging level (DEBUG, INFO, WARNING, ERROR, CRITICAL)"),
+    ("NAPKIN_LOG_LEVELS", "discord.gateway", "'discord.gateway' is not logger=LEVEL"),
+    ("NAPKIN_LOG_LEVELS", "discord.gateway=DEBUG,aiosqlite=LOUD", "'LOUD' is not a logging level"),
 ])
 @pytest.mark.parametrize("command", ["run", "play"])
 def test_a_bad_size_setting_stops_the_start_with_its_name(tmp_path: Path, command: str, variable: str, value: str,
@@ -269,11 +272,16 @@ async def login(self, token):  # no Discord here: the client logs in to nothing
     self.computer.start()
 
 
+async def static_login(self, token):  # and the start's own check of the token is answered as Discord would
+    return {"id": "1", "username": "napkin"}
+
+
 async def connect(self, *, reconnect=True):  # and stays "connected" until closed, as discord.py's loop does
     while not self.is_closed():
         await asyncio.sleep(0.05)
 
 discord.Client.login = login
+discord.http.HTTPClient.static_login = static_login
 discord.AutoShardedClient.connect = connect
 if __name__ == "__main__":
     print("starting", flush=True)

@@ -70,7 +70,8 @@ def is_domain_error(error: BaseException) -> bool:
     convert (a user who is not a member of the server, for a member option)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    return isinstance(error, ServiceError | RulesError | app_commands.CheckFailure | app_commands.TransformerError)
+    return isinstance(error, ServiceError | RulesError | app_commands.CheckFailure | app_commands.TransformerError
+                      | app_commands.CommandNotFound | app_commands.CommandSignatureMismatch)
 
 
 # ---------------------------------------------------------------- the database

@@ -449,18 +449,29 @@ async def test_a_members_second_replay_at_once_is_refused() -> None:
 # ---------------------------------------------------------------- storage at the edges
 
 
-def _napkin(env: dict[str, str], *args: str, user: int | None = None) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "bot.cli", *args]
-    if user is not None:
-        command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
-    return subprocess.run(command, env={**os.environ, **env}, capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[2], check=False)
+ACCEPTED_LOGIN = """
+import sys
+import discord
+from bot.cli import main
+
+
+async def static_login(self, token):  # Discord takes the token: the start goes on to open the database
+    return {"id": "1", "username": "napkin"}
+
+discord.http.HTTPClient.static_login = static_login
+raise SystemExit(main(sys.argv[1:]))
+"""
 
 
 def test_a_file_that_is_not_a_database_is_refused_at_start(tmp_path: Path) -> None:
     path = tmp_path / "napkin.db"
     path.write_bytes(b"this is a spreadsheet, not a database\n" * 200)
-    done = _napkin({"DISCORD_TOKEN": "not-a-real-token", "NAPKIN_DATABASE": str(path)}, "run")
+    script = tmp_path / "run.py"
+    script.write_text(ACCEPTED_LOGIN)
+    done = subprocess.run([sys.executable, str(script), "run"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "DISCORD_TOKEN": "not-a-real-token", "NAPKIN_DATABASE": str(path),
+                               "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+                          cwd=Path(__file__).resolve().parents[2], check=False)
     assert done.returncode != 0
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "not a SQLite database" in lines[0], done.stderr
