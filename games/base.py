@@ -174,42 +174,11 @@ class Outcome:
 
 
 def stored_outcome_agrees(stored: Any, outcome: Outcome | None) -> bool:
-    """Whether a stored outcome dict agrees with ``outcome`` (re-derived by replay), for ``from_dict`` checks.
-
-    A dict written before outcomes had a :class:`Termination` (it has ``"reason"`` prose instead) is compared on
-    winner, draw and scores only; its prose is ignored, since the replay re-derives the termination.
-    """
+    """Whether a stored outcome dict (``Outcome.to_dict`` output, or ``None``) is ``outcome`` (re-derived by replay),
+    for the ``from_dict`` checks of states that store their outcome."""
     if outcome is None or stored is None:
         return stored is None and outcome is None
-    if isinstance(stored, Mapping) and "termination" not in stored and "reason" in stored:
-        expected = outcome.to_dict()
-        return all(stored.get(name) == expected[name] for name in ("winner", "draw", "scores"))
     return bool(stored == outcome.to_dict())
-
-
-_LEGACY_REASONS: tuple[tuple[str, Termination], ...] = (
-    ("resigned", Termination.RESIGNED),
-    ("ran out of time", Termination.OUT_OF_TIME),
-    ("draw agreed", Termination.DRAW_AGREED),
-    ("aborted", Termination.ABORTED),
-    ("third repetition", Termination.REPETITION),
-    ("200 plies", Termination.MOVE_LIMIT),
-)
-
-
-def read_stored_outcome(data: Mapping[str, Any]) -> Outcome:
-    """Read a stored outcome: :meth:`Outcome.from_dict` output, or a dict written before outcomes had a termination
-    (``"reason"`` prose such as ``"bob resigned"``, ``"third repetition"``), whose termination is read from the prose
-    (anything else is the game's natural end; the seat that resigned or ran out of time is not recorded there).
-
-    Raises:
-        InvalidState: neither form.
-    """
-    if isinstance(data, Mapping) and "termination" not in data and isinstance(data.get("reason"), str):
-        reason = data["reason"]
-        termination = next((t for phrase, t in _LEGACY_REASONS if phrase in reason), Termination.NATURAL)
-        data = {**data, "termination": termination.value}
-    return Outcome.from_dict(data)
 
 
 # ------------------------------------------------------------------------------------------------ values

@@ -26,7 +26,6 @@ from bot.utils.buttons import RematchButton
 from bot.utils.images import image_file
 from bot.utils.names import escape, member_name, names_of
 from games import GAMES, Outcome, State, Termination
-from games.base import read_stored_outcome
 from storage import MatchRecord
 
 log = logging.getLogger(__name__)
@@ -91,7 +90,7 @@ def describe_outcome(match: MatchRecord) -> str:
     first move, when the deadline aborted it)."""
     if match.outcome is None:
         return "Aborted; it counts for nobody."
-    outcome = read_stored_outcome(match.outcome)  # rows stored before outcomes had a termination, too
+    outcome = Outcome.from_dict(match.outcome)
     names = [escape(seat.display_name) for seat in match.seats]
     sentence = outcome.result(names, GAMES[match.game].describe_end(outcome), winner_style=lambda name: f"**{name}**")
     if match.status != "aborted" and outcome.termination is not Termination.ABORTED:
@@ -105,7 +104,7 @@ def describe_outcome(match: MatchRecord) -> str:
 def match_outcome(match: MatchRecord) -> Outcome | None:
     """The stored outcome of a finished or aborted match (for its board: a resignation, a forfeit or an agreed draw
     is not in the position itself), else ``None``."""
-    return read_stored_outcome(match.outcome) if match.status != "active" and match.outcome else None
+    return Outcome.from_dict(match.outcome) if match.status != "active" and match.outcome else None
 
 
 def how_to_move(match: MatchRecord, state: State[Any]) -> str:
