@@ -19,7 +19,7 @@ from typing import IO, Any, Protocol, TypeVar, cast
 from PIL import Image
 
 from games import GAMES, Outcome
-from games.base import State
+from games.state import State
 from renderers._alt import ALT_TEXT_LIMIT, _, compose, names_for_alt, sentence
 from renderers._common import ended, outcome_text
 from renderers._gif import write_gif

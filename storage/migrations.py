@@ -19,7 +19,7 @@ _TERMINATION = """CASE
         WHEN end_reason LIKE '%200 plies%' THEN 'move_limit'
         ELSE 'natural'
     END"""
-"""The termination (``games.base.Termination`` value) of a version-1 row, read from its prose ``end_reason``:
+"""The termination (``games.outcome.Termination`` value) of a version-1 row, read from its prose ``end_reason``:
 ``"<name> resigned"``, ``"<name> ran out of time"``, ``"draw agreed"``, Chopsticks' ``"third repetition"`` and
 ``"200 plies"``; every other reason was a game's own end."""
 

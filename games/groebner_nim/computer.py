@@ -39,7 +39,6 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.base import GameValue, Level, MoveValues
 from games.groebner_nim.rules import (
     POINTS_PER_STICK,
     GroebnerNimState,
@@ -51,6 +50,8 @@ from games.groebner_nim.rules import (
     order_key,
     random_start,
 )
+from games.search import Level
+from games.values import GameValue, MoveValues
 
 PairIndex = tuple[int, int]
 """A pair of 0-based stick indices ``(i, j)``, ``i < j``."""

@@ -51,8 +51,9 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import shapely
 
-from games.base import Estimate, Level
 from games.napkin_chess.rules import SCALE, SIZES, Move, NapkinState, Variant
+from games.search import Level
+from games.values import Estimate
 
 # -------------------------------------------------------------------------------------------- symmetry
 

@@ -41,7 +41,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from games.base import Estimate, GameValue, Level
 from games.polygons.rules import (
     Connect,
     Move,
@@ -53,6 +52,8 @@ from games.polygons.rules import (
     line_points,
     score_sides,
 )
+from games.search import Level
+from games.values import Estimate, GameValue
 
 HARD_PLAYOUTS = 400
 """Play-outs of the ``hard`` player's tree search of the first segment with 10 dots in all (with more dots,

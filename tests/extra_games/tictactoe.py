@@ -15,8 +15,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games import DemoMatch, Game, IllegalMove, InvalidMove, InvalidState, Level, MoveCommand, MoveParam, Option
-from games.base import GameValue, Outcome, State, Termination
+from games import (
+    DemoMatch,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    InvalidState,
+    Level,
+    MoveCommand,
+    MoveParam,
+    Option,
+    Outcome,
+    State,
+    Termination,
+)
+from games.values import GameValue
 
 Square = int
 """A square as an index 0–8: ``3 * row + column``, row 0 at the bottom."""

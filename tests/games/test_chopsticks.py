@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import GAMES
-from games.base import IllegalMove, InvalidMove, InvalidState, InvalidVariant, Termination
 from games.chopsticks import GAME
 from games.chopsticks.computer import best_moves, solve
 from games.chopsticks.rules import (
@@ -27,6 +26,8 @@ from games.chopsticks.rules import (
     parse_move,
     successors,
 )
+from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.outcome import Termination
 
 VECTORS: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parents[2] / "seeds" / "chopsticks.json").read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
-"""What every game declares about itself (games.base): options, move commands, command_for, the templates; and the
-outcome every finished game stores."""
+"""What every game declares about itself (games.declaration, games.options): options, move commands, command_for,
+the templates; and the outcome every finished game stores (games.outcome)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from games import GAMES, LEVELS, IllegalMove, InvalidState, InvalidVariant, Option, Outcome, Termination
-from games.base import check_options
 from games.chopsticks.computer import best_moves as chopsticks_best_moves
+from games.options import check_options
 from renderers._common import outcome_text
 
 KEYS = tuple(GAMES)
