@@ -5,7 +5,8 @@ The shared modules, one concept each (OpenSpiel keeps the game type apart from t
 the rules raise), :mod:`games.outcome` (:class:`Termination`, :class:`Outcome`), :mod:`games.state` (the
 :class:`State` every position implements), :mod:`games.options` (a variant's :class:`Option` spec),
 :mod:`games.values` (exact values and estimates), :mod:`games.search` (the computer's levels and the collector switch
-its searches run under) and :mod:`games.declaration` (:class:`Game`: everything a game says about itself).
+its searches run under) and :mod:`games.declaration` (:class:`Game`: everything a game says about itself). The core
+names none of its consumers: renderers and the bot find a game's board and Discord pieces by its key.
 
 Each game of this package is a package of three modules whose imports point one way: ``rules`` (state, moves,
 notation, variant) <- ``computer`` (players per level, solvers, exact values, estimates) <- ``game`` (the

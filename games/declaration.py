@@ -6,7 +6,8 @@ default, description; validation, the start command's options and the rules' opt
 commands that play a move and how a move's text is assembled from their options (:class:`MoveCommand`), the
 matches the demo plays (:class:`DemoMatch`), the players' rules text and the source document. It is the game
 type beside the state (OpenSpiel's ``pyspiel.GameType`` apart from its ``State``): the registry
-(:data:`games.GAMES`) finds games by it; nothing else keeps a list of them.
+(:data:`games.GAMES`) finds games by it; nothing else keeps a list of them. It names none of its consumers: the
+renderers and the bot find a game's board and Discord pieces by its key, where they live.
 
 This package is pure Python: no I/O, no ``discord``, no storage.
 """
@@ -112,10 +113,6 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
     """The commands that play a move."""
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("default rules"),)
     """The matches ``napkin demo`` plays (the first also serves the generic test suites)."""
-    renderer: ClassVar[str] = ""
-    """The module that draws the board (``render(state, names) -> bytes``); default ``renderers.<key>``."""
-    extension: ClassVar[str] = ""
-    """The module with the game's own Discord pieces (buttons, extra commands); default ``bot.games.<key>``."""
     level_descriptions: ClassVar[Mapping[Level, str]] = {
         "easy": "plays a random legal move",
         "medium": "looks one move ahead",
@@ -283,14 +280,6 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
     def describe_end(self, outcome: Outcome) -> str:
         """Why the match ended, as a phrase (``"both hands are dead"``, ``"out of time"``)."""
         return outcome.termination.phrase(self.natural_end)
-
-    def renderer_module(self) -> str:
-        """The dotted name of the module that draws this game's boards (:attr:`renderer` or ``renderers.<key>``)."""
-        return self.renderer or f"renderers.{self.key}"
-
-    def extension_module(self) -> str:
-        """The dotted name of this game's Discord module (:attr:`extension` or ``bot.games.<key>``)."""
-        return self.extension or f"bot.games.{self.key}"
 
     def start_note(self, state: StateT) -> str | None:
         """A sentence players should read about a start position before they play it (for example that perfect

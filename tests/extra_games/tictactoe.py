@@ -143,8 +143,6 @@ class TicTacToe(Game[TicTacToeState, Square]):
                     (MoveParam("square", "A free square: column a–c, row 1–3, e.g. b2", suggest=_free_squares),),
                     lambda typed: typed["square"]),)
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("standard"), DemoMatch("misère", {"misere": True}))
-    renderer: ClassVar[str] = "tests.extra_games.tictactoe_board"
-    extension: ClassVar[str] = "tests.extra_games.tictactoe_discord"
 
     def new_state(self, variant: Mapping[str, Any] | None = None,
                   rng: random.Random | None = None) -> TicTacToeState:

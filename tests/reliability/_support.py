@@ -7,13 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import importlib
 import random
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from discord import app_commands
 
+import renderers
 from bench._harness import World, burst, command_for, delivered_at_once
 from bot.errors import GENERIC
 from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
@@ -62,7 +62,7 @@ def require_game(game: str, *, renderer: bool = True) -> None:
     imports)."""
     assert game in GAMES, f"{game} is not a registered game"
     if renderer:
-        importlib.import_module(GAMES[game].renderer_module())
+        renderers.renderer_for(game)
 
 
 def is_domain_error(error: BaseException) -> bool:
