@@ -16,7 +16,7 @@ from discord import app_commands
 import renderers
 from bench._harness import World, burst, command_for, delivered_at_once
 from bot.errors import GENERIC
-from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
+from bot.service import Player, ServiceError, Services, load_state, ratings, replay
 from games import GAMES, RulesError, State
 from storage import Database, MatchRecord, ReadTx, Tx
 from storage.transfer import table_selects
@@ -173,13 +173,13 @@ def hands_over_turn(state: State, text: str) -> bool:
 # ---------------------------------------------------------------- starting matches
 
 
-async def service_match(service: MatchService, game: str, guild_id: int, players: tuple[Player, Player],
+async def service_match(services: Services, game: str, guild_id: int, players: tuple[Player, Player],
                         channel_id: int = 1, days: int | None = None) -> MatchRecord:
     """A two-seat match of ``game`` (default variant, ``days`` per move or the server's) started through the
     service: challenge, then accept."""
-    challenge = await service.create_challenge(guild_id=guild_id, channel_id=channel_id, game=game, variant={},
-                                               challenger=players[0], opponent=players[1], days_per_move=days)
-    return (await service.accept_challenge(challenge.id, guild_id, players[1])).match
+    challenge = await services.challenges.create(guild_id=guild_id, channel_id=channel_id, game=game, variant={},
+                                                 challenger=players[0], opponent=players[1], days_per_move=days)
+    return (await services.challenges.accept(challenge.id, guild_id, players[1])).match
 
 
 class Clock:
