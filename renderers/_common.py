@@ -30,10 +30,11 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from games import GAMES, Outcome, Termination
+from games import GAMES, Outcome, State, Termination
 
 # Seat colours (seat 0, seat 1), the highlight for the last move, and neutral tones.
 SEAT_COLOURS: tuple[tuple[int, int, int], ...] = ((190, 70, 20), (30, 100, 180))
@@ -352,31 +353,6 @@ def fit_text(text: str, size: int, width: float, *, min_size: int | None = None,
     return text + ELLIPSIS + suffix, size
 
 
-def status_lines(
-    names: Sequence[str],
-    current_seat: int | None,
-    scores: Sequence[int] | None,
-    outcome_text: str | None,
-) -> list[tuple[str, tuple[int, int, int]]]:
-    """Return the lines of the usual status panel with their colours.
-
-    Args:
-        names: display name per seat.
-        current_seat: seat to move, or ``None`` when over.
-        scores: running score per seat, or ``None``.
-        outcome_text: e.g. ``"alice wins: both hands dead"`` once the game is over.
-    """
-    lines: list[tuple[str, tuple[int, int, int]]] = []
-    for seat, name in enumerate(names):
-        label = name if scores is None else f"{name}: {scores[seat]}"
-        lines.append((label, SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
-    if outcome_text:
-        lines.append((outcome_text, INK))
-    elif current_seat is not None and current_seat < len(names):
-        lines.append((f"{names[current_seat]} to move", INK))
-    return lines
-
-
 def outcome_text(game: str, names: Sequence[str], outcome: Outcome) -> str:
     """Return the result line of ``outcome`` of a match of ``game`` (a registry key): :meth:`games.Outcome.result`
     with why it ended as the game describes it (:meth:`games.Game.describe_end`), e.g. ``"Ann wins: both hands are
@@ -388,6 +364,16 @@ def ended(state_outcome: Outcome | None, outcome: Outcome | None) -> Outcome | N
     """The outcome a board shows: ``outcome`` (a match ended by a player's action: resigned, out of time, draw
     agreed, aborted) when given, else the state's own."""
     return outcome if outcome is not None else state_outcome
+
+
+def status_line(state: State[Any], names: Sequence[str], outcome: Outcome | None = None) -> str:
+    """A board's status line: whose move it is (``"Ann to move"``), or the result (:func:`outcome_text` of
+    ``outcome`` when given, else of the state's own), with the names whole (the board wraps the line). A game whose
+    line says more (Chopsticks' repetition warning, Gröbner Nim's par) builds on this one."""
+    shown = ended(state.outcome, outcome)
+    if shown is not None:
+        return outcome_text(state.game, names, shown)
+    return f"{names[state.current_seat or 0]} to move"
 
 
 def move_count(ply: int) -> str:
