@@ -1,6 +1,6 @@
 """The ``napkin`` command: ``run`` the bot, ``play`` it locally without Discord, force a command ``sync``, print
-the bot's ``invite-url``, play the offline ``demo``, ``bench``, ``backup`` or ``inspect`` the database, and copy it
-to the other backend (``migrate-db``).
+the bot's ``invite-url``, play the offline ``demo``, ``backup`` or ``inspect`` the database, and copy it to the other
+backend (``migrate-db``). The benchmarks are ``python -m bench`` (``make bench``), not part of the bot.
 
 Every subcommand answers a failure with one line on standard error and a non-zero exit code, never a traceback;
 none deletes or overwrites a file it did not create.
@@ -209,12 +209,6 @@ def _demo(args: argparse.Namespace) -> int:
         return _fail("demo", str(error), 2)
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from bench.runner import main as bench_main
-
-    return bench_main(args.only or None, args.json)
-
-
 def _backup(args: argparse.Namespace) -> int:
     from bot.config import Settings
     from storage import Database, StorageError
@@ -394,10 +388,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help=f"only this game (repeatable); one of: {_game_keys()}")
     demo.add_argument("--seed", type=int, default=1, help="seed of the matches (default 1)")
     demo.set_defaults(func=_demo)
-    bench = sub.add_parser("bench", help="run the benchmarks and print the table")
-    bench.add_argument("--only", action="append", help="only this benchmark module (repeatable)")
-    bench.add_argument("--json", default="bench/results.json", help="where to write the JSON results")
-    bench.set_defaults(func=_bench)
     backup = sub.add_parser("backup", help="online backup of the database to a new file (PostgreSQL: pg_dump)")
     backup.add_argument("path", help="new file to write the copy to")
     backup.add_argument("--database", help="database to copy (default: NAPKIN_DATABASE or napkin.db)")
