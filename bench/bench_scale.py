@@ -301,7 +301,7 @@ LOAD_SAMPLES = 40
 
 async def _under_load(world: World, bot: Any) -> list[float]:
     """An unrelated member's ``/match list`` (its first response) while 24 ``hard`` searches queue in the computer
-    pool and 12 GIF replays of a long Napkin Chess match are drawn at once (the load of issue 15)."""
+    pool and 12 GIF replays of a long Napkin Chess match are drawn at once."""
     import renderers
 
     game = GAMES["napkin_chess"]

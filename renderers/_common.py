@@ -95,13 +95,8 @@ def min_text_px(width: int) -> int:
 
 
 PNG_COMPRESS_LEVEL = 5
-"""zlib level of every board PNG: the fastest level that keeps the largest board of every game under 30 KB.
-Measured on those five palette boards (600-720 px, Pillow's zlib-ng, best of 15): level 5 encodes in 1.6-2.0 ms
-to 18-28 KB; level 4 saves 0.2-0.4 ms but Gröbner Nim's grows to 31 KB; level 3 saves 0.4-0.6 ms for 10-15% more
-bytes (30-31 KB); level 1 takes 0.9-1.1 ms for 24-36 KB; level 6 costs 0.6-1.3 ms more for 5% fewer; zlib's
-run-length strategy takes 0.9 ms at any level but 30-45% more bytes. Over the positions of 21 whole matches of every
-game and variant the largest boards at level 5 are 21-30 KB, at level 3 24-34 KB: no game has room for a faster
-level of its own."""
+"""zlib compression level (0-9) of every board PNG: the fastest level at which the largest board of every game stays
+within 30 KB, the board size the render benchmark holds it to (``bench/bench_boards.py``, with the render time)."""
 
 
 def to_png(image: Image.Image) -> bytes:
