@@ -121,7 +121,7 @@ def test_version_player_plays_the_revision_in_a_process_of_its_own(tmp_path: Pat
     player = arena.VersionPlayer(head.stdout.strip(), "hard", repo)
     folder = Path(player.folder)
     try:
-        assert (folder / "games" / "base.py").is_file()
+        assert (folder / "games" / "declaration.py").is_file()  # the revision's rules core, extracted
         state = GAMES["chopsticks"].new_state({})
         assert player(state, random.Random(5)) in state.legal_moves()
         assert player.last_cpu_ms >= 0.0
