@@ -48,8 +48,9 @@ test: test-deps
 	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
+# The benchmarks (bench/): make bench, or some of them: make bench ARGS="--only boards --only backends"
 bench: $(STAMP)
-	$(VENV)/bin/napkin bench
+	$(PY) -m bench $(ARGS)
 
 # Computer players against each other (bench/arena.py), niced: make arena ARGS="--game polygons --games 200"
 arena: $(STAMP)

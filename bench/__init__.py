@@ -1,1 +1,1 @@
-"""Benchmarks (``make bench`` / ``napkin bench``): each ``bench/bench_<name>.py`` has ``run() -> list[Row]``."""
+"""Benchmarks (``make bench`` / ``python -m bench``): each ``bench/bench_<name>.py`` has ``run() -> list[Row]``."""

@@ -131,7 +131,7 @@ def check_same_writes(folder: str | os.PathLike[str]) -> int:
     Raises:
         RuntimeError: the two sent different statements (the anchor no longer does what a move does).
     """
-    from bot.service import MatchService
+    from bot.service import Services
     from storage import Database
     from storage.sqlite import _in_thread
 
@@ -142,7 +142,7 @@ def check_same_writes(folder: str | os.PathLike[str]) -> int:
         try:
             (match_id,) = await db.write(fill_matches, 1)
             await _in_thread(db._writer, lambda conn: conn.set_trace_callback(traced[0].append))  # type: ignore[attr-defined]
-            moved = await MatchService(db, clock=lambda: NOW).play(match_id, 99, 1000, NOTATION)
+            moved = await Services(db, clock=lambda: NOW).moves.play(match_id, 99, 1000, NOTATION)
             await _in_thread(db._writer, lambda conn: conn.set_trace_callback(None))  # type: ignore[attr-defined]
             return moved.after.to_dict()
         finally:
@@ -250,13 +250,13 @@ def pgbench_round_trips(proxy: Any, url: str, match_ids: Sequence[int], moves: i
 
 
 async def service_round_trips(proxy: Any, url: str, match_ids: Sequence[int], moves: int) -> list[int]:
-    """The round trips of each of ``moves`` members' moves through the service (``MatchService.play``), on ``url``
+    """The round trips of each of ``moves`` members' moves through the service (``Services.moves.play``), on ``url``
     reached through ``proxy``, after one move per match to warm up; one count per move."""
-    from bot.service import MatchService, load_state
+    from bot.service import Services, load_state
     from storage import Database, ReadTx
 
     db = await Database.open(proxy.url(url))
-    service = MatchService(db)
+    services = Services(db)
     counts = []
     try:
         for number in range(moves + len(match_ids)):
@@ -266,7 +266,7 @@ async def service_round_trips(proxy: Any, url: str, match_ids: Sequence[int], mo
             text = next(state.format_move(move) for move in state.legal_moves()
                         if not state.apply(move).is_over)
             before = proxy.round_trips
-            await service.play(match.id, match.guild_id, match.seats[match.current_seat].user_id, text)
+            await services.moves.play(match.id, match.guild_id, match.seats[match.current_seat].user_id, text)
             if number >= len(match_ids):
                 counts.append(proxy.round_trips - before)
     finally:

@@ -11,7 +11,7 @@ once and each statement the client waits for counts once. Counting at the socket
     with RoundTripProxy(cluster.host, cluster.port) as proxy:
         db = await Database.open(proxy.url(url))
         before = proxy.round_trips
-        await service.play(...)
+        await services.moves.play(...)
         print(proxy.round_trips - before)
 
 :meth:`RoundTripProxy.cut` closes every proxied connection at once (as a failing network or a load balancer

@@ -2,7 +2,7 @@
 
 - :func:`fill_matches`: active matches inserted in bulk (one ``executemany`` per table in the caller's write), so
   that 100,000 of them take seconds on either backend.
-- :func:`throughput`: moves applied through the real path (``MatchService.play``: load, check, append to the log,
+- :func:`throughput`: moves applied through the real path (``Services.moves.play``: load, check, append to the log,
   version-checked update, one transaction each) by writer processes, each timing every move; then every move is
   counted back from the log.
 """
@@ -77,11 +77,11 @@ async def write_moves(database: str, match_ids: Sequence[int], moves: int, seed:
     of ``match_ids``) on ``database`` (a SQLite path or a PostgreSQL URL); time each. Each writer keeps the states
     the service returned, as the bot keeps nothing but what the service hands back. With ``barrier``, the clock
     starts once every process sharing it has opened the database."""
-    from bot.service import MatchService, load_state
+    from bot.service import Services, load_state
     from storage import Database, ReadTx
 
     db = await Database.open(database, synchronous=synchronous)  # type: ignore[arg-type]
-    service = MatchService(db)
+    services = Services(db)
     latencies: list[float] = []
 
     async def writer(ids: Sequence[int], rng: random.Random) -> int:
@@ -104,7 +104,7 @@ async def write_moves(database: str, match_ids: Sequence[int], moves: int, seed:
             move = state.format_move(rng.choice(list(state.legal_moves())))
             user = users[match_id][state.current_seat]
             began = time.perf_counter()
-            states[match_id] = (await service.play(match_id, guilds[match_id], user, move)).after
+            states[match_id] = (await services.moves.play(match_id, guilds[match_id], user, move)).after
             latencies.append((time.perf_counter() - began) * 1000)
             applied += 1
         return applied

@@ -1,6 +1,6 @@
 """SQLite and PostgreSQL side by side: moves through the real storage path, and the deadline pass at scale.
 
-- Moves next to their anchor: one writer process applies random legal Chopsticks moves through ``MatchService.play``
+- Moves next to their anchor: one writer process applies random legal Chopsticks moves through ``Services.moves.play``
   (one transaction each: lock and load, check, append to the log, version-checked update) on 1,000 active matches;
   moves per second and each move's latency (p50/p99), every move counted back from the log afterwards (none lost or
   doubled). Then, on a fresh database, the engine doing the same writes with nothing of ours around it
@@ -11,7 +11,7 @@
 - Moves from 4 writer processes started together, each on its own share of the matches, then from one process with
   every commit flushed to disk (SQLite ``synchronous=FULL``, PostgreSQL ``synchronous_commit=on``, its default).
   Target ≥ 250 moves/s, latency p50 ≤ 10 ms and p99 ≤ 50 ms.
-- The deadline pass (``MatchService.process_due``) with 10 matches due (5 reminders, 5 clocks run out) among
+- The deadline pass (``Services.deadlines.process_due``) with 10 matches due (5 reminders, 5 clocks run out) among
   1,000 / 10,000 / 100,000 active matches: it must cost what is due, not what is active. Target: p50 ≤ 100 ms at
   every size, and the 100,000 p50 within 2× of the 1,000 one.
 
@@ -222,11 +222,11 @@ def _due_now(tx: object) -> list[int]:
 
 async def _pass_samples(database: str) -> tuple[dict[int, list[float]], dict[int, float]]:
     """Pass times (ms) per size and the seconds each fill took."""
-    from bot.service import MatchService
+    from bot.service import Services
     from storage import Database
 
     db = await Database.open(database)
-    service = MatchService(db, clock=lambda: NOW)
+    services = Services(db, clock=lambda: NOW)
     samples: dict[int, list[float]] = {}
     fills: dict[int, float] = {}
     filled = 0
@@ -240,7 +240,7 @@ async def _pass_samples(database: str) -> tuple[dict[int, list[float]], dict[int
             for _ in range(PASSES):
                 due = await db.write(_due_now)
                 began = time.perf_counter()
-                work = await service.process_due()
+                work = await services.deadlines.process_due()
                 samples[size].append((time.perf_counter() - began) * 1000)
                 acted = sorted(m.id for m in (*work.reminded, *work.forfeited, *work.aborted))
                 if acted != sorted(due):

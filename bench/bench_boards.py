@@ -22,7 +22,8 @@ from bench._timing import Row, value_row
 from bench.largest_boards import board_rows
 
 REPLAY_MEMORY_LIMIT_MB = 150.0
-"""Peak resident memory above idle while six 200-ply replays are asked for at once (issue 27)."""
+"""Most MiB (kB of /proc/self/status over 1,024) of peak resident memory above idle while six 200-ply replays are
+asked for at once."""
 
 
 def _probe(*args: str) -> dict[str, Any]:

@@ -57,18 +57,18 @@ def _gif_row() -> list[Row]:
 
 
 async def _prepare(db_path: Path, synchronous: str) -> list[int]:
-    from bot.service import MatchService, Player
+    from bot.service import Player, Services
     from storage import Database
 
     db = await Database.open(db_path, synchronous=synchronous)
-    service = MatchService(db)
-    await service.update_settings(1, max_active=100, days_per_move=3)
+    services = Services(db)
+    await services.settings.update(1, max_active=100, days_per_move=3)
     ids = []
     for number in range(MATCHES):
         a, b = Player(10_000 + number, f"p{number}"), Player(20_000 + number, f"q{number}")
-        challenge = await service.create_challenge(guild_id=1, channel_id=2, game="chopsticks", variant={},
-                                                   challenger=a, opponent=b)
-        ids.append((await service.accept_challenge(challenge.id, 1, b)).match.id)
+        challenge = await services.challenges.create(guild_id=1, channel_id=2, game="chopsticks", variant={},
+                                                     challenger=a, opponent=b)
+        ids.append((await services.challenges.accept(challenge.id, 1, b)).match.id)
     await db.close()
     return ids
 

@@ -1,4 +1,4 @@
-"""The computer's answer to a member under load: fair and fast (issue 27).
+"""The computer's answer to a member under load: fair and fast.
 
 A member plays Chopsticks against the ``hard`` computer through SimCord (the real bot, its real worker processes: 2,
 as on a 2-CPU machine); each sample is one of the member's moves, from the interaction to the board with the

@@ -24,7 +24,6 @@ from collections import Counter
 from collections.abc import Callable
 
 from bench._timing import Row, timed_row, value_row
-from games.base import collector_paused
 from games.groebner_nim import GAME
 from games.groebner_nim.computer import (
     DUEL_NODES,
@@ -39,6 +38,7 @@ from games.groebner_nim.computer import (
     start_plan,
 )
 from games.groebner_nim.rules import GroebnerNimState, Stick, is_groebner_basis, random_start
+from games.search import collector_paused
 
 
 def _positions(count: int) -> list[GroebnerNimState]:

@@ -124,17 +124,17 @@ async def _indexed_samples(database: str) -> dict[str, dict[int, list[float]]]:
     """Each figure of :data:`FIGURES` timed :data:`PASS_SAMPLES` times at every size of :data:`SIZES` (as many
     matches, as many rated members), on ``database`` (empty), through the services the bot calls."""
     from bench._storage import fill_matches
-    from bot.service import MatchService, ratings
+    from bot.service import Services, ratings
     from storage import Database
 
     db = await Database.open(database)
-    service = MatchService(db, clock=lambda: 1e9)
+    services = Services(db, clock=lambda: 1e9)
     samples: dict[str, dict[int, list[float]]] = {key: {} for key in FIGURES}
     calls = {
-        "resume": lambda: service.services.computer_turns.waiting(),
-        "list": lambda: service.services.reading.active_match_page(99, LIST_MEMBER, 1, 10),
-        "pass": lambda: _pass(service),
-        "leaderboard": lambda: service.services.ratings.leaderboard(99, "chopsticks", page=1),
+        "resume": lambda: services.computer_turns.waiting(),
+        "list": lambda: services.reading.active_match_page(99, LIST_MEMBER, 1, 10),
+        "pass": lambda: _pass(services),
+        "leaderboard": lambda: services.ratings.leaderboard(99, "chopsticks", page=1),
     }
     try:
         await db.write(_fixed)
@@ -176,9 +176,9 @@ async def _settled(db: Any) -> None:
         await _in_thread(db._writer, lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
 
 
-async def _pass(service: Any) -> None:
-    work = await service.process_due()
-    await service.next_wakeup()
+async def _pass(services: Any) -> None:
+    work = await services.deadlines.process_due()
+    await services.deadlines.next_wakeup()
     if work.reminded or work.forfeited or work.aborted:
         raise RuntimeError("something was due")
 
@@ -301,7 +301,7 @@ LOAD_SAMPLES = 40
 
 async def _under_load(world: World, bot: Any) -> list[float]:
     """An unrelated member's ``/match list`` (its first response) while 24 ``hard`` searches queue in the computer
-    pool and 12 GIF replays of a long Napkin Chess match are drawn at once (the load of issue 15)."""
+    pool and 12 GIF replays of a long Napkin Chess match are drawn at once."""
     import renderers
 
     game = GAMES["napkin_chess"]

@@ -83,8 +83,9 @@ LARGEST: dict[str, Callable[[], State[Any]]] = {
 
 
 RENDER_LIMIT_MS = 10.0
-"""Target for one board render (issue: boards within 10 ms and 30 KB on this machine, largest variant)."""
+"""Most milliseconds one render of a game's largest board may take (median, wall time)."""
 RENDER_LIMIT_KB = 30.0
+"""Most kilobytes (1,000 bytes) the PNG of a game's largest board may take."""
 RENDER_ROUNDS = 60
 """Renders of each largest board (interleaved: one of each game per round, so that the machine's load falls on
 all of them alike)."""

@@ -1,5 +1,5 @@
-"""Replays for the replay benchmarks and tests: long matches, and the way GIF replays were built before they were
-streamed (the anchor the streamed replay is measured and compared against).
+"""Replays for the replay benchmarks and tests: long matches, and a GIF replay built with every frame held in memory
+(:func:`held_replay`, the anchor the streamed replay of :mod:`renderers` is measured and compared against).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from games import GAMES, Outcome, State
 
 def held_replay(states: Sequence[State[Any]], names: Sequence[str], frame_ms: int = 700, *,
                 outcome: Outcome | None = None) -> bytes:
-    """The GIF replay as it was built before frames were streamed: every board rendered to PNG, decoded to RGB and
-    kept, all of them reduced to one 128-colour palette taken from the last board, then saved at once (Pillow
+    """The GIF replay with every frame held, the anchor of the streamed one: every board rendered to PNG, decoded to
+    RGB and kept, all of them reduced to one 128-colour palette taken from the last board, then saved at once (Pillow
     holds every frame until the end). Its memory grows with the number of states; its frames differ from the
     boards wherever a colour is missing from the last board's palette."""
     last = len(states) - 1

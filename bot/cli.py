@@ -1,6 +1,7 @@
 """The ``napkin`` command: ``run`` the bot, ``play`` it locally without Discord, force a command ``sync``, print
-the bot's ``invite-url``, play the offline ``demo``, ``bench``, generate ``puzzles``, ``backup`` or ``inspect`` the
-database, and copy it to the other backend (``migrate-db``).
+the bot's ``invite-url``, play the offline ``demo``, generate ``puzzles``, ``backup`` or ``inspect`` the
+database, and copy it to the other backend (``migrate-db``). The benchmarks are ``python -m bench`` (``make
+bench``), not part of the bot.
 
 Every subcommand answers a failure with one line on standard error and a non-zero exit code, never a traceback;
 none deletes or overwrites a file it did not create.
@@ -242,12 +243,6 @@ def _demo(args: argparse.Namespace) -> int:
         return _fail("demo", str(error), 2)
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from bench.runner import main as bench_main
-
-    return bench_main(args.only or None, args.json)
-
-
 def _puzzles_generate(args: argparse.Namespace) -> int:
     from games.puzzles.generate import main as generate_main
 
@@ -473,10 +468,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help=f"only this game (repeatable); one of: {_game_keys()}")
     demo.add_argument("--seed", type=int, default=1, help="seed of the matches (default 1)")
     demo.set_defaults(func=_demo)
-    bench = sub.add_parser("bench", help="run the benchmarks and print the table")
-    bench.add_argument("--only", action="append", help="only this benchmark module (repeatable)")
-    bench.add_argument("--json", default="bench/results.json", help="where to write the JSON results")
-    bench.set_defaults(func=_bench)
     puzzles = sub.add_parser("puzzles", help="puzzles proven by the exact searches")
     generate = puzzles.add_subparsers(dest="action", required=True).add_parser(
         "generate", help="puzzles from the computer's self-play, the same file for the same seed (seeds/puzzles.md)")

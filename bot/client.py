@@ -27,7 +27,7 @@ from bot.contract import Breach, contract
 from bot.errors import reply_error
 from bot.ops.interactions import InteractionGate
 from bot.ops.metrics import Metrics
-from bot.service import MatchService, Services
+from bot.service import Services
 from bot.service.computer import ComputerPool
 from bot.utils.outbox import Posters
 from storage import Database, ReadTx, Shards, Tx
@@ -142,7 +142,6 @@ class NapkinBot(commands.AutoShardedBot):
         """Every service, built once here; the extensions use them and build none."""
         self.posters = Posters()
         """The posters of each kind of news of the outbox, registered by the features as they load."""
-        self._flat: MatchService | None = None
         self.force_sync = False
         """Sync the command tree at the next ``setup_hook`` even when it did not change (``napkin sync``)."""
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -151,14 +150,6 @@ class NapkinBot(commands.AutoShardedBot):
         self.metrics = Metrics()
         self.metrics.watch(self)
         self.interactions = InteractionGate(self, self.metrics)
-
-    @property
-    def service(self) -> MatchService:
-        """:attr:`services` under the flat names of :class:`bot.service.MatchService`, for scripts and tests (the
-        extensions use :attr:`services`)."""
-        if self._flat is None:
-            self._flat = MatchService(self.db, services=self.services)
-        return self._flat
 
     def now(self) -> float:
         """Current time in epoch seconds."""

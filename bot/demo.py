@@ -19,8 +19,7 @@ from typing import Any
 
 import renderers
 from bot.service import Services, load_state, replay
-from games import GAMES, DemoMatch
-from games.base import read_stored_outcome
+from games import GAMES, DemoMatch, Outcome
 from storage import Database
 
 MANIFEST = ".napkin-demo.json"
@@ -114,7 +113,7 @@ async def _play_one(services: Services, writer: _Writer, key: str, demo: DemoMat
         writer.write(f"{prefix}-ply{result.after.ply:03d}.png", png)
     final = await services.reading.get_match(match.id)
     final_state = load_state(final)
-    outcome = read_stored_outcome(final.outcome) if final.outcome else None
+    outcome = Outcome.from_dict(final.outcome) if final.outcome else None
     writer.write(f"{prefix}-final.png",
                  await asyncio.to_thread(functools.partial(renderers.render, final_state, names, outcome=outcome)))
     moves = await services.reading.moves(match.id)
@@ -127,8 +126,6 @@ async def _play_one(services: Services, writer: _Writer, key: str, demo: DemoMat
 
 
 def _verdict(outcome: dict[str, Any] | None, names: list[str], key: str) -> str:
-    from games import Outcome
-
     if outcome is None:
         return "none"
     parsed = Outcome.from_dict(outcome)

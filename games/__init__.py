@@ -1,14 +1,22 @@
-"""Rules core: one package per game behind the interface in :mod:`games.base`, and the registry that finds them.
+"""Rules core: one package per game behind the interface of this package's shared modules, and the registry that
+finds them.
+
+The shared modules, one concept each (OpenSpiel keeps the game type apart from the state): :mod:`games.errors` (what
+the rules raise), :mod:`games.outcome` (:class:`Termination`, :class:`Outcome`), :mod:`games.state` (the
+:class:`State` every position implements), :mod:`games.options` (a variant's :class:`Option` spec),
+:mod:`games.values` (exact values and estimates), :mod:`games.search` (the computer's levels and the collector switch
+its searches run under) and :mod:`games.declaration` (:class:`Game`: everything a game says about itself). The core
+names none of its consumers: renderers and the bot find a game's board and Discord pieces by its key.
 
 Each game of this package is a package of three modules whose imports point one way: ``rules`` (state, moves,
 notation, variant) <- ``computer`` (players per level, solvers, exact values, estimates) <- ``game`` (the
-declaration, a :class:`games.base.Game` with the players' rules text beside it as ``game.rules.md``); the
+declaration, a :class:`games.declaration.Game` with the players' rules text beside it as ``game.rules.md``); the
 package's ``__init__`` hands on ``GAME`` and the rules' main names.
 
-``GAMES`` maps each game key to its :class:`games.base.Game`. A game is a module or a package with a top-level
-``GAME`` in one of the registry's packages (this package, plus any added with :func:`add_game_package`; a game kept
-outside may be a single module); names that start with ``_`` are helpers, not games. Nothing else keeps a list of
-the games.
+``GAMES`` maps each game key to its :class:`games.declaration.Game`. A game is a module or a package with a
+top-level ``GAME`` in one of the registry's packages (this package, plus any added with :func:`add_game_package`; a
+game kept outside may be a single module); names that start with ``_`` are helpers, not games. Nothing else keeps a
+list of the games.
 """
 
 from __future__ import annotations
@@ -18,26 +26,16 @@ import pkgutil
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from games.base import (
-    LEVELS,
-    DemoMatch,
-    Game,
-    IllegalMove,
-    InvalidMove,
-    InvalidState,
-    InvalidVariant,
-    Level,
-    MoveCommand,
-    MoveParam,
-    Option,
-    Outcome,
-    RulesError,
-    State,
-    Termination,
-    parse_options,
-)
+from games.declaration import DemoMatch, Game, MoveCommand, MoveParam
+from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant, RulesError
+from games.options import Option, parse_options
+from games.outcome import Outcome, Termination
+from games.search import LEVELS, Level
+from games.state import State
 
 _PACKAGES: list[str] = [__name__]
+_SHARED = frozenset({"declaration", "errors", "options", "outcome", "review", "search", "state", "values"})
+"""The modules of this package that are not games (the registry does not look in them)."""
 
 
 class _Registry(Mapping[str, "Game[Any, Any]"]):
@@ -52,7 +50,7 @@ class _Registry(Mapping[str, "Game[Any, Any]"]):
             for package_name in _PACKAGES:
                 package = importlib.import_module(package_name)
                 for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-                    if module.name.startswith("_") or module.name in ("base",):
+                    if module.name.startswith("_") or module.name in _SHARED:
                         continue
                     game = getattr(importlib.import_module(f"{package_name}.{module.name}"), "GAME", None)
                     if isinstance(game, Game):

@@ -1,6 +1,6 @@
 """The review of a finished match: every move marked by the game value before and after it, for the player who moved.
 
-Where a game can be solved (its :meth:`games.base.Game.exact_move`: Chopsticks always, the Grid Game of
+Where a game can be solved (its :meth:`games.declaration.Game.exact_move`: Chopsticks always, the Grid Game of
 Differences once few marks remain, Gröbner Nim where the exact search finishes within its budget) a move's marks
 are exact: the value of the position before the move (the best the mover could get) and after it, with the moves
 that kept the value when the one played did not. The terms are those of endgame tablebases and chess analysis:
@@ -9,7 +9,7 @@ result, fewer points or more turns) or a *blunder* (a worse result: it threw awa
 loss).
 
 Elsewhere the review compares the move with the ``hard`` computer player's choice and, where the game has one
-(:meth:`games.base.Game.estimate`), the computer's evaluation of both: an estimate, labelled as such.
+(:meth:`games.declaration.Game.estimate`), the computer's evaluation of both: an estimate, labelled as such.
 
 The *turning point* is the position before the decisive mistake: the last move that made the result worse for its
 player (after it the result never changed again), else the worst mistake.
@@ -33,7 +33,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from games.base import Estimate, Game, GameValue, MoveValues, State
+from games.declaration import Game
+from games.state import State
+from games.values import Estimate, GameValue, MoveValues
 
 REVIEW_SECONDS = 20.0
 """Seconds of work (summed over the moves marked) a review may spend before the moves left are reported as not

@@ -1,8 +1,9 @@
 """Pillow renderers: a game state to PNG bytes and its alt text, and states to an animated GIF replay written frame
 by frame.
 
-Renderers import :mod:`games` only. Each game names the module that draws it
-(:meth:`games.Game.renderer_module`, by default ``renderers.<key>``), which has
+Renderers import :mod:`games` only, and the games know nothing of them: the module that draws a game is found by
+the game's key (:func:`renderer_for`): ``renderers.<key>`` in this package, or one added with :func:`add_renderer`
+for a game kept outside it (beside that game, as the tests' tic-tac-toe). It has
 ``render(state, names, *, outcome=None) -> bytes`` and, optionally, ``draw_board`` with the same arguments returning
 the board as a ``P`` image on the game's fixed palette (the five games have it; replays then take their frames
 without a PNG round trip) and ``alt_text`` with the same arguments and ``limit`` returning the board in words (the
@@ -14,17 +15,18 @@ from __future__ import annotations
 import importlib
 import io
 from collections.abc import Iterable, Iterator, Sequence
+from types import ModuleType
 from typing import IO, Any, Protocol, TypeVar, cast
 
 from PIL import Image
 
-from games import GAMES, Outcome
-from games.base import State
+from games import GAMES, Outcome, State
 from renderers._alt import ALT_TEXT_LIMIT, _, compose, names_for_alt, sentence
 from renderers._common import ended, outcome_text
 from renderers._gif import write_gif
 
-__all__ = ["ALT_TEXT_LIMIT", "alt_text", "draw_board", "render", "render_replay", "replay_alt_text", "write_replay"]
+__all__ = ["ALT_TEXT_LIMIT", "add_renderer", "alt_text", "draw_board", "render", "render_replay", "renderer_for",
+           "replay_alt_text", "write_replay"]
 
 T = TypeVar("T")
 
@@ -33,15 +35,43 @@ class _Renderer(Protocol):
     def render(self, state: Any, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes: ...
 
 
+_ADDED: dict[str, str] = {}
+"""Renderers kept outside this package, by game key (:func:`add_renderer`)."""
+
+
+def add_renderer(key: str, module: str) -> None:
+    """Draw the boards of the game ``key`` with ``module`` (the dotted name of an importable module with ``render``
+    and, optionally, ``draw_board`` and ``alt_text``, as this package's own), for a game kept outside :mod:`games`
+    whose renderer is kept beside it. Registering the same again changes nothing.
+
+    Raises:
+        ValueError: ``key`` already has another renderer added.
+    """
+    if _ADDED.setdefault(key, module) != module:
+        raise ValueError(f"the game {key!r} already has the renderer {_ADDED[key]!r}")
+
+
+def renderer_for(key: str) -> ModuleType:
+    """The module that draws the boards of the game ``key``: the one added with :func:`add_renderer`, else
+    ``renderers.<key>`` (imported on first use).
+
+    Raises:
+        KeyError: ``key`` is not a registered game (:data:`games.GAMES`).
+        ModuleNotFoundError: the game has no renderer.
+    """
+    GAMES[key]  # a game the registry does not know has no board
+    return importlib.import_module(_ADDED.get(key, f"{__name__}.{key}"))
+
+
 def _renderer(state: State[Any]) -> _Renderer:
-    return cast(_Renderer, importlib.import_module(GAMES[state.game].renderer_module()))
+    return cast(_Renderer, renderer_for(state.game))
 
 
 def render(state: State[Any], names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:
     """Render ``state`` as PNG bytes.
 
     Args:
-        state: any game's state; the renderer is the game's (``GAMES[state.game].renderer_module()``).
+        state: any game's state; the renderer is the game's (:func:`renderer_for`).
         names: display name per seat (``len(names) == state.seats``); any text, drawn on one line and shortened
             to fit.
         outcome: how the match ended when a player's action ended it (resigned, out of time, draw agreed,

@@ -30,10 +30,11 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from games import GAMES, Outcome, Termination
+from games import GAMES, Outcome, State, Termination
 
 # Seat colours (seat 0, seat 1), the highlight for the last move, and neutral tones.
 SEAT_COLOURS: tuple[tuple[int, int, int], ...] = ((190, 70, 20), (30, 100, 180))
@@ -94,13 +95,8 @@ def min_text_px(width: int) -> int:
 
 
 PNG_COMPRESS_LEVEL = 5
-"""zlib level of every board PNG: the fastest level that keeps the largest board of every game under 30 KB.
-Measured on those five palette boards (600-720 px, Pillow's zlib-ng, best of 15): level 5 encodes in 1.6-2.0 ms
-to 18-28 KB; level 4 saves 0.2-0.4 ms but Gröbner Nim's grows to 31 KB; level 3 saves 0.4-0.6 ms for 10-15% more
-bytes (30-31 KB); level 1 takes 0.9-1.1 ms for 24-36 KB; level 6 costs 0.6-1.3 ms more for 5% fewer; zlib's
-run-length strategy takes 0.9 ms at any level but 30-45% more bytes. Over the positions of 21 whole matches of every
-game and variant the largest boards at level 5 are 21-30 KB, at level 3 24-34 KB: no game has room for a faster
-level of its own."""
+"""zlib compression level (0-9) of every board PNG: the fastest level at which the largest board of every game stays
+within 30 KB, the board size the render benchmark holds it to (``bench/bench_boards.py``, with the render time)."""
 
 
 def to_png(image: Image.Image) -> bytes:
@@ -352,31 +348,6 @@ def fit_text(text: str, size: int, width: float, *, min_size: int | None = None,
     return text + ELLIPSIS + suffix, size
 
 
-def status_lines(
-    names: Sequence[str],
-    current_seat: int | None,
-    scores: Sequence[int] | None,
-    outcome_text: str | None,
-) -> list[tuple[str, tuple[int, int, int]]]:
-    """Return the lines of the usual status panel with their colours.
-
-    Args:
-        names: display name per seat.
-        current_seat: seat to move, or ``None`` when over.
-        scores: running score per seat, or ``None``.
-        outcome_text: e.g. ``"alice wins: both hands dead"`` once the game is over.
-    """
-    lines: list[tuple[str, tuple[int, int, int]]] = []
-    for seat, name in enumerate(names):
-        label = name if scores is None else f"{name}: {scores[seat]}"
-        lines.append((label, SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
-    if outcome_text:
-        lines.append((outcome_text, INK))
-    elif current_seat is not None and current_seat < len(names):
-        lines.append((f"{names[current_seat]} to move", INK))
-    return lines
-
-
 def outcome_text(game: str, names: Sequence[str], outcome: Outcome) -> str:
     """Return the result line of ``outcome`` of a match of ``game`` (a registry key): :meth:`games.Outcome.result`
     with why it ended as the game describes it (:meth:`games.Game.describe_end`), e.g. ``"Ann wins: both hands are
@@ -388,6 +359,16 @@ def ended(state_outcome: Outcome | None, outcome: Outcome | None) -> Outcome | N
     """The outcome a board shows: ``outcome`` (a match ended by a player's action: resigned, out of time, draw
     agreed, aborted) when given, else the state's own."""
     return outcome if outcome is not None else state_outcome
+
+
+def status_line(state: State[Any], names: Sequence[str], outcome: Outcome | None = None) -> str:
+    """A board's status line: whose move it is (``"Ann to move"``), or the result (:func:`outcome_text` of
+    ``outcome`` when given, else of the state's own), with the names whole (the board wraps the line). A game whose
+    line says more (Chopsticks' repetition warning, Gröbner Nim's par) builds on this one."""
+    shown = ended(state.outcome, outcome)
+    if shown is not None:
+        return outcome_text(state.game, names, shown)
+    return f"{names[state.current_seat or 0]} to move"
 
 
 def move_count(ply: int) -> str:

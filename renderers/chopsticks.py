@@ -46,6 +46,7 @@ from renderers._common import (
     to_png,
     wrap_text,
 )
+from renderers._common import status_line as common_status_line
 
 WIDTH = 720
 """Image width in pixels; the height is :func:`image_height` (the same for every board of a match)."""
@@ -298,15 +299,12 @@ _REPEATED = "position seen twice; a third time draws"
 
 
 def status_line(state: ChopsticksState, names: Sequence[str], outcome: Outcome | None = None) -> str:
-    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's), with
-    the names whole (the board wraps the line)."""
-    shown = ended(state.outcome, outcome)
-    if shown is not None:
-        return outcome_text(state.game, names, shown)
-    status = f"{names[state.seat_to_move]} to move"
-    if state.repetitions() == 2:
-        status += f" · {_REPEATED}"
-    return status
+    """The board's status line (:func:`renderers._common.status_line`), with a warning while the next repetition of
+    the position would draw."""
+    line = common_status_line(state, names, outcome)
+    if ended(state.outcome, outcome) is None and state.repetitions() == 2:
+        line += f" · {_REPEATED}"
+    return line
 
 
 def render(state: ChopsticksState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:

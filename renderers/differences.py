@@ -46,6 +46,7 @@ from renderers._common import (
     move_count,
     new_canvas,
     outcome_text,
+    status_line,
     status_texts,
     to_png,
     wrap_text,
@@ -143,15 +144,6 @@ def _scoring_values(diffs: Sequence[int], unique: bool) -> list[int]:
     """The values of ``diffs`` that score, ascending."""
     counts = Counter(diffs)
     return sorted(value for value, count in counts.items() if count == 1 or not unique)
-
-
-def status_line(state: DifferencesState, names: Sequence[str], outcome: Outcome | None = None) -> str:
-    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's), with
-    the names whole (the board wraps the line)."""
-    shown = ended(state.outcome, outcome)
-    if shown is not None:
-        return outcome_text(state.game, names, shown)
-    return f"{names[state.current_seat or 0]} to move"
 
 
 def _header(image: Image.Image, state: DifferencesState, names: Sequence[str], outcome: Outcome | None,

@@ -46,7 +46,6 @@ from renderers._common import (
     min_text_px,
     move_count,
     new_canvas,
-    outcome_text,
     seat_label_lines,
     status_texts,
     text_box,
@@ -54,6 +53,7 @@ from renderers._common import (
     to_png,
     wrap_text,
 )
+from renderers._common import status_line as common_status_line
 
 WIDTH = 600
 HEIGHT = 440
@@ -104,19 +104,16 @@ def _stick_colour(state: GroebnerNimState, index: int) -> tuple[int, int, int]:
 
 
 def status_line(state: GroebnerNimState, names: Sequence[str], outcome: Outcome | None = None) -> str:
-    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's), with
-    the names whole (the board wraps the line)."""
-    short = list(names)
+    """The board's status line (:func:`renderers._common.status_line`); a solitaire game completed says how it
+    went against par instead."""
     shown = ended(state.outcome, outcome)
-    if shown is not None:
-        if state.variant.mode == "solitaire" and shown.termination.value == "natural":
-            par = state.par or 0
-            verdict = "under par" if state.ply < par else "on par" if state.ply == par else "over par"
-            if not state.par_exact:  # par is then only an upper bound: "on par" is all that can be said of equal
-                verdict = "within par" if state.ply <= par else "over par"
-            return f"Basis complete: {verdict}"
-        return outcome_text(state.game, short, shown)
-    return f"{short[state.current_seat or 0]} to move"
+    if shown is not None and state.variant.mode == "solitaire" and shown.termination.value == "natural":
+        par = state.par or 0
+        verdict = "under par" if state.ply < par else "on par" if state.ply == par else "over par"
+        if not state.par_exact:  # par is then only an upper bound: "on par" is all that can be said of equal
+            verdict = "within par" if state.ply <= par else "over par"
+        return f"Basis complete: {verdict}"
+    return common_status_line(state, names, outcome)
 
 
 def render(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcome | None = None) -> bytes:

@@ -46,6 +46,7 @@ from renderers._common import (
     new_canvas,
     outcome_text,
     seat_label_lines,
+    status_line,
     status_texts,
     to_png,
     wrap_text,
@@ -163,15 +164,6 @@ def _draw_napkin(image: Image.Image, state: NapkinState, free_size: int | None) 
     draw.rectangle([0, 0, w_px - 1, h_px - 1], outline=INK, width=2)
     image.paste(napkin, (_LEFT, _TOP))
     return pockets
-
-
-def status_line(state: NapkinState, names: Sequence[str], outcome: Outcome | None = None) -> str:
-    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's), with
-    the names whole (the board wraps the line)."""
-    shown = ended(state.outcome, outcome)
-    if shown is not None:
-        return outcome_text(state.game, names, shown)
-    return f"{names[state.current_seat or 0]} to move"
 
 
 @dataclass(frozen=True)

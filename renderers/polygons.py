@@ -48,6 +48,7 @@ from renderers._common import (
     new_canvas,
     outcome_text,
     seat_label_lines,
+    status_line,
     status_texts,
     text_box,
     text_width,
@@ -289,15 +290,6 @@ def _draw_dot_names(image: Image.Image, frame: _Frame, dots: Sequence[Dot], plac
                    round(cy - DOT_RADIUS))
         draw_text(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), dot.name, LABEL_SIZE,
                   SEAT_COLOURS[dot.seat], "mm", stroke=3, stroke_fill=BACKGROUND)
-
-
-def status_line(state: PolygonsState, names: Sequence[str], outcome: Outcome | None = None) -> str:
-    """The board's status line: whose move it is, or the result (``outcome`` when given, else the state's), with
-    the names whole (the board wraps the line)."""
-    shown = ended(state.outcome, outcome)
-    if shown is not None:
-        return outcome_text(state.game, names, shown)
-    return f"{names[state.current_seat or 0]} to move"
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ Round trips: the connection is in psycopg's pipeline mode for the whole transact
 with the body's first statement, a statement whose answer the body does not need yet is queued
 (:meth:`_PgConnection.defer`) and goes with the next one, and the ``COMMIT`` is one round trip; so a member's move
 is three (the lock, the match and its conditional moves; the move appended and the match updated; the commit),
-where one statement at a time took six.
+against six with one statement a round trip.
 
 Connections that die: a pooled connection the server ended while it sat idle (a restart, a failover,
 ``pg_terminate_backend``, an idle timeout) is found without a round trip when it is taken from the pool and

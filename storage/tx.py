@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Iterator
 
 from storage.queries.challenges import ChallengeReads, ChallengeWrites
-from storage.queries.matches import MatchReads, MatchWrites
+from storage.queries.matches import DueMatchReads, MatchReads, MatchWrites, MoveLogReads
 from storage.queries.members import MemberReads, MemberWrites
 from storage.queries.outbox import OutboxReads, OutboxWrites
 from storage.queries.ratings import RatingReads, RatingWrites
@@ -22,8 +22,8 @@ from storage.queries.settings import SettingsReads, SettingsWrites
 from storage.queries.tournaments import TournamentReads, TournamentWrites
 
 
-class ReadTx(MatchReads, ChallengeReads, RatingReads, OutboxReads, MemberReads, SettingsReads, TournamentReads,
-             SeasonReads):
+class ReadTx(MatchReads, MoveLogReads, DueMatchReads, ChallengeReads, RatingReads, OutboxReads, MemberReads,
+             SettingsReads, TournamentReads, SeasonReads):
     """The read queries, over one connection inside a read (or write) body. Never kept after the body returns.
 
     Args:

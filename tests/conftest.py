@@ -13,7 +13,9 @@ from simcord.env import Env
 
 from bot.client import NapkinBot
 from bot.service import ServiceError
+from bot.utils.boards import add_game_module
 from games import RulesError, add_game_package
+from renderers import add_renderer
 from storage import Database
 from tests.postgres_cluster import Cluster, fresh_database, start_cluster
 from tests.simcord_session import simcord_session
@@ -22,8 +24,12 @@ pytest_plugins = ["tests.contract_plugin"]
 """Discord's contract, checked on every request of every test (see tests/contract_plugin.py)."""
 
 EXTRA_GAMES = "tests.extra_games"
-"""The tests' own games (a sixth game, tic-tac-toe), registered like the real ones so every generic suite runs them."""
+"""The tests' own games (a sixth game, tic-tac-toe), registered like the real ones so every generic suite runs them:
+the game with the registry, its board with the renderers and its buttons with the bot, each found by the game's key
+as the real games' are."""
 add_game_package(EXTRA_GAMES)
+add_renderer("tictactoe", f"{EXTRA_GAMES}.tictactoe_board")
+add_game_module("tictactoe", f"{EXTRA_GAMES}.tictactoe_discord")
 
 
 @pytest_asyncio.fixture

@@ -10,8 +10,8 @@ ends) and :mod:`.premoves`; the actions — :mod:`.challenges`, :mod:`.moves`, :
 and turns it into games, or finishes), :mod:`.tournament_rounds` (reacts to events: a game's end, a start time, a
 lease run out) under :mod:`.tournaments` (entries, start, withdrawals, organizer actions, reading), with the plain
 computations :mod:`.pairing` and :mod:`.standings`, and :mod:`.seasons` and :mod:`.uncertainty` beneath
-:mod:`.ratings`; and on top :mod:`.wiring` (:class:`Services`, every service built once) and :mod:`.facade`
-(:class:`MatchService`, the flat names for scripts and tests).
+:mod:`.ratings`; and on top :mod:`.wiring` (:class:`Services`, every service built once). The bot, scripts, tests
+and benchmarks all call an action the one way: ``services.<service>.<method>`` (``services.moves.play``).
 """
 
 from bot.service.base import ChallengeResult, MoveResult, Player
@@ -31,7 +31,6 @@ from bot.service.errors import (
     TimeRanOut,
     Unavailable,
 )
-from bot.service.facade import MatchService
 from bot.service.states import load_state, replay, replay_states
 from bot.service.wiring import Services
 
@@ -46,7 +45,6 @@ __all__ = [
     "DueWork",
     "LimitReached",
     "MatchOver",
-    "MatchService",
     "MoveResult",
     "NotAllowed",
     "NotFound",

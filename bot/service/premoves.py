@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from bot.service.base import MoveResult, load_for_action, load_for_reading, seat_of
 from bot.service.errors import BadOption, LimitReached, NotAllowed, NotYourTurn
@@ -249,19 +249,6 @@ class PremoveService:
                 and after.current_seat == 1 - reply.seat):
             tx.put_premove(PremoveRecord(reply.match.id, reply.seat, after.ply, line.then_if, line.then_reply, None,
                                          None, now))
-
-
-class _HasPremoves(Protocol):
-    @property
-    def premoves(self) -> PremoveService:
-        """The conditional moves service."""
-
-
-async def store(owner: _HasPremoves, match_id: int, guild_id: int, user_id: int, if_move: str, reply: str,
-                then_if: str | None = None, then_reply: str | None = None) -> tuple[PremoveRecord, bool, int]:
-    """``owner.premoves.store(...)`` (:meth:`PremoveService.store`) for scripts holding the services
-    (:class:`bot.service.Services` or :class:`bot.service.MatchService`)."""
-    return await owner.premoves.store(match_id, guild_id, user_id, if_move, reply, then_if, then_reply)
 
 
 def describe(line: PremoveRecord, opponent: str) -> str:

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from bot.service import seasons, uncertainty
-from games import Termination
-from games.base import read_stored_outcome
+from games import Outcome, Termination
 from storage import PROVISIONAL_GAMES, Database, MatchRecord, RatingRecord, ReadTx, Tx
 
 __all__ = ["PAIR_RATED_PER_DAY", "PROVISIONAL_GAMES", "LeaderboardPage", "OneOpponent", "RatingService", "Standing",
@@ -157,7 +156,7 @@ def _record_solitaire(tx: Tx, match: MatchRecord, now: float) -> None:
     record.games += 1
     scores = match.outcome.get("scores") if match.outcome else None
     par = match.state.get("par")
-    outcome = read_stored_outcome(match.outcome) if match.outcome else None
+    outcome = Outcome.from_dict(match.outcome) if match.outcome else None
     completed = outcome is not None and outcome.winner is None and outcome.termination is Termination.NATURAL
     if completed and scores and isinstance(par, int) and match.state.get("par_exact", False):
         relative = int(scores[0]) - par

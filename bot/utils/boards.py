@@ -15,6 +15,7 @@ import importlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import discord
@@ -26,7 +27,6 @@ from bot.utils.buttons import RematchButton
 from bot.utils.images import image_file
 from bot.utils.names import escape, member_name, names_of
 from games import GAMES, Outcome, State, Termination
-from games.base import read_stored_outcome
 from storage import MatchRecord
 
 log = logging.getLogger(__name__)
@@ -67,9 +67,36 @@ class Board:
     they were pinged when it was first posted."""
 
 
-def game_module(game: str) -> Any | None:
-    """The game's Discord module (buttons, extra commands), or ``None`` when the game has none."""
-    name = GAMES[game].extension_module()
+GAME_MODULES = "bot.games"
+"""The package of the games' own Discord modules, each named by its game's key (``bot/games/<key>.py``). They are
+looked up by key when first needed, as discord.py loads an extension by name: they import this package (its
+buttons), so it cannot import them."""
+
+_ADDED: dict[str, str] = {}
+"""Games' Discord modules kept outside :data:`GAME_MODULES`, by game key (:func:`add_game_module`)."""
+
+
+def add_game_module(game: str, module: str) -> None:
+    """Use ``module`` (the dotted name of an importable module, as those of :mod:`bot.games`) as the Discord module of
+    the game ``game``, for a game kept outside :mod:`games` whose Discord pieces are kept beside it. Registering the
+    same again changes nothing.
+
+    Raises:
+        ValueError: ``game`` already has another module added.
+    """
+    if _ADDED.setdefault(game, module) != module:
+        raise ValueError(f"the game {game!r} already has the Discord module {_ADDED[game]!r}")
+
+
+def game_module(game: str) -> ModuleType | None:
+    """The Discord module (buttons, extra commands) of the game ``game``: the one added with :func:`add_game_module`,
+    else ``bot.games.<game>``; ``None`` when the game has none.
+
+    Raises:
+        KeyError: ``game`` is not a registered game.
+    """
+    GAMES[game]  # a game the registry does not know has no Discord pieces
+    name = _ADDED.get(game, f"{GAME_MODULES}.{game}")
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as error:
@@ -91,7 +118,7 @@ def describe_outcome(match: MatchRecord) -> str:
     first move, when the deadline aborted it)."""
     if match.outcome is None:
         return "Aborted; it counts for nobody."
-    outcome = read_stored_outcome(match.outcome)  # rows stored before outcomes had a termination, too
+    outcome = Outcome.from_dict(match.outcome)
     names = [escape(seat.display_name) for seat in match.seats]
     sentence = outcome.result(names, GAMES[match.game].describe_end(outcome), winner_style=lambda name: f"**{name}**")
     if match.status != "aborted" and outcome.termination is not Termination.ABORTED:
@@ -105,7 +132,7 @@ def describe_outcome(match: MatchRecord) -> str:
 def match_outcome(match: MatchRecord) -> Outcome | None:
     """The stored outcome of a finished or aborted match (for its board: a resignation, a forfeit or an agreed draw
     is not in the position itself), else ``None``."""
-    return read_stored_outcome(match.outcome) if match.status != "active" and match.outcome else None
+    return Outcome.from_dict(match.outcome) if match.status != "active" and match.outcome else None
 
 
 def how_to_move(match: MatchRecord, state: State[Any]) -> str:

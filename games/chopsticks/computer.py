@@ -14,8 +14,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from games.base import GameValue, Level
 from games.chopsticks.rules import FINGERS, MAX_PLIES, ChopsticksState, Hands, Move, Variant, successors
+from games.search import Level
+from games.values import GameValue
 
 MEDIUM_PERFECT = 0.7
 """Probability that the ``medium`` computer plays the perfect move rather than a random legal one."""

@@ -11,9 +11,13 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.base import DemoMatch, Game, GameValue, Level, MoveCommand, MoveParam, Option, State
 from games.chopsticks import computer
 from games.chopsticks.rules import NATURAL_END, OPTIONS, ChopsticksState, Move, Variant, format_move
+from games.declaration import DemoMatch, Game, MoveCommand, MoveParam
+from games.options import Option
+from games.search import Level
+from games.state import State
+from games.values import GameValue
 
 
 def _legal_notations(state: ChopsticksState, filled: Mapping[str, str]) -> list[str]:

@@ -27,18 +27,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
 
-from games.base import (
-    IllegalMove,
-    InvalidMove,
-    InvalidState,
-    InvalidVariant,
-    Option,
-    Outcome,
-    State,
-    Termination,
-    check_options,
-    stored_outcome_agrees,
-)
+from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.options import Option, check_options
+from games.outcome import Outcome, Termination, stored_outcome_agrees
+from games.state import State
 
 FINGERS = 5
 """A hand that reaches this many fingers dies; live hands hold 1 to ``FINGERS - 1``."""

@@ -13,8 +13,10 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from games.base import GameValue, IllegalMove, Level
 from games.differences.rules import DifferencesState, Square
+from games.errors import IllegalMove
+from games.search import Level
+from games.values import GameValue
 
 EXACT_LIMIT_SMALL, EXACT_LIMIT_LARGE = 8, 7
 """``hard`` searches exactly once at most this many marks remain (on grids up to 10, on larger grids)."""

@@ -13,9 +13,13 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.base import DemoMatch, Game, GameValue, Level, MoveCommand, MoveParam, Option, State
+from games.declaration import DemoMatch, Game, MoveCommand, MoveParam
 from games.differences import computer
 from games.differences.rules import OPTIONS, DifferencesState, Square, check_variant
+from games.options import Option
+from games.search import Level
+from games.state import State
+from games.values import GameValue
 
 
 def _legal_squares(state: DifferencesState, filled: Mapping[str, str]) -> list[str]:

@@ -30,17 +30,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.base import (
-    IllegalMove,
-    InvalidMove,
-    InvalidState,
-    InvalidVariant,
-    Option,
-    Outcome,
-    State,
-    Termination,
-    check_options,
-)
+from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.options import Option, check_options
+from games.outcome import Outcome, Termination
+from games.state import State
 
 MIN_N, MAX_N, DEFAULT_N = 4, 15, 8
 """Grid sizes allowed by the variant option ``n``, and its default."""

@@ -23,10 +23,9 @@ position is ``(sticks, passes % 2)`` and a pass is searched only from odd parity
 
 Every search counts the positions it expands against a node budget (deterministic on every machine); when
 the budget is spent it stops and says so instead of returning a guess. A ``hard`` move is also capped in CPU time
-(:data:`HARD_CPU_SECONDS`, checked every :data:`_CLOCK_EVERY` positions). On the machine the budgets were set on
-the cap stops only the second exact search of a move (:func:`hard_move`), and only in positions that need nearly
-all of its budget or more (the pair the depth-limited search found before it is then played); on a slower one it
-keeps the move within a second, where the move may then differ.
+(:data:`HARD_CPU_SECONDS`, checked every :data:`_CLOCK_EVERY` positions), a backstop that stops only the second
+exact search of a move (:func:`hard_move`; the pair the depth-limited search found before it is then played): it
+keeps a move within a second of CPU on any machine, where the move may then differ from a faster machine's.
 """
 
 from __future__ import annotations
@@ -39,7 +38,6 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.base import GameValue, Level, MoveValues
 from games.groebner_nim.rules import (
     POINTS_PER_STICK,
     GroebnerNimState,
@@ -51,30 +49,31 @@ from games.groebner_nim.rules import (
     order_key,
     random_start,
 )
+from games.search import Level
+from games.values import GameValue, MoveValues
 
 PairIndex = tuple[int, int]
 """A pair of 0-based stick indices ``(i, j)``, ``i < j``."""
 
 PAR_NODES = 20_000
-"""Node budget of the exact par search (under 1 s on the reference machine, see ``make bench``)."""
+"""Node budget of the exact par search: the positions it may expand (``make bench`` times it against 1 s)."""
 DUEL_NODES = 3_000
-"""Node budget of the first exact duel search of one ``hard`` move (about 0.1 s on the reference machine)."""
+"""Node budget of the first exact duel search of one ``hard`` move: the positions it may expand."""
 DEEP_DUEL_NODES = 20_000
 """Node budget of the second exact duel search of a ``hard`` move whose first ran out, after the depth-limited
-search has a pair in hand (it goes on from the bounds the first proved, the fallback's pair first; on the reference
-machine :data:`HARD_CPU_SECONDS` stops it only where it needs nearly all of this budget or more)."""
+search has a pair in hand: the positions it may expand (it goes on from the bounds the first proved, the fallback's
+pair first; :data:`HARD_CPU_SECONDS` may stop it sooner)."""
 SWINDLE_NODES = 1_000
 """Node budget of the ``hard`` duel player's choice among the pairs of best value (:meth:`DuelSolver.trickiest`)."""
 FALLBACK_DUEL_NODES = 1_000
 """Node budget of the depth-limited :func:`duel_search` of a ``hard`` move whose exact search ran out of budget."""
 HARD_CPU_SECONDS = 0.85
-"""CPU time (``time.process_time``) a ``hard`` duel move takes at most: it stops searching and plays the best pair
-found, the second exact search early enough that freeing what it holds (:data:`FREE_SECONDS_PER_POSITION`) fits
-before the cap (so it stops near 0.7 s, where the cap of 0.7 s stopped it before freeing was counted)."""
+"""CPU time (``time.process_time``, seconds) a ``hard`` duel move takes at most: it stops searching and plays the
+best pair found; the second exact search stops early enough that freeing what it holds
+(:data:`FREE_SECONDS_PER_POSITION` a position) fits within this cap too."""
 FREE_SECONDS_PER_POSITION = 4e-6
-"""CPU time reserved for freeing each position a dropped search holds (freeing 35,000 positions took 75 ms, and
-68,000 took 131 ms, on the reference machine; 80–90 ms for 35,000 with a second process on the other core: about
-2.5 µs a position at most)."""
+"""CPU time (seconds) reserved for freeing each position a dropped search holds, within :data:`HARD_CPU_SECONDS`:
+an upper bound on what freeing one position costs, with another process busy on the other core."""
 _CLOCK_EVERY = 64
 """Positions expanded between two looks at the clock."""
 START_DUEL_NODES = 500

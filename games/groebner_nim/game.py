@@ -13,23 +13,15 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.base import (
-    DemoMatch,
-    Game,
-    GameValue,
-    InvalidMove,
-    InvalidVariant,
-    Level,
-    MoveCommand,
-    MoveParam,
-    MoveValues,
-    Option,
-    Outcome,
-    State,
-    Termination,
-)
+from games.declaration import DemoMatch, Game, MoveCommand, MoveParam
+from games.errors import InvalidMove, InvalidVariant
 from games.groebner_nim import computer
 from games.groebner_nim.rules import MODES, OPTIONS, GroebnerNimState, Pair, initial_state, read_variant
+from games.options import Option
+from games.outcome import Outcome, Termination
+from games.search import Level
+from games.state import State
+from games.values import GameValue, MoveValues
 
 
 def _stick_numbers(state: GroebnerNimState) -> list[tuple[int, int]]:

@@ -28,18 +28,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.base import (
-    IllegalMove,
-    InvalidMove,
-    InvalidState,
-    InvalidVariant,
-    Option,
-    Outcome,
-    State,
-    Termination,
-    check_options,
-    stored_outcome_agrees,
-)
+from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.options import Option, check_options
+from games.outcome import Outcome, Termination, stored_outcome_agrees
+from games.state import State
 
 Point = tuple[int, int]
 """A lattice point ``(a, b)``: the monomial ``x^a*y^b``."""

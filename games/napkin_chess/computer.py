@@ -34,11 +34,10 @@ mirror holds (the napkin is symmetric and the opponent's size is still in supply
 first wherever it fits, so the mirror never stands in for a value the search can compute; once the opponent takes
 the last coin of a size, the symmetry is over and the search plays on.
 
-Budgets are counts of work, not clock time, so a move depends only on the position and the seed (a cap of
-:data:`HARD_CPU_SECONDS` of CPU on the bandit, which the play-outs end before on the reference machine, keeps a
-slower machine within a second, where its move may then differ):
-:data:`EXACT_STEPS` search steps, :data:`PLAYOUTS` play-outs. They were set so that a move costs under a second of
-CPU, about a tenth of one in the median, on the machine the arena figures of the project's README were measured on.
+Budgets are counts of work, not clock time, so a move depends only on the position and the seed:
+:data:`EXACT_STEPS` search steps and :data:`PLAYOUTS` play-outs a move. A cap of :data:`HARD_CPU_SECONDS` of CPU on
+the bandit is a backstop the play-outs normally end before: it keeps a slow machine within a second, where its move
+may then differ. ``make bench`` holds a ``hard`` move to a median of at most 1 s of CPU.
 """
 
 from __future__ import annotations
@@ -51,8 +50,9 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import shapely
 
-from games.base import Estimate, Level
 from games.napkin_chess.rules import SCALE, SIZES, Move, NapkinState, Variant
+from games.search import Level
+from games.values import Estimate
 
 # -------------------------------------------------------------------------------------------- symmetry
 
@@ -122,8 +122,8 @@ _SIMPLIFY = 5  # hundredths: tolerance of the region outlines whose vertices are
 _POCKETS = 50  # exact pocket points per size
 _INFINITY = 10**6
 HARD_CPU_SECONDS = 0.8
-"""CPU time (``time.process_time``) of a ``hard`` move after which its bandit stops its play-outs and plays the most
-tried placement so far (on the machine the budgets were set on, the play-outs end first)."""
+"""CPU time (``time.process_time``, seconds) of a ``hard`` move after which its bandit stops its play-outs and plays
+the most tried placement so far: a backstop for slow machines, which :data:`PLAYOUTS` normally ends before."""
 _CLOCK_EVERY = 32
 """Play-outs between two looks at the clock."""
 

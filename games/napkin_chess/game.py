@@ -13,9 +13,14 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.base import DemoMatch, Estimate, Game, InvalidMove, Level, MoveCommand, MoveParam, Option, State
+from games.declaration import DemoMatch, Game, MoveCommand, MoveParam
+from games.errors import InvalidMove
 from games.napkin_chess import computer
 from games.napkin_chess.rules import OPTIONS, SIZES, Move, NapkinState, make_variant
+from games.options import Option
+from games.search import Level
+from games.state import State
+from games.values import Estimate
 
 _PLACEMENT = re.compile(r"\s*([234])\s*@\s*([^,]+),(.+)")
 """A placement as written, ``size@x,y``: groups size, x and y as typed."""

@@ -35,17 +35,10 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from games.base import (
-    IllegalMove,
-    InvalidMove,
-    InvalidState,
-    InvalidVariant,
-    Option,
-    Outcome,
-    State,
-    Termination,
-    stored_outcome_agrees,
-)
+from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.options import Option
+from games.outcome import Outcome, Termination, stored_outcome_agrees
+from games.state import State
 
 SIZES: tuple[int, ...] = (2, 3, 4)
 """Coin sizes: the radius in napkin units, which is also the coin's value in points."""

@@ -27,10 +27,9 @@ Rules follow ``seeds/polygons.md``; this module only reads positions built with 
   progressive widening, play-outs that draw at random and finish the last :data:`PLAYOUT_EXACT_LEFT` dots by the
   exact search (exact leaves), a play-out worth 1 for a win, ½ for a draw, nudged by the margin.
 
-Budgets are counts (futures, closed paths, play-outs) fixed per level and calibrated to the CPU time of
-``make bench``, so a seeded move is reproducible on every machine (a cap of :data:`HARD_CPU_SECONDS` on the first
-segment and on the swindle, which their budgets end before on the reference machine, keeps a slower one within a
-second).
+Budgets are counts (futures, closed paths, play-outs) fixed per level, so a seeded move is reproducible on every
+machine; ``make bench`` times them. A cap of :data:`HARD_CPU_SECONDS` of CPU on the first segment and on the swindle
+is a backstop their budgets normally end before: it keeps a slow machine within a second.
 """
 
 from __future__ import annotations
@@ -41,7 +40,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from games.base import Estimate, GameValue, Level
 from games.polygons.rules import (
     Connect,
     Move,
@@ -53,6 +51,8 @@ from games.polygons.rules import (
     line_points,
     score_sides,
 )
+from games.search import Level
+from games.values import Estimate, GameValue
 
 HARD_PLAYOUTS = 400
 """Play-outs of the ``hard`` player's tree search of the first segment with 10 dots in all (with more dots,
@@ -67,23 +67,21 @@ WIDENING = 2.0
 UCT_C = 0.7
 """The exploration constant of the tree search (rewards in [0, 1])."""
 FIRST_SEGMENT_LEAVES = 45_000
-"""Closed paths the ``hard`` player's exact search of the first segment may score (:func:`_first_segment`; 0.52 s
-of CPU in the median and 0.82 s at most over 250 placements of hard's on the reference machine of ``make bench``,
-where the whole search scores 25,000–60,000, 33,000 in the median; within 30,000 the best segment lay beyond the
-budget in 13 of those 250, within 45,000 in 1)."""
+"""Closed paths the ``hard`` player's exact search of the first segment may score, over all its candidate segments
+(:func:`_first_segment`); once they are spent the best fully searched segment is played."""
 FIRST_SEGMENT_PATHS = 32
-"""Random closed paths that order the first segments for that search (with 8, the best segment lay beyond the
-budget in 3 of 48 placements of hard's; with 32, within 27,500 closed paths in all 48, for about 60 ms more)."""
+"""Random closed paths per candidate first segment whose mean margin orders the candidates for that search (the
+better the order, the sooner within :data:`FIRST_SEGMENT_LEAVES` the best segment is searched)."""
 HARD_CPU_SECONDS = 0.9
-"""A cap on the CPU time of the ``hard`` player's search of the first segment and of a move's swindle (seconds),
-above what their budgets take on the reference machine."""
+"""CPU time (``time.process_time``, seconds) the ``hard`` player's search of the first segment, and a move's
+swindle, take at most: a backstop for slow machines, which their budgets (:data:`FIRST_SEGMENT_LEAVES`,
+:data:`SWINDLE_LEAVES`) normally end before."""
 SWINDLE_EXPECTED_LEFT = 8
 """With at most this many dots left to connect, ``hard`` chooses among its segments of best exact value the one
 worth most against an opponent drawing at random (:func:`_against_random`), as many as :data:`SWINDLE_LEAVES`
 allows; with more, the one that leaves the opponent the largest share of replies that lose value."""
 SWINDLE_LEAVES = 2500
-"""Closed paths the expectimax of :data:`SWINDLE_EXPECTED_LEFT` may score for one move, over all its candidates
-(with 8 dots left a candidate takes 200–400 and about 100 ms of CPU with its exact tests; with 6, at most 48)."""
+"""Closed paths the expectimax of :data:`SWINDLE_EXPECTED_LEFT` may score for one move, over all its candidates."""
 MEDIUM_EXACT_LEFT = 4
 """With at most this many dots left to connect, the ``medium`` player searches the rest of the drawing exactly."""
 REVIEW_PLAYOUTS = 200
@@ -95,9 +93,9 @@ _UNKNOWN = (-1, 0.0, 0.0, False)
 
 
 EXACT_LEFT = 8
-"""Dots left to connect at or below which the ``hard`` player and reviews search exactly, whatever the number of dots:
-a ``hard`` move there takes about 130 ms of CPU from an empty table with 20 dots, at most about 330 ms, on the
-reference machine of ``make bench``; the table shared between moves makes the later moves cheap."""
+"""Dots left to connect at or below which the ``hard`` player and reviews search exactly, whatever the number of dots
+(a count, not a time, so that the choice is the same in every process); the table shared between moves makes the
+later moves cheap."""
 
 
 class _Drawing:
@@ -491,8 +489,8 @@ def _first_segment(state: PolygonsState, rng: random.Random) -> Connect | None:
     fully searched segment is played (``None`` if not even the first was). The search is a fresh one, so its work,
     and with it the move, depends only on the position and ``rng``, never on what the shared table holds; what it
     proved then becomes the shared table of these dots (:func:`endgame`) if there is none. A cap of
-    :data:`HARD_CPU_SECONDS` of CPU from the move's start, ordering included, which the budget ends before on the
-    reference machine, keeps a slower machine within a second (its move may then differ).
+    :data:`HARD_CPU_SECONDS` of CPU from the move's start, ordering included, a backstop the budget normally ends
+    before, keeps a slow machine within a second (its move may then differ).
     """
     started = time.process_time()
     mover = state.current_seat
@@ -532,8 +530,8 @@ def _exact_segment(state: PolygonsState, rng: random.Random, swindle: bool = Fal
     the shuffled order on a tie: still a best segment, but the one where a fallible opponent most likely goes wrong.
     Each test is a null-window search, whose answer (better than a bound or not) is a fact of the position, so the
     choice does not depend on the table either (the swindle's budget counts the paths of its expectimax, which
-    depend on the position alone; only its CPU cap, which the budget ends before on the reference machine, could
-    make a slower machine choose otherwise).
+    depend on the position alone; only its CPU cap, a backstop the budget normally ends before, could make a slow
+    machine choose otherwise).
     """
     started = time.process_time()
     search = endgame(state.points, state.komi)

@@ -12,9 +12,14 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.base import DemoMatch, Estimate, Game, GameValue, InvalidMove, Level, MoveCommand, MoveParam, Option, State
+from games.declaration import DemoMatch, Game, MoveCommand, MoveParam
+from games.errors import InvalidMove
+from games.options import Option
 from games.polygons import computer
 from games.polygons.rules import KEY, OPTIONS, Move, PolygonsState, check_room, dot_name, read_variant
+from games.search import Level
+from games.state import State
+from games.values import Estimate, GameValue
 
 
 def _dot_to_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> list[str]:

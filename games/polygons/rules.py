@@ -38,17 +38,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 
-from games.base import (
-    IllegalMove,
-    InvalidMove,
-    InvalidState,
-    InvalidVariant,
-    Option,
-    Outcome,
-    State,
-    Termination,
-    check_options,
-)
+from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.options import Option, check_options
+from games.outcome import Outcome, Termination
+from games.state import State
 
 KEY = "polygons"
 

@@ -29,10 +29,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from games.base import Level, State
 from games.puzzles.judge import MAX_SOLVER_MOVES, find_puzzle, puzzle_id
 from games.puzzles.per_game import RULES
 from games.puzzles.record import InvalidPuzzle, Puzzle, Source, read_lines
+from games.search import Level
+from games.state import State
 
 SECONDS_PER_POSITION = 120.0
 """Default bound on the time one position's examination may take (seconds of wall-clock time)."""

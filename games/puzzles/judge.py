@@ -37,9 +37,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import GameValue, RulesError, State
+from games.errors import RulesError
 from games.puzzles.per_game import RULES, PuzzleRules
 from games.puzzles.record import Puzzle, Source, Step
+from games.state import State
+from games.values import GameValue
 
 MAX_SOLVER_MOVES = 3
 """Solver moves a line holds at most (five plies with the two defences)."""

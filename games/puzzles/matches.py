@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.base import State
 from games.puzzles.judge import MAX_SOLVER_MOVES, find_puzzle
 from games.puzzles.per_game import RULES
 from games.puzzles.record import Puzzle, Source
 from games.review import REVIEW_SECONDS, Review, review
+from games.state import State
 
 
 def replay(game_key: str, moves: Sequence[str], *, variant: Mapping[str, Any] | None = None,

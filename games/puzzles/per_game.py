@@ -5,7 +5,7 @@ Each says, for its game (``seeds/puzzles.md`` gives the reasons):
 * how a position met in a match becomes the puzzle's position (:meth:`PuzzleRules.position`: Chopsticks starts
   afresh from the hands, so that the match's history, its repetitions and its move count, play no part);
 * the exact values of a position's moves (:meth:`PuzzleRules.values`: the game's own exact search,
-  :meth:`games.base.Game.exact_move_values`);
+  :meth:`games.declaration.Game.exact_move_values`);
 * when two moves are *equivalent*: they lead to the same position up to the game's symmetry, once moves that are
   the only legal move are played (:meth:`PuzzleRules.equivalence`);
 * the *glance*: what a player sees of a move without looking past it (:meth:`PuzzleRules.glance`); the answer is
@@ -26,9 +26,9 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Game, GameValue, Level, State
 from games.chopsticks import GAME as CHOPSTICKS
 from games.chopsticks.rules import ChopsticksState, SelfTap, Split, Tap
+from games.declaration import Game
 from games.differences import GAME as DIFFERENCES
 from games.differences.rules import DifferencesState
 from games.groebner_nim import GAME as GROEBNER_NIM
@@ -36,6 +36,9 @@ from games.groebner_nim import computer as groebner_computer
 from games.groebner_nim.rules import GroebnerNimState
 from games.polygons import GAME as POLYGONS
 from games.polygons.rules import PolygonsState
+from games.search import Level
+from games.state import State
+from games.values import GameValue
 
 GROEBNER_PUZZLE_NODES = 5_000
 """Positions the exact search of Gröbner Nim may expand for all the moves of one solver step of a puzzle (a quarter

@@ -23,14 +23,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from games.base import GameValue, InvalidState
+from games.errors import InvalidState
+from games.values import GameValue
 
 SourceKind = Literal["self-play", "match"]
 _KINDS: tuple[str, ...] = ("outcome", "margin", "turns")
 
 
 class InvalidPuzzle(InvalidState):
-    """A puzzle dict is malformed; raised by :meth:`Puzzle.from_dict` (an :class:`~games.base.InvalidState`)."""
+    """A puzzle dict is malformed; raised by :meth:`Puzzle.from_dict` (an :class:`~games.errors.InvalidState`)."""
 
 
 def _need(condition: bool, message: str) -> None:

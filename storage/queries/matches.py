@@ -76,7 +76,7 @@ _json = compact_json
 
 
 class MatchReads(Queries):
-    """Reading matches, their move logs and conditional moves."""
+    """Reading matches with their seats: one match, a member's lists and counts, rated results, a row as stored."""
 
     @property
     def _match_select(self) -> str:
@@ -189,6 +189,27 @@ class MatchReads(Queries):
                          "ORDER BY m.id", (guild_id, user_id))
         return [int(r[0]) for r in rows]
 
+    def raw_match(self, match_id: int) -> dict[str, Any] | None:
+        """A match row exactly as stored (JSON columns as text), with ``seats`` and ``moves`` as lists of rows,
+        for an admin to inspect (also a damaged row); ``None`` if there is none."""
+        row = self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            return None
+        found = dict(row)
+        found["seats"] = [dict(r) for r in self._all("SELECT * FROM seats WHERE match_id = ? ORDER BY seat",
+                                                     (match_id,))]
+        found["moves"] = [dict(r) for r in self._all("SELECT * FROM moves WHERE match_id = ? ORDER BY ply",
+                                                     (match_id,))]
+        return found
+
+    def all_match_ids(self) -> list[int]:
+        """Every match id, ascending (for integrity checks and replays)."""
+        return [int(r[0]) for r in self._all("SELECT id FROM matches ORDER BY id")]
+
+class DueMatchReads(Queries):
+    """What the periodic passes read of the matches: the deadlines and reminders due, and the computer's turns, each
+    from its index however many matches are active."""
+
     def due_match_ids(self, now: float, shards: Shards | None = None) -> list[int]:
         """Ids of the active matches whose deadline passed or whose reminder (a third of the time left) is due at
         ``now`` (epoch seconds), the earliest due first; with ``shards``, only matches of their servers. Reads only
@@ -211,22 +232,9 @@ class MatchReads(Queries):
         rows = self._all(f"SELECT id FROM matches WHERE {_COMPUTER_TURN}{shard_where(shards)} ORDER BY id")  # noqa: S608 - module constants
         return [int(r[0]) for r in rows]
 
-    def raw_match(self, match_id: int) -> dict[str, Any] | None:
-        """A match row exactly as stored (JSON columns as text), with ``seats`` and ``moves`` as lists of rows,
-        for an admin to inspect (also a damaged row); ``None`` if there is none."""
-        row = self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
-        if row is None:
-            return None
-        found = dict(row)
-        found["seats"] = [dict(r) for r in self._all("SELECT * FROM seats WHERE match_id = ? ORDER BY seat",
-                                                     (match_id,))]
-        found["moves"] = [dict(r) for r in self._all("SELECT * FROM moves WHERE match_id = ? ORDER BY ply",
-                                                     (match_id,))]
-        return found
 
-    def all_match_ids(self) -> list[int]:
-        """Every match id, ascending (for integrity checks and replays)."""
-        return [int(r[0]) for r in self._all("SELECT id FROM matches ORDER BY id")]
+class MoveLogReads(Queries):
+    """A match's append-only move log and its conditional moves."""
 
     def get_moves(self, match_id: int) -> list[MoveRecord]:
         """Return the match's move log in ply order."""

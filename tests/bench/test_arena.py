@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import arena
+from bench import arena, arena_stats
 from bench.uct import UctPlayer, random_player
 from games import GAMES, Outcome, Termination
 
@@ -21,20 +21,20 @@ from games import GAMES, Outcome, Termination
     (81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718),
 ])
 def test_wilson_interval_matches_newcombe(wins: int, games: int, low: float, high: float) -> None:
-    found = arena.wilson_interval(wins, games)
+    found = arena_stats.wilson_interval(wins, games)
     assert found == (pytest.approx(low, abs=5e-5), pytest.approx(high, abs=5e-5))
 
 
 def test_sprt_llr_sign_midpoint_and_value() -> None:
-    s0, s1 = arena.elo_score(0), arena.elo_score(20)
+    s0, s1 = arena_stats.elo_score(0), arena_stats.elo_score(20)
     assert s0 == 0.5
     assert s1 == pytest.approx(0.52876, abs=1e-5)
-    assert arena.sprt_llr(60, 20, 20, 0, 20) > 0 > arena.sprt_llr(20, 20, 60, 0, 20)
+    assert arena_stats.sprt_llr(60, 20, 20, 0, 20) > 0 > arena_stats.sprt_llr(20, 20, 60, 0, 20)
     # the score halfway between the hypotheses is evidence for neither
-    assert arena.sprt_llr(1000, 0, 1000, -20, 20) == pytest.approx(0.0, abs=1e-9)
+    assert arena_stats.sprt_llr(1000, 0, 1000, -20, 20) == pytest.approx(0.0, abs=1e-9)
     # by hand: n = 100, s = 0.7, var = (0.6 + 0.05) - 0.49 = 0.16
-    assert arena.sprt_llr(60, 20, 20, 0, 20) == pytest.approx(100 * (s1 - s0) * (1.4 - s0 - s1) / 0.32)
-    low, high = arena.sprt_bounds(0.05, 0.05)
+    assert arena_stats.sprt_llr(60, 20, 20, 0, 20) == pytest.approx(100 * (s1 - s0) * (1.4 - s0 - s1) / 0.32)
+    low, high = arena_stats.sprt_bounds(0.05, 0.05)
     assert high == pytest.approx(math.log(19)) and low == pytest.approx(-math.log(19))
 
 
@@ -121,7 +121,7 @@ def test_version_player_plays_the_revision_in_a_process_of_its_own(tmp_path: Pat
     player = arena.VersionPlayer(head.stdout.strip(), "hard", repo)
     folder = Path(player.folder)
     try:
-        assert (folder / "games" / "base.py").is_file()
+        assert (folder / "games" / "declaration.py").is_file()  # the revision's rules core, extracted
         state = GAMES["chopsticks"].new_state({})
         assert player(state, random.Random(5)) in state.legal_moves()
         assert player.last_cpu_ms >= 0.0

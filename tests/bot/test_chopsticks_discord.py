@@ -124,12 +124,13 @@ async def test_two_simultaneous_clicks_apply_exactly_one_move(simcord_env, db: D
     guild_id = world.guild.id
     alice_id = world["alice"].id
     outcomes = await asyncio.gather(
-        *(bot.service.play(match_id, guild_id, alice_id, move, expected_version=0) for move in ("LL", "RR") * 10),
+        *(bot.services.moves.play(match_id, guild_id, alice_id, move, expected_version=0)
+          for move in ("LL", "RR") * 10),
         return_exceptions=True)
     applied = [o for o in outcomes if not isinstance(o, BaseException)]
     assert len(applied) == 1
     assert all(type(o).__name__ in {"Outdated", "NotYourTurn"} for o in outcomes if isinstance(o, BaseException))
-    moves = await bot.service.moves(match_id)
+    moves = await bot.services.reading.moves(match_id)
     assert [m.ply for m in moves] == [1]
 
 

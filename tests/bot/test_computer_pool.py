@@ -12,7 +12,7 @@ import time
 import psutil
 import pytest
 
-from bot.service import MatchService, Player
+from bot.service import Player, Services
 from bot.service.computer import ComputerPool, ComputerStopped, WorkerLost, choose_notation
 from games import GAMES
 from storage import Database
@@ -77,17 +77,17 @@ async def test_after_close_moves_are_searched_in_a_thread_and_bad_input_still_ra
 async def test_the_service_applies_a_worker_move_with_its_version_check(db: Database) -> None:
     pool = ComputerPool(1)
     pool.start()
-    service = MatchService(db, computer_id=1, computer=pool)
+    services = Services(db, computer_id=1, computer=pool)
     try:
-        match = await service.start_solo(guild_id=1, channel_id=2, game="chopsticks", variant={},
-                                         player=Player(7, "ann"), level="hard", player_seat=1)
-        replies = await service.computer_replies(match.id)
+        match = await services.challenges.start_solo(guild_id=1, channel_id=2, game="chopsticks", variant={},
+                                                     player=Player(7, "ann"), level="hard", player_seat=1)
+        replies = await services.moves.computer_replies(match.id)
     finally:
         await pool.close()
     assert [r.seat for r in replies] == [0] and replies[0].match.version == match.version + 1
     seed = f"{match.id}:0:{match.initial_state.get('seed', '')}"
     assert replies[0].notation == choose_notation("chopsticks", match.state, "hard", seed)
-    assert (await service.moves(match.id))[0].notation == replies[0].notation
+    assert (await services.reading.moves(match.id))[0].notation == replies[0].notation
 
 
 

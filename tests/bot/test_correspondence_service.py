@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import EXTRA_TIME_LIMIT, LimitReached, MatchOver, MatchService, NotAllowed, Player, TimeRanOut
+from bot.service import EXTRA_TIME_LIMIT, LimitReached, MatchOver, NotAllowed, Player, Services, TimeRanOut
 from storage import Database, ReadTx
 from tests.bot.helpers import snapshot, stored
 from tests.reliability._support import Clock, service_match
@@ -17,8 +17,8 @@ ALICE, BOB, CAROL = Player(1, "alice"), Player(2, "bob"), Player(3, "carol")
 GUILD = 10
 
 
-async def _duel(service: MatchService, days: int = 3) -> int:
-    return (await service_match(service, "chopsticks", GUILD, (ALICE, BOB), channel_id=5, days=days)).id
+async def _duel(services: Services, days: int = 3) -> int:
+    return (await service_match(services, "chopsticks", GUILD, (ALICE, BOB), channel_id=5, days=days)).id
 
 
 async def _ratings(db: Database) -> list[tuple[str, int]]:
@@ -32,17 +32,17 @@ async def _ratings(db: Database) -> list[tuple[str, int]]:
 async def test_a_match_without_a_first_move_from_each_side_is_aborted_at_its_deadline(
         db: Database, moves: tuple[str, ...]) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock)
-    match_id = await _duel(service, days=1)
+    services = Services(db, clock=clock)
+    match_id = await _duel(services, days=1)
     for move in moves:
-        await service.play(match_id, GUILD, ALICE.user_id, move)
+        await services.moves.play(match_id, GUILD, ALICE.user_id, move)
     deadline = (await stored(db, match_id)).deadline
     assert deadline is not None
     clock.now = deadline - 1
-    work = await service.process_due()
+    work = await services.deadlines.process_due()
     assert work.aborted == [] and (await stored(db, match_id)).status == "active"
     clock.now = deadline
-    work = await service.process_due()
+    work = await services.deadlines.process_due()
     assert [m.id for m in work.aborted] == [match_id] and work.forfeited == []
     match = await stored(db, match_id)
     absent = len(moves)  # the seat that never moved: alice (0) when nobody moved, else bob (1)
@@ -56,12 +56,12 @@ async def test_a_match_without_a_first_move_from_each_side_is_aborted_at_its_dea
 
 async def test_once_both_sides_moved_the_deadline_still_forfeits(db: Database) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock)
-    match_id = await _duel(service, days=1)
+    services = Services(db, clock=clock)
+    match_id = await _duel(services, days=1)
     for player, move in ((ALICE, "LL"), (BOB, "LL")):
-        await service.play(match_id, GUILD, player.user_id, move)
+        await services.moves.play(match_id, GUILD, player.user_id, move)
     clock.now += DAY
-    work = await service.process_due()
+    work = await services.deadlines.process_due()
     assert work.aborted == [] and [m.id for m in work.forfeited] == [match_id]
     match = await stored(db, match_id)
     assert match.status == "finished" and match.outcome is not None
@@ -71,11 +71,11 @@ async def test_once_both_sides_moved_the_deadline_still_forfeits(db: Database) -
 
 async def test_a_first_move_after_the_deadline_aborts_instead_of_being_played(db: Database) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock)
-    match_id = await _duel(service, days=1)
+    services = Services(db, clock=clock)
+    match_id = await _duel(services, days=1)
     clock.now += DAY + 5  # the deadline pass has not run yet
     with pytest.raises(TimeRanOut, match="aborted") as late:
-        await service.play(match_id, GUILD, ALICE.user_id, "LL")
+        await services.moves.play(match_id, GUILD, ALICE.user_id, "LL")
     assert late.value.match.status == "aborted"
     match = await stored(db, match_id)
     assert match.status == "aborted" and match.ply == 0 and await db.read(ReadTx.get_moves, match_id) == []
@@ -87,13 +87,13 @@ async def test_a_first_move_after_the_deadline_aborts_instead_of_being_played(db
 
 async def test_the_opponent_gives_a_day_at_most_three_times(db: Database) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock)
-    match_id = await _duel(service, days=2)
-    await service.play(match_id, GUILD, ALICE.user_id, "LL")  # bob to move
+    services = Services(db, clock=clock)
+    match_id = await _duel(services, days=2)
+    await services.moves.play(match_id, GUILD, ALICE.user_id, "LL")  # bob to move
     before = await stored(db, match_id)
     assert before.deadline == clock.now + 2 * DAY
     for given in range(1, EXTRA_TIME_LIMIT + 1):
-        updated = await service.give_time(match_id, GUILD, ALICE.user_id)
+        updated = await services.endings.give_time(match_id, GUILD, ALICE.user_id)
         assert updated.deadline == before.deadline + given * DAY
         assert updated.times_given(0) == given and updated.times_given(1) == 0
         assert updated.version == before.version + given
@@ -101,30 +101,30 @@ async def test_the_opponent_gives_a_day_at_most_three_times(db: Database) -> Non
     assert match.deadline == before.deadline + EXTRA_TIME_LIMIT * DAY and match.time_given == [EXTRA_TIME_LIMIT, 0]
     unchanged = await snapshot(db)
     with pytest.raises(LimitReached, match=f"{EXTRA_TIME_LIMIT} times"):
-        await service.give_time(match_id, GUILD, ALICE.user_id)
+        await services.endings.give_time(match_id, GUILD, ALICE.user_id)
     assert await snapshot(db) == unchanged
     # the extended deadline is the one the pass keeps: no forfeit at the old one
     clock.now = before.deadline + DAY
-    assert (await service.process_due()).aborted == []
+    assert (await services.deadlines.process_due()).aborted == []
     assert (await stored(db, match_id)).status == "active"
     # a move sets a fresh deadline; the counts stay with the match
-    moved = await service.play(match_id, GUILD, BOB.user_id, "LL")
+    moved = await services.moves.play(match_id, GUILD, BOB.user_id, "LL")
     assert moved.match.deadline == clock.now + 2 * DAY
     assert (await stored(db, match_id)).time_given == [EXTRA_TIME_LIMIT, 0]
-    given = await service.give_time(match_id, GUILD, BOB.user_id)  # bob's own allowance is untouched
+    given = await services.endings.give_time(match_id, GUILD, BOB.user_id)  # bob's own allowance is untouched
     assert given.deadline == clock.now + 3 * DAY and given.time_given == [EXTRA_TIME_LIMIT, 1]
 
 
 @pytest.mark.parametrize("case", ["own turn", "no deadline", "not seated", "computer", "time ran out", "over"])
 async def test_refused_extra_time_changes_nothing(db: Database, case: str) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock, computer_id=99)
+    services = Services(db, clock=clock, computer_id=99)
     if case == "computer":
-        match_id = (await service.start_solo(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
-                                             player=ALICE, level="easy", days_per_move=3)).id
+        match_id = (await services.challenges.start_solo(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
+                                                         player=ALICE, level="easy", days_per_move=3)).id
         giver, expected, error = ALICE, "nobody to give time to", NotAllowed
     else:
-        match_id = await _duel(service, days=0 if case == "no deadline" else 3)
+        match_id = await _duel(services, days=0 if case == "no deadline" else 3)
         giver, expected, error = {
             "own turn": (ALICE, "your own turn", NotAllowed),
             "no deadline": (BOB, "no time limit", NotAllowed),
@@ -135,10 +135,10 @@ async def test_refused_extra_time_changes_nothing(db: Database, case: str) -> No
         if case == "time ran out":
             clock.now += 3 * DAY
         if case == "over":
-            await service.resign(match_id, GUILD, ALICE.user_id)
+            await services.endings.resign(match_id, GUILD, ALICE.user_id)
     match = await stored(db, match_id)
     assert (match.deadline is None) == (case in ("no deadline", "over"))
     before = await snapshot(db)
     with pytest.raises(error, match=expected):
-        await service.give_time(match_id, GUILD, giver.user_id)
+        await services.endings.give_time(match_id, GUILD, giver.user_id)
     assert await snapshot(db) == before

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import MatchService, Player
+from bot.service import Player, Services
 from bot.service.clock import DAY
 from storage import Database, Tx
 from tests.reliability._support import Clock, match_of, service_match
@@ -20,8 +20,8 @@ GUILD = 3
 async def test_a_match_that_changed_meanwhile_is_left_for_the_next_pass_alone(db: Database,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock)
-    first, second = [(await service_match(service, "chopsticks", GUILD, (Player(10 + n, "a"), Player(20 + n, "b")),
+    services = Services(db, clock=clock)
+    first, second = [(await service_match(services, "chopsticks", GUILD, (Player(10 + n, "a"), Player(20 + n, "b")),
                                           days=1)).id for n in range(2)]
     clock.now += DAY + 1  # both due: aborted (nobody moved)
     original = Tx.update_match
@@ -35,10 +35,10 @@ async def test_a_match_that_changed_meanwhile_is_left_for_the_next_pass_alone(db
         return original(tx, match_id, expected_version, **fields)
 
     monkeypatch.setattr(Tx, "update_match", once_outdated)
-    work = await service.process_due()
+    work = await services.deadlines.process_due()
     assert refused == [first]
     assert [m.id for m in work.aborted] == [second]
     assert (await match_of(db, first)).status == "active" and (await match_of(db, first)).version == 0
     assert [row[0] for row in await db.fetchall("SELECT subject_id FROM outbox WHERE kind = 'result'")] == [second]
-    work = await service.process_due()
+    work = await services.deadlines.process_due()
     assert [m.id for m in work.aborted] == [first]

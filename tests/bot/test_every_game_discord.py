@@ -50,7 +50,7 @@ async def _play_out(world: World, db: Database, match_id: int, seed: int) -> Non
         name, options = command_for(match.game, state, notation)
         result = await actor.slash(world.thread(), name, **options)
         assert not result.ephemeral, (notation, result.response.content)
-        logged = [m for m in await world.env.bot.service.moves(match_id) if m.ply == match.ply + 1]
+        logged = [m for m in await world.env.bot.services.reading.moves(match_id) if m.ply == match.ply + 1]
         assert [m.notation for m in logged] == [notation], "the move asked for is the move stored"
         assert_plain_and_one_live_board(world)
     pytest.fail(f"match {match_id} did not end in {MAX_PLIES} plies")
@@ -92,7 +92,7 @@ async def test_a_member_plays_the_computer_to_the_end(simcord_env, db: Database,
     await _play_out(world, db, match_id, seed=7)
     match = await stored(db, match_id)
     assert match.status == "finished"
-    human_moves = sum(1 for move in await world.env.bot.service.moves(match_id)
+    human_moves = sum(1 for move in await world.env.bot.services.reading.moves(match_id)
                       if not match.seats[move.seat].is_computer)
     assert len(boards(world)) == human_moves + 1, "one board per turn: each of my moves with the computer's answer"
     assert "How to move:" in boards(world)[0].content

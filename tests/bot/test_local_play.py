@@ -59,8 +59,8 @@ async def test_the_local_server_is_set_up_like_a_server_the_bot_lives_in(db: Dat
     async with local_server(db, ["alice", "bob"]) as server:
         assert set(server.players) == {"alice", "bob"}
         assert server.channel.name == "games"
-        assert (await server.bot.service.settings(GUILD_ID)).use_threads is False
-        assert server.bot.service.computer_name == BOT_NAME
+        assert (await server.bot.services.settings.get(GUILD_ID)).use_threads is False
+        assert server.bot.services.challenges.computer_name == BOT_NAME
         # the simulated clock was set to real time as the server started (however long the start took)
         assert began - 1 <= server.env.now().timestamp() <= time.time() + 1
         match_id = await _start_against_computer(server, "alice")

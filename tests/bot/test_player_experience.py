@@ -271,14 +271,14 @@ async def test_the_final_board_image_shows_a_resignation(simcord_env, db: Databa
     import renderers
     from bot.service import load_state
     from bot.utils.names import names_of
-    from games.base import read_stored_outcome
+    from games import Outcome
 
     world = World(simcord_env, "alice", "bob")
     match_id = await _finished_duel(world, db)
     match = await stored(db, match_id)
     posted = await world.thread().last_message.attachments[0].read()
     state, names = load_state(match), names_of(match)
-    outcome = read_stored_outcome(match.outcome)
+    outcome = Outcome.from_dict(match.outcome)
     assert posted == renderers.render(state, names, outcome=outcome)  # drawn with the resignation
     assert posted != renderers.render(state, names)  # which the position alone would not show
     assert outcome.termination.value == "resigned" and outcome.loser == 1

@@ -15,7 +15,7 @@ from PIL import Image
 import renderers
 from bot.exts.match import waiting_text
 from bot.service import replay
-from games.base import GameValue
+from games.values import GameValue
 from storage import Database, ReadTx
 from tests.bot.helpers import World, snapshot, stored
 from tests.reliability._support import start_discord_match

@@ -11,8 +11,7 @@ import discord
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.service import Player, ratings, seasons, uncertainty
-from bot.service.facade import MatchService
+from bot.service import Player, Services, ratings, seasons, uncertainty
 from storage import Database, ReadTx
 from tests.bot.helpers import World, both_sides_move, stored
 from tests.reliability._support import Clock, service_match, start_discord_match
@@ -48,27 +47,27 @@ PAIR_SPACING = 8 * 3600 + 60
 """Seconds between two rated games of the same pair in these tests: three in any 24 hours count."""
 
 
-async def both_play(service: MatchService, match_id: int) -> None:
+async def both_play(services: Services, match_id: int) -> None:
     """Each side of a Chopsticks match moves once (a match resigned before that is aborted, unrated)."""
     for _ in range(2):
-        match = await service.get_match(match_id)
+        match = await services.reading.get_match(match_id)
         assert match.current_seat is not None
-        await service.play(match_id, GUILD, match.seats[match.current_seat].user_id, "LL")
+        await services.moves.play(match_id, GUILD, match.seats[match.current_seat].user_id, "LL")
 
 
 async def test_the_next_game_after_time_away_starts_from_the_grown_sigma(db: Database) -> None:
     clock = Clock(1_700_000_000.0)
-    service = MatchService(db, clock=clock)
-    first = await service_match(service, "chopsticks", GUILD, (ALICE, BOB))
-    await both_play(service, first.id)
-    await service.resign(first.id, GUILD, BOB.user_id)
+    services = Services(db, clock=clock)
+    first = await service_match(services, "chopsticks", GUILD, (ALICE, BOB))
+    await both_play(services, first.id)
+    await services.endings.resign(first.id, GUILD, BOB.user_id)
     alice = await db.read(ReadTx.get_rating, GUILD, "chopsticks", ALICE.user_id)
     bob = await db.read(ReadTx.get_rating, GUILD, "chopsticks", BOB.user_id)
     assert alice is not None and bob is not None and alice.updated_at == clock.now
     clock.now += 200 * DAY  # alice and bob stay away 200 days
-    second = await service_match(service, "chopsticks", GUILD, (ALICE, BOB))
-    await both_play(service, second.id)
-    finished = await service.resign(second.id, GUILD, BOB.user_id)
+    second = await service_match(services, "chopsticks", GUILD, (ALICE, BOB))
+    await both_play(services, second.id)
+    finished = await services.endings.resign(second.id, GUILD, BOB.user_id)
     model = PlackettLuce()
     grown = [uncertainty.grown(row.sigma, row.updated_at, clock.now) for row in (alice, bob)]
     assert all(g > row.sigma for g, row in zip(grown, (alice, bob), strict=True))

@@ -84,7 +84,7 @@ async def test_the_bot_runs_the_shards_it_is_given(db: Database) -> None:
     bot = NapkinBot(db, shard_count=4, shard_ids=[2, 3])
     assert isinstance(bot, commands.AutoShardedBot)
     assert (bot.shard_count, bot.shard_ids, bot.served_shards) == (4, [2, 3], Shards(4, (2, 3)))
-    assert bot.service.shards == Shards(4, (2, 3)) and not bot.syncs_commands
+    assert bot.services.shards == Shards(4, (2, 3)) and not bot.syncs_commands
     assert NapkinBot(db, shard_count=4, shard_ids=[0, 1]).syncs_commands
     assert NapkinBot(db).served_shards is None and NapkinBot(db).shard_count == 1
     with pytest.raises(ValueError, match="outside"):

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.service import MatchService, Player, load_state
+from bot.service import Player, Services, load_state
 from bot.service import states as service_module
 from games import GAMES, InvalidState
 from storage import Database
@@ -17,16 +17,16 @@ ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 
 
 async def test_an_action_after_a_move_does_not_replay_the_log(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
-    service = MatchService(db)
-    challenge = await service.create_challenge(guild_id=9, channel_id=1, game="chopsticks", variant={},
-                                               challenger=ALICE, opponent=BOB)
-    match = (await service.accept_challenge(challenge.id, 9, BOB)).match
-    result = await service.play(match.id, 9, ALICE.user_id, "LL")
+    services = Services(db)
+    challenge = await services.challenges.create(guild_id=9, channel_id=1, game="chopsticks", variant={},
+                                                 challenger=ALICE, opponent=BOB)
+    match = (await services.challenges.accept(challenge.id, 9, BOB)).match
+    result = await services.moves.play(match.id, 9, ALICE.user_id, "LL")
     game = type(GAMES["chopsticks"])
     loads = []
     original = game.load
     monkeypatch.setattr(game, "load", lambda self, data: loads.append(data) or original(self, data))
-    stored = await service.get_match(match.id, 9)
+    stored = await services.reading.get_match(match.id, 9)
     assert load_state(stored).to_dict() == result.after.to_dict()
     assert loads == []  # the position after the move was kept: no replay
     assert load_state(stored) is load_state(stored)

@@ -15,8 +15,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games import DemoMatch, Game, IllegalMove, InvalidMove, InvalidState, Level, MoveCommand, MoveParam, Option
-from games.base import GameValue, Outcome, State, Termination
+from games import (
+    DemoMatch,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    InvalidState,
+    Level,
+    MoveCommand,
+    MoveParam,
+    Option,
+    Outcome,
+    State,
+    Termination,
+)
+from games.values import GameValue
 
 Square = int
 """A square as an index 0–8: ``3 * row + column``, row 0 at the bottom."""
@@ -130,8 +143,6 @@ class TicTacToe(Game[TicTacToeState, Square]):
                     (MoveParam("square", "A free square: column a–c, row 1–3, e.g. b2", suggest=_free_squares),),
                     lambda typed: typed["square"]),)
     demo: ClassVar[tuple[DemoMatch, ...]] = (DemoMatch("standard"), DemoMatch("misère", {"misere": True}))
-    renderer: ClassVar[str] = "tests.extra_games.tictactoe_board"
-    extension: ClassVar[str] = "tests.extra_games.tictactoe_discord"
 
     def new_state(self, variant: Mapping[str, Any] | None = None,
                   rng: random.Random | None = None) -> TicTacToeState:

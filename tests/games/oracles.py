@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import shapely
 
-from games.base import IllegalMove
 from games.differences.computer import solve
 from games.differences.rules import DifferencesState, Square
+from games.errors import IllegalMove
 from games.polygons.rules import Point, face_sides, score_sides
 
 

@@ -1,4 +1,5 @@
-"""What every game declares about itself (games.base): options, move commands, command_for, the templates."""
+"""What every game declares about itself (games.declaration, games.options): options, move commands, command_for,
+the templates; and the outcome every finished game stores (games.outcome)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Any
 import pytest
 
 from games import GAMES, LEVELS, IllegalMove, InvalidState, InvalidVariant, Option, Outcome, Termination
-from games.base import check_options, read_stored_outcome
 from games.chopsticks.computer import best_moves as chopsticks_best_moves
+from games.options import check_options
 from renderers._common import outcome_text
 
 KEYS = tuple(GAMES)
@@ -253,33 +254,29 @@ def test_from_dict_frame_rejects_what_every_game_rejects(key: str) -> None:
 
 
 @pytest.mark.parametrize("key", KEYS)
-def test_finished_state_outcome_is_typed_and_legacy_dicts_load(key: str) -> None:
-    """A finished game's outcome has a termination; a state stored before that (outcome with ``reason`` prose)
-    still loads, its outcome re-derived by the replay."""
+def test_finished_state_outcome_is_typed_and_checked_on_load(key: str) -> None:
+    """A finished game's outcome has a termination; a state that stores its outcome loads only when the stored
+    outcome is the one its replay derives."""
     final = next((states[-1] for seed in range(20) if (states := playout(key, seed))[-1].is_over), None)
     assert final is not None
     outcome = final.outcome
     assert outcome is not None and outcome.termination in (Termination.NATURAL, Termination.REPETITION,
                                                            Termination.MOVE_LIMIT)
     data = final.to_dict()
+    assert GAMES[key].load(data).to_dict() == data
     if "outcome" in data:
-        data["outcome"] = {"winner": outcome.winner, "draw": outcome.draw,
-                           "scores": list(outcome.scores) if outcome.scores is not None else None,
-                           "reason": "as the old code wrote it"}
-    assert GAMES[key].load(data).to_dict() == final.to_dict()
+        assert data["outcome"] == outcome.to_dict()
+        with pytest.raises(InvalidState):
+            GAMES[key].load({**data, "outcome": {**outcome.to_dict(), "termination": "resigned"}})
 
 
-def test_read_stored_outcome_reads_both_forms() -> None:
+def test_a_stored_outcome_reads_back_and_a_malformed_one_is_refused() -> None:
     typed = Outcome(1, False, (3, 5), Termination.RESIGNED, loser=0)
-    assert read_stored_outcome(typed.to_dict()) == typed
-    legacy = read_stored_outcome({"winner": 0, "draw": False, "scores": None, "reason": "bob ran out of time"})
-    assert legacy == Outcome(0, False, None, Termination.OUT_OF_TIME)
-    assert read_stored_outcome({"winner": None, "draw": True, "scores": None, "reason": "draw agreed"}).termination \
-        is Termination.DRAW_AGREED
-    assert read_stored_outcome({"winner": 0, "draw": False, "scores": None, "reason": "both hands dead"}).termination \
-        is Termination.NATURAL
-    with pytest.raises(InvalidState):
-        read_stored_outcome({"winner": 0})
+    assert Outcome.from_dict(typed.to_dict()) == typed
+    for malformed in ({"winner": 0}, {"winner": 0, "draw": False, "scores": None, "reason": "bob ran out of time"},
+                      {**typed.to_dict(), "termination": "gave up"}, {**typed.to_dict(), "draw": "no"}):
+        with pytest.raises(InvalidState):
+            Outcome.from_dict(malformed)
 
 
 @pytest.mark.parametrize(("outcome", "text"), [

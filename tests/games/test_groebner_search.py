@@ -9,7 +9,6 @@ from collections import OrderedDict
 
 import pytest
 
-from games.base import collector_paused
 from games.groebner_nim import GAME, computer
 from games.groebner_nim.computer import (
     MIN_START_TURNS,
@@ -29,6 +28,7 @@ from games.groebner_nim.rules import (
     pair_result,
     random_start,
 )
+from games.search import collector_paused
 
 
 def custom(sticks: tuple, order: str, **options: object) -> GroebnerNimState:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import GAMES
-from games.base import IllegalMove, InvalidMove, InvalidState, InvalidVariant
+from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
 from games.polygons import GAME, computer
 from games.polygons.rules import (
     Connect,

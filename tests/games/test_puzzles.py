@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from games import GAMES, State
-from games.base import GameValue
 from games.chopsticks.rules import ChopsticksState, Variant, successors
 from games.differences.rules import DifferencesState
 from games.groebner_nim.rules import GroebnerNimState
@@ -37,6 +36,7 @@ from games.puzzles import (
 )
 from games.puzzles.generate import self_play
 from games.review import review_notations
+from games.values import GameValue
 from tests.games.oracles import polygons_margin
 
 SOURCE = Source("self-play", 0, "test", 0)

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from games import GAMES, State
-from games.base import Estimate, GameValue
 from games.chopsticks.rules import ChopsticksState, Variant, successors
 from games.differences.rules import DifferencesState
 from games.groebner_nim import GroebnerNimState
 from games.review import ALTERNATIVES, Review, estimate_verdict, exact_verdict, review, review_notations
+from games.values import Estimate, GameValue
 
 HANDS = [(left, right) for left in range(5) for right in range(5)]
 

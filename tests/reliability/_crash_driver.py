@@ -1,4 +1,4 @@
-"""The crash test's driver: plays matches through :class:`bot.service.MatchService` on a database file and writes
+"""The crash test's driver: plays matches through :class:`bot.service.Services` on a database file and writes
 one line *after* each action whose transaction committed (the moment the bot would send its reply).
 
 It runs as a small fork server so that each short-lived driver process starts in milliseconds: the server
@@ -23,7 +23,7 @@ import random
 import sys
 import traceback
 
-from bot.service import LimitReached, MatchService, NotAllowed, Player, load_state, premoves
+from bot.service import LimitReached, NotAllowed, Player, Services, load_state
 from bot.service.vacations import VacationService
 from games import GAMES, State, add_game_package
 from storage import Database, MatchRecord, ReadTx
@@ -45,26 +45,27 @@ def _say(fd: int, line: str) -> None:
     os.write(fd, (line.replace("\n", " | ") + "\n").encode())
 
 
-async def _start(service: MatchService, rng: random.Random, games: list[str], fd: int) -> None:
+async def _start(services: Services, rng: random.Random, games: list[str], fd: int) -> None:
     game = rng.choice(games)
     kind = rng.random()
     if kind < 0.15:
-        match = await service.start_solo(guild_id=GUILD, channel_id=1, game=game, variant={},
-                                         player=rng.choice(PLAYERS), level="easy",
-                                         player_seat=rng.randrange(2))
+        match = await services.challenges.start_solo(guild_id=GUILD, channel_id=1, game=game, variant={},
+                                                     player=rng.choice(PLAYERS), level="easy",
+                                                     player_seat=rng.randrange(2))
     elif kind < 0.25 and solitaire_variant(game) is not None:
-        match = await service.start_solo(guild_id=GUILD, channel_id=1, game=game, variant=solitaire_variant(game),
-                                         player=rng.choice(PLAYERS), level=None)
+        match = await services.challenges.start_solo(guild_id=GUILD, channel_id=1, game=game,
+                                                     variant=solitaire_variant(game), player=rng.choice(PLAYERS),
+                                                     level=None)
     else:
         first, second = rng.sample(PLAYERS, 2)
         try:
-            challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game=game, variant={},
-                                                       challenger=first, opponent=second)
+            challenge = await services.challenges.create(guild_id=GUILD, channel_id=1, game=game, variant={},
+                                                         challenger=first, opponent=second)
         except LimitReached:  # challenges a kill left unanswered count toward the hourly cap per target
             return
-        match = (await service.accept_challenge(challenge.id, GUILD, second)).match
+        match = (await services.challenges.accept(challenge.id, GUILD, second)).match
     _say(fd, f"start {match.id}")
-    for reply in await service.computer_replies(match.id):
+    for reply in await services.moves.computer_replies(match.id):
         _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
 
 
@@ -78,7 +79,7 @@ def _first_reply(state: State, text: str, mover: int) -> tuple[str, State] | Non
     return reply, after.play(reply)
 
 
-async def _maybe_premove(service: MatchService, match: MatchRecord, state: State, move: str, rng: random.Random,
+async def _maybe_premove(services: Services, match: MatchRecord, state: State, move: str, rng: random.Random,
                          fd: int) -> None:
     """Now and then, the waiting seat of a members' duel stores a conditional move: mostly one expecting ``move`` (the
     move about to be played, so that its reply is played in the same transaction), sometimes one expecting another
@@ -88,7 +89,7 @@ async def _maybe_premove(service: MatchService, match: MatchRecord, state: State
     if len(match.seats) != 2 or any(s.is_computer for s in match.seats) or rng.random() < 0.6:
         return
     waiting = 1 - mover
-    if await service.db.read(ReadTx.premoves_of, match.id, waiting):
+    if await services.db.read(ReadTx.premoves_of, match.id, waiting):
         return
     expected = move if rng.random() < 0.75 else state.format_move(rng.choice(list(state.legal_moves())))
     first = _first_reply(state, expected, mover)
@@ -101,8 +102,8 @@ async def _maybe_premove(service: MatchService, match: MatchRecord, state: State
         second = _first_reply(after_reply, then_if, mover)
         if second is not None:
             deeper = (then_if, second[0])
-    line, _, _ = await premoves.store(service, match.id, GUILD, match.seats[waiting].user_id, expected, reply,
-                                      *deeper)
+    line, _, _ = await services.premoves.store(match.id, GUILD, match.seats[waiting].user_id, expected, reply,
+                                               *deeper)
     _say(fd, f"premove {match.id} {line.ply} {line.if_move} {line.reply}")
 
 
@@ -125,9 +126,9 @@ async def drive(db_path: str, seed: int, fd: int) -> None:
     """Apply random legal moves (and now and then a resignation, a new match, or a vacation begun or ended) until
     killed."""
     db = await Database.open(db_path)
-    service = MatchService(db, computer_id=COMPUTER_ID, computer_name="CPU")
-    vacations = VacationService(db, clock=service.clock)
-    await service.update_settings(GUILD, vacation_days=365)
+    services = Services(db, computer_id=COMPUTER_ID, computer_name="CPU")
+    vacations = VacationService(db, clock=services.clock)
+    await services.settings.update(GUILD, vacation_days=365)
     games = available_games()
     _say(fd, "ready")
     rng = random.Random(seed)
@@ -138,32 +139,32 @@ async def drive(db_path: str, seed: int, fd: int) -> None:
         rows = await db.fetchall("SELECT id FROM matches WHERE guild_id = ? AND status = 'active' ORDER BY id",
                                  (GUILD,))
         if len(rows) < 4 or rng.random() < 0.03:
-            await _start(service, rng, games, fd)
+            await _start(services, rng, games, fd)
             continue
-        match = await service.get_match(rng.choice(rows)[0], GUILD)
+        match = await services.reading.get_match(rng.choice(rows)[0], GUILD)
         state = load_state(match)
         seat = match.seats[state.current_seat]
         if seat.is_computer:  # a driver was killed between a member's move and the computer's reply
-            for reply in await service.computer_replies(match.id):
+            for reply in await services.moves.computer_replies(match.id):
                 _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
             continue
         if rng.random() < 0.02:  # before both sides have moved, a resignation aborts the match
-            ended = await service.resign(match.id, GUILD, seat.user_id)
+            ended = await services.endings.resign(match.id, GUILD, seat.user_id)
             _say(fd, f"{'resign' if ended.status == 'finished' else 'abort'} {match.id}")
             continue
         text = state.format_move(GAMES[match.game].computer_move(state, "easy", rng))
         waiting = await db.read(ReadTx.premoves_of, match.id, 1 - state.current_seat)
         if waiting and rng.random() < 0.5:  # the move a stored line expects (a deeper pair's, too)
             text = rng.choice(waiting).if_move
-        await _maybe_premove(service, match, state, text, rng, fd)
-        result = await service.play(match.id, GUILD, seat.user_id, text, expected_version=match.version)
+        await _maybe_premove(services, match, state, text, rng, fd)
+        result = await services.moves.play(match.id, GUILD, seat.user_id, text, expected_version=match.version)
         _say(fd, f"move {match.id} {result.after.ply} {result.notation}")
         for reply in result.chained:  # a conditional reply, committed with the move
             _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
             deeper = await db.read(ReadTx.premoves_of, match.id, reply.seat)
             for line in deeper:
                 _say(fd, f"premove {match.id} {line.ply} {line.if_move} {line.reply}")
-        for reply in await service.computer_replies(match.id):
+        for reply in await services.moves.computer_replies(match.id):
             _say(fd, f"move {match.id} {reply.after.ply} {reply.notation}")
 
 

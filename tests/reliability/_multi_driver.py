@@ -1,13 +1,13 @@
-"""One bot process of the multi-process test: a :class:`bot.service.MatchService` on a shared database, driven by
-the test over stdin/stdout, one JSON object a line each way, with the time of every step given by the test (the
-same moment in every process).
+"""One bot process of the multi-process test: the services (:class:`bot.service.Services`) on a shared database,
+driven by the test over stdin/stdout, one JSON object a line each way, with the time of every step given by the test
+(the same moment in every process).
 
 Run as ``python -m tests.reliability._multi_driver DATABASE [SHARD_COUNT SHARD_IDS]`` (``SHARD_IDS`` as
 ``NAPKIN_SHARD_IDS`` reads, e.g. ``0,1``). It answers ``{"ready": pid}`` once the database is open, then one line
 per request:
 
 * ``{"op": "play", "now": T, "moves": [[match, guild, user, text], ...]}`` → ``{"applied": [[match, ply, version,
-  notation], ...], "refused": [error class names]}``: each move submitted through :meth:`MatchService.play`.
+  notation], ...], "refused": [error class names]}``: each move submitted through ``Services.moves.play``.
 * ``{"op": "due", "now": T}`` → ``{"reminded", "forfeited", "aborted", "expired": [ids], "delivered": [[kind,
   match, ply], ...]}``: one deadline pass, then the news claimed and "delivered" (reported here, then settled) as
   the deadline task does.
@@ -54,7 +54,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.config import parse_shard_ids
-from bot.service import MatchService, Player, ServiceError, finisher
+from bot.service import Player, ServiceError, Services, finisher
 from games import RulesError
 from storage import Database, MatchRecord, Shards, Tx
 from tests.reliability._support import Clock
@@ -71,11 +71,11 @@ def _hold_forever() -> None:
     threading.Event().wait()
 
 
-async def _play(service: MatchService, moves: list[list[Any]]) -> dict[str, Any]:
+async def _play(services: Services, moves: list[list[Any]]) -> dict[str, Any]:
     applied, refused = [], []
     for match_id, guild_id, user_id, text in moves:
         try:
-            result = await service.play(match_id, guild_id, user_id, text)
+            result = await services.moves.play(match_id, guild_id, user_id, text)
         except (ServiceError, RulesError) as error:
             refused.append(type(error).__name__)
             continue
@@ -83,44 +83,44 @@ async def _play(service: MatchService, moves: list[list[Any]]) -> dict[str, Any]
     return {"applied": applied, "refused": refused}
 
 
-async def _deliver(service: MatchService) -> list[list[Any]]:
+async def _deliver(services: Services) -> list[list[Any]]:
     delivered = []
     while True:
-        batch = await service.claim_news()
+        batch = await services.outbox.claim()
         for news in batch:
             delivered.append([news.kind, news.match_id, news.ply])
-            await service.news_done(news)
+            await services.outbox.done(news)
         if not batch:
             return delivered
 
 
-async def _due(service: MatchService) -> dict[str, Any]:
-    work = await service.process_due()
+async def _due(services: Services) -> dict[str, Any]:
+    work = await services.deadlines.process_due()
     return {"reminded": [m.id for m in work.reminded], "forfeited": [m.id for m in work.forfeited],
             "aborted": [m.id for m in work.aborted], "expired": [c.id for c in work.expired],
-            "delivered": await _deliver(service)}
+            "delivered": await _deliver(services)}
 
 
-async def _resume(service: MatchService) -> dict[str, Any]:
+async def _resume(services: Services) -> dict[str, Any]:
     moves = []
-    for match_id in await service.computer_turns():
-        if not await service.claim_computer_turn(match_id):
+    for match_id in await services.computer_turns.waiting():
+        if not await services.computer_turns.claim(match_id):
             continue
         try:
-            moves += [[match_id, r.match.ply, r.match.version] for r in await service.computer_replies(match_id)]
+            moves += [[match_id, r.match.ply, r.match.version] for r in await services.moves.computer_replies(match_id)]
         finally:
-            await service.release_computer_turn(match_id)
+            await services.computer_turns.release(match_id)
     return {"moves": moves}
 
 
-async def _end(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
+async def _end(services: Services, request: dict[str, Any]) -> dict[str, Any]:
     await asyncio.sleep(max(0.0, float(request["at"]) - time.time()))
-    await service.resign(int(request["match"]), int(request["guild"]), int(request["user"]))
-    rounds = service.services.tournament_rounds
+    await services.endings.resign(int(request["match"]), int(request["guild"]), int(request["user"]))
+    rounds = services.tournament_rounds
     await asyncio.sleep(max(0.0, float(request["settle_at"]) - time.time()))
     advanced = await rounds.settle_pending()
     announced = []
-    outbox = service.services.outbox
+    outbox = services.outbox
     while batch := await outbox.claim():
         for news in batch:
             announced.append([news.seq, news.kind])
@@ -128,8 +128,8 @@ async def _end(service: MatchService, request: dict[str, Any]) -> dict[str, Any]
     return {"ended": request["match"], "advanced": advanced, "announced": announced}
 
 
-async def _hold_pairing(service: MatchService, tournament_id: int) -> None:
-    rounds = service.services.tournament_rounds
+async def _hold_pairing(services: Services, tournament_id: int) -> None:
+    rounds = services.tournament_rounds
     director = rounds.director
     original = director._store
 
@@ -142,7 +142,7 @@ async def _hold_pairing(service: MatchService, tournament_id: int) -> None:
     await rounds.advance(tournament_id)
 
 
-async def _hold_due(service: MatchService) -> None:
+async def _hold_due(services: Services) -> None:
     original = finisher.time_is_up
 
     def ended_then_hold(tx: Tx, match: MatchRecord, now: float, *, queue: bool = True) -> MatchRecord:
@@ -152,11 +152,11 @@ async def _hold_due(service: MatchService) -> None:
         return ended
 
     finisher.time_is_up = ended_then_hold
-    await service.process_due()
+    await services.deadlines.process_due()
 
 
-async def _vacation(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
-    vacations = service.services.vacations
+async def _vacation(services: Services, request: dict[str, Any]) -> dict[str, Any]:
+    vacations = services.vacations
     try:
         if request["action"] == "start":
             vacation, changed = await vacations.start(request["guild"], request["user"])
@@ -167,20 +167,20 @@ async def _vacation(service: MatchService, request: dict[str, Any]) -> dict[str,
     return {"vacation": [vacation.id, vacation.ends_by], "deadlines": changed}
 
 
-async def _accept(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
+async def _accept(services: Services, request: dict[str, Any]) -> dict[str, Any]:
     accepter = Player(request["user"], f"member {request['user']}")
     try:
-        result = await service.accept_challenge(request["challenge"], request["guild"], accepter)
+        result = await services.challenges.accept(request["challenge"], request["guild"], accepter)
     except ServiceError as error:
         return {"refused": type(error).__name__}
     if "then" not in request:
         return {"match": result.match.id}
     mover, text = request["then"]
-    return {"match": result.match.id, **await _play(service, [[result.match.id, request["guild"], mover, text]])}
+    return {"match": result.match.id, **await _play(services, [[result.match.id, request["guild"], mover, text]])}
 
 
-async def _settings(service: MatchService, request: dict[str, Any]) -> dict[str, Any]:
-    changed = await service.services.settings.update(request["guild"], **request["changes"])
+async def _settings(services: Services, request: dict[str, Any]) -> dict[str, Any]:
+    changed = await services.settings.update(request["guild"], **request["changes"])
     return {"settings": dataclasses.asdict(changed)}
 
 
@@ -225,20 +225,20 @@ async def main(argv: list[str]) -> None:
     shards = Shards(int(argv[1]), parse_shard_ids(argv[2])) if len(argv) > 2 else None
     db = await Database.open(argv[0])
     clock = Clock()
-    service = MatchService(db, computer_id=COMPUTER_ID, clock=clock, shards=shards)
+    services = Services(db, computer_id=COMPUTER_ID, clock=clock, shards=shards)
     _say({"ready": os.getpid()})
     loop = asyncio.get_running_loop()
     gate: threading.Event | None = None
     held: set[asyncio.Task[None]] = set()
 
     replies: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]] = {
-        "play": lambda request: _play(service, request["moves"]),
-        "due": lambda request: _due(service),
-        "resume": lambda request: _resume(service),
-        "vacation": lambda request: _vacation(service, request),
-        "accept": lambda request: _accept(service, request),
-        "settings": lambda request: _settings(service, request),
-        "end": lambda request: _end(service, request),
+        "play": lambda request: _play(services, request["moves"]),
+        "due": lambda request: _due(services),
+        "resume": lambda request: _resume(services),
+        "vacation": lambda request: _vacation(services, request),
+        "accept": lambda request: _accept(services, request),
+        "settings": lambda request: _settings(services, request),
+        "end": lambda request: _end(services, request),
     }
 
     async def answer(op: str, request: dict[str, Any]) -> None:
@@ -249,11 +249,11 @@ async def main(argv: list[str]) -> None:
         if op in replies:
             _say(await replies[op](request))
         elif op == "hold-pairing":
-            await _hold_pairing(service, int(request["tournament"]))
+            await _hold_pairing(services, int(request["tournament"]))
         elif op == "hold-due":
-            await _hold_due(service)
+            await _hold_due(services)
         elif op == "hold-news":
-            claimed = await service.claim_news()
+            claimed = await services.outbox.claim()
             _say({"claimed": [[news.kind, news.match_id, news.ply] for news in claimed]})
             await loop.run_in_executor(None, _hold_forever)
         else:

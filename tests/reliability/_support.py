@@ -7,16 +7,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import importlib
 import random
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from discord import app_commands
 
+import renderers
 from bench._harness import World, burst, command_for, delivered_at_once
 from bot.errors import GENERIC
-from bot.service import MatchService, Player, ServiceError, load_state, ratings, replay
+from bot.service import Player, ServiceError, Services, load_state, ratings, replay
 from games import GAMES, RulesError, State
 from storage import Database, MatchRecord, ReadTx, Tx
 from storage.transfer import table_selects
@@ -62,7 +62,7 @@ def require_game(game: str, *, renderer: bool = True) -> None:
     imports)."""
     assert game in GAMES, f"{game} is not a registered game"
     if renderer:
-        importlib.import_module(GAMES[game].renderer_module())
+        renderers.renderer_for(game)
 
 
 def is_domain_error(error: BaseException) -> bool:
@@ -174,13 +174,13 @@ def hands_over_turn(state: State, text: str) -> bool:
 # ---------------------------------------------------------------- starting matches
 
 
-async def service_match(service: MatchService, game: str, guild_id: int, players: tuple[Player, Player],
+async def service_match(services: Services, game: str, guild_id: int, players: tuple[Player, Player],
                         channel_id: int = 1, days: int | None = None) -> MatchRecord:
     """A two-seat match of ``game`` (default variant, ``days`` per move or the server's) started through the
     service: challenge, then accept."""
-    challenge = await service.create_challenge(guild_id=guild_id, channel_id=channel_id, game=game, variant={},
-                                               challenger=players[0], opponent=players[1], days_per_move=days)
-    return (await service.accept_challenge(challenge.id, guild_id, players[1])).match
+    challenge = await services.challenges.create(guild_id=guild_id, channel_id=channel_id, game=game, variant={},
+                                                 challenger=players[0], opponent=players[1], days_per_move=days)
+    return (await services.challenges.accept(challenge.id, guild_id, players[1])).match
 
 
 class Clock:

@@ -26,7 +26,7 @@ from simcord.actors import _autocomplete_result
 
 from bot import answers
 from bot.client import NapkinBot
-from bot.service import MatchService, Player, load_state
+from bot.service import Player, Services, load_state
 from bot.utils.queues import queues
 from games import GAMES
 from storage import Database, ReadTx, Tx
@@ -82,9 +82,9 @@ def leaf_commands(bot: NapkinBot) -> set[str]:
 Drive = Callable[[], Awaitable[Any]]
 
 
-async def _first_move(service: MatchService, match_id: int, world: World) -> tuple[Any, str, dict[str, str]]:
+async def _first_move(services: Services, match_id: int, world: World) -> tuple[Any, str, dict[str, str]]:
     """Who is to move in ``match_id``, with the slash command and options of a legal move."""
-    match = await service.get_match(match_id)
+    match = await services.reading.get_match(match_id)
     state = load_state(match)
     seat = match.seats[match.current_seat]
     notation = state.format_move(next(iter(state.legal_moves())))
@@ -100,19 +100,19 @@ async def _setting_the_scene(env: Any, db: Database) -> tuple[dict[str, Drive], 
     admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(env.create_user("boss"), roles=[admins])
     alice, bob, carol, dave = (world[name] for name in ("alice", "bob", "carol", "dave"))
-    service: MatchService = env.bot.service
+    services: Services = env.bot.services
     players = (Player(alice.id, "alice"), Player(bob.id, "bob"))
     here = world.channel
     in_thread = await start_discord_match(world, db, "chopsticks", days=3)
     board = world.thread().last_message
-    finished = (await service_match(service, "chopsticks", world.guild.id, players, channel_id=here.id)).id
+    finished = (await service_match(services, "chopsticks", world.guild.id, players, channel_id=here.id)).id
     for player, move in ((alice, "LL"), (bob, "LL")):
-        await service.play(finished, world.guild.id, player.id, move)
+        await services.moves.play(finished, world.guild.id, player.id, move)
     resigned = await alice.slash(here, "match resign", match=str(finished))
     assert "Rematch" in str(resigned.response.components), resigned
-    per_game = {key: (await service_match(service, key, world.guild.id, players, channel_id=here.id)).id
+    per_game = {key: (await service_match(services, key, world.guild.id, players, channel_id=here.id)).id
                 for key in GAMES}
-    spare = (await service_match(service, "chopsticks", world.guild.id, players, channel_id=here.id)).id
+    spare = (await service_match(services, "chopsticks", world.guild.id, players, channel_id=here.id)).id
     offered = await carol.slash(here, "chopsticks start", opponent=bob)
     offered_too = await dave.slash(here, "chopsticks start", opponent=bob)
     drives: dict[str, Drive] = {
@@ -143,14 +143,14 @@ async def _setting_the_scene(env: Any, db: Database) -> tuple[dict[str, Drive], 
         "button: decline": lambda: bob.click(offered_too.response, label="Decline"),
         "button: rematch": lambda: alice.click(resigned.response, label="Rematch"),
     }
-    drives.update(await _tournament_drives(service, world, here))
+    drives.update(await _tournament_drives(services, world, here))
     for key in GAMES:
         declared = GAMES[key]
         create = "tournament create" if key == next(iter(GAMES)) else f"tournament create game:{key}"
         drives[create] = lambda key=key: carol.slash(here, "tournament create", game=key, name="Cup")
         drives[f"{declared.command} start"] = (lambda command=declared.command:
                                                dave.slash(here, f"{command} start", opponent=carol))
-        member, name, options = await _first_move(service, per_game[key], world)
+        member, name, options = await _first_move(services, per_game[key], world)
         if name not in drives:
             drives[name] = lambda member=member, name=name, options=options: member.slash(here, name, **options)
 
@@ -160,10 +160,10 @@ async def _setting_the_scene(env: Any, db: Database) -> tuple[dict[str, Drive], 
     return drives, suggest
 
 
-async def _tournament_drives(service: MatchService, world: World, here: Any) -> dict[str, Drive]:
+async def _tournament_drives(services: Services, world: World, here: Any) -> dict[str, Drive]:
     """Tournaments to act on (an open one with an entrant, one ready to start, a running one with its first round
     paired), made while the database answers at once; one drive per ``/tournament`` command but ``create``."""
-    tournaments = service.services.tournaments
+    tournaments = services.tournaments
     guild = world.guild.id
     alice, bob, carol, dave = (world[name] for name in ("alice", "bob", "carol", "dave"))
     players = {member: Player(member.id, name) for name, member in zip(("alice", "bob", "carol", "dave"),
@@ -177,8 +177,8 @@ async def _tournament_drives(service: MatchService, world: World, here: Any) -> 
         for member in (alice, bob):
             await tournaments.join(cup, guild, players[member])
     await tournaments.start(running, guild, alice.id)
-    await service.services.tournament_rounds.sweep()  # round 1 paired
-    [board] = [b for b in await service.db.read(ReadTx.tournament_pairings, running, 1) if b.match_id is not None]
+    await services.tournament_rounds.sweep()  # round 1 paired
+    [board] = [b for b in await services.db.read(ReadTx.tournament_pairings, running, 1) if b.match_id is not None]
     return {
         "tournament join": lambda: bob.slash(here, "tournament join", tournament=str(opened)),
         "tournament leave": lambda: dave.slash(here, "tournament leave", tournament=str(opened)),

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.client import NapkinBot
-from bot.service import MatchOver, MatchService, NotAllowed, NotYourTurn, Outdated, Player, load_state
+from bot.service import MatchOver, NotAllowed, NotYourTurn, Outdated, Player, Services, load_state
 from storage import Database, ReadTx
 from tests.bot.helpers import move_button
 from tests.reliability._support import (
@@ -67,8 +67,8 @@ def _plan(state: Any, version: int, mover: Player, waiting: Player, seed: int) -
 @pytest.mark.parametrize("game", GAME_KEYS)
 async def test_twenty_simultaneous_submissions_apply_exactly_one_move(db: Database, game: str) -> None:
     require_game(game, renderer=False)
-    service = MatchService(db)
-    match = await service_match(service, game, GUILD, (ALICE, BOB))
+    services = Services(db)
+    match = await service_match(services, game, GUILD, (ALICE, BOB))
     for round_ in range(3):
         match = await match_of(db, match.id)
         if match.status != "active":
@@ -77,7 +77,7 @@ async def test_twenty_simultaneous_submissions_apply_exactly_one_move(db: Databa
         mover, waiting = (ALICE, BOB) if state.current_seat == 0 else (BOB, ALICE)
         plan = _plan(state, match.version, mover, waiting, seed=round_)
         outcomes = await asyncio.gather(
-            *(service.play(match.id, GUILD, who.user_id, text, expected_version=version)
+            *(services.moves.play(match.id, GUILD, who.user_id, text, expected_version=version)
               for _kind, who, text, version in plan), return_exceptions=True)
         applied = [(p, o) for p, o in zip(plan, outcomes, strict=True) if not isinstance(o, BaseException)]
         assert len(applied) == 1, f"round {round_}: {len(applied)} moves applied"
@@ -87,7 +87,7 @@ async def test_twenty_simultaneous_submissions_apply_exactly_one_move(db: Databa
             if isinstance(outcome, BaseException):
                 allowed = (NotAllowed, MatchOver) if who_refused == CAROL else (Outdated, NotYourTurn, MatchOver)
                 assert isinstance(outcome, allowed), repr(outcome)
-        moves = await service.moves(match.id)
+        moves = await services.reading.moves(match.id)
         assert len(moves) == match.ply + 1 and moves[-1].notation == text
         await assert_consistent(db, match.id)
 
@@ -98,7 +98,7 @@ async def test_two_processes_on_one_database_apply_one_move(db: Database) -> Non
     submissions through, and every other one is refused as a player would be (never a database error)."""
     second = await Database.open(db.path)
     try:
-        services = [MatchService(db), MatchService(second)]
+        services = [Services(db), Services(second)]
         match = await service_match(services[0], "chopsticks", GUILD, (ALICE, BOB))
         for round_ in range(4):
             match = await match_of(db, match.id)
@@ -106,7 +106,7 @@ async def test_two_processes_on_one_database_apply_one_move(db: Database) -> Non
             mover, waiting = (ALICE, BOB) if state.current_seat == 0 else (BOB, ALICE)
             plan = _plan(state, match.version, mover, waiting, seed=100 + round_)
             outcomes = await asyncio.gather(
-                *(services[i % 2].play(match.id, GUILD, who.user_id, text, expected_version=version)
+                *(services[i % 2].moves.play(match.id, GUILD, who.user_id, text, expected_version=version)
                   for i, (_kind, who, text, version) in enumerate(plan)), return_exceptions=True)
             assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
             unexpected = [repr(o) for o in outcomes if isinstance(o, BaseException)
@@ -119,11 +119,11 @@ async def test_two_processes_on_one_database_apply_one_move(db: Database) -> Non
 
 
 async def test_twenty_simultaneous_accepts_seat_one_opponent(db: Database) -> None:
-    service = MatchService(db)
-    challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
-                                               challenger=ALICE, opponent=None)
+    services = Services(db)
+    challenge = await services.challenges.create(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                                 challenger=ALICE, opponent=None)
     accepters = [Player(100 + i, f"m{i}") for i in range(N - 1)] + [ALICE]
-    outcomes = await asyncio.gather(*(service.accept_challenge(challenge.id, GUILD, p) for p in accepters),
+    outcomes = await asyncio.gather(*(services.challenges.accept(challenge.id, GUILD, p) for p in accepters),
                                     return_exceptions=True)
     accepted = [o for o in outcomes if not isinstance(o, BaseException)]
     assert len(accepted) == 1
@@ -132,25 +132,25 @@ async def test_twenty_simultaneous_accepts_seat_one_opponent(db: Database) -> No
     names = {type(o).__name__ for o in outcomes if isinstance(o, BaseException)}
     assert names <= {"ChallengeClosed", "NotAllowed"}
     assert await db.read(ReadTx.all_match_ids) == [match.id]
-    stored = await service.get_challenge(challenge.id)
+    stored = await services.challenges.get(challenge.id)
     assert (stored.status, stored.match_id) == ("accepted", match.id)
 
 
 async def test_resign_racing_a_move_at_the_service(db: Database) -> None:
-    service = MatchService(db)
+    services = Services(db)
     rng = random.Random(9)
     seen = set()
     for trial in range(16):
-        match = await service_match(service, "chopsticks", GUILD, (ALICE, BOB))
+        match = await service_match(services, "chopsticks", GUILD, (ALICE, BOB))
         opening = []
         for player in (ALICE, BOB):  # both sides move first: before that, a resignation aborts the match
-            opening.append((await service.play(match.id, GUILD, player.user_id, "LL")).notation)
+            opening.append((await services.moves.play(match.id, GUILD, player.user_id, "LL")).notation)
             match = await match_of(db, match.id)
         state = load_state(match)
         text = rng.choice(legal_texts(state))
         resigner = rng.choice((ALICE, BOB))
-        calls = [service.play(match.id, GUILD, ALICE.user_id, text, expected_version=match.version),
-                 service.resign(match.id, GUILD, resigner.user_id)]
+        calls = [services.moves.play(match.id, GUILD, ALICE.user_id, text, expected_version=match.version),
+                 services.endings.resign(match.id, GUILD, resigner.user_id)]
         if trial % 2:
             calls.reverse()
         outcomes = await asyncio.gather(*calls, return_exceptions=True)
@@ -160,7 +160,7 @@ async def test_resign_racing_a_move_at_the_service(db: Database) -> None:
         assert not isinstance(resigned, BaseException)  # the match was active, so the resignation lands
         after = await match_of(db, match.id)
         assert after.status == "finished" and after.outcome["winner"] == 1 - resigner_seat(resigner)
-        logged = [m.notation for m in await service.moves(match.id)]
+        logged = [m.notation for m in await services.reading.moves(match.id)]
         if isinstance(moved, BaseException):
             assert isinstance(moved, MatchOver) and logged == opening
         else:

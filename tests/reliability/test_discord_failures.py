@@ -9,7 +9,7 @@ import pytest
 
 from bot.client import NapkinBot
 from bot.errors import GENERIC
-from bot.service import MatchService
+from bot.service import Services
 from bot.utils import messages as _board
 from storage import Database, ReadTx
 from tests.bot.helpers import both_sides_move, move_button
@@ -149,8 +149,8 @@ async def test_a_restart_resumes_a_computer_turn_interrupted_by_a_crash(simcord_
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
     (match_id,) = await db.read(ReadTx.all_match_ids)
-    crashed = MatchService(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
-    await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")  # committed; no computer reply
+    crashed = Services(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
+    await crashed.moves.play(match_id, world.guild.id, world["alice"].id, "LL")  # committed; no computer reply
     assert (await match_of(db, match_id)).current_seat == 1
     reopened = await Database.open(db.path)
     try:

@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from bot.service import MatchService, Player, ServiceError, Unavailable, load_state
+from bot.service import Player, ServiceError, Services, Unavailable, load_state
 from bot.service.base import UNCERTAIN
 from bot.service.clock import DAY
 from storage import Database, ReadTx, StorageError
@@ -65,13 +65,13 @@ async def _faults(cluster: Cluster, url: str, stop: asyncio.Event) -> list[str]:
     return done
 
 
-async def _member(service: MatchService, player: Player, matches: list[int], stop: asyncio.Event,
+async def _member(services: Services, player: Player, matches: list[int], stop: asyncio.Event,
                   answers: list[tuple[int, Any]], rng: random.Random) -> None:
     """Play ``player``'s moves in ``matches``, one after the other, until ``stop``; every answer kept."""
     for match_id in matches:
         while not stop.is_set():
             try:
-                match = await service.db.read(ReadTx.get_match, match_id)
+                match = await services.db.read(ReadTx.get_match, match_id)
             except StorageError:  # the server is going away: a read is simply tried again
                 await asyncio.sleep(0.05)
                 continue
@@ -85,18 +85,18 @@ async def _member(service: MatchService, player: Player, matches: list[int], sto
             going = [move for move in state.legal_moves() if not state.apply(move).is_over]
             text = state.format_move(rng.choice(going or list(state.legal_moves())))
             try:
-                answers.append((match_id, await service.play(match_id, GUILD, player.user_id, text)))
+                answers.append((match_id, await services.moves.play(match_id, GUILD, player.user_id, text)))
             except ServiceError as refusal:
                 answers.append((match_id, refusal))
             await asyncio.sleep(rng.uniform(0.0, 0.03))
 
 
-async def _passes(service: MatchService, stop: asyncio.Event, settled: collections.Counter[tuple[str, int]],
+async def _passes(services: Services, stop: asyncio.Event, settled: collections.Counter[tuple[str, int]],
                   failures: list[BaseException]) -> None:
     """The deadline pass every 50 ms, as the bot's loop runs it (a pass that fails is tried again later)."""
     while not stop.is_set():
         try:
-            work = await service.process_due()
+            work = await services.deadlines.process_due()
         except (StorageError, ServiceError) as error:
             failures.append(error)
         else:
@@ -109,11 +109,11 @@ async def test_members_and_the_deadline_pass_through_terminated_sessions_and_res
                                                                                       url: str) -> None:
     db = await Database.open(url)
     try:
-        service = MatchService(db)
+        services = Services(db)
         now = time.time()
-        matches = {pair: [(await service_match(service, "chopsticks", GUILD, pair, days=3)).id
+        matches = {pair: [(await service_match(services, "chopsticks", GUILD, pair, days=3)).id
                           for _ in range(MATCHES_PER_PAIR)] for pair in PAIRS}
-        idle = [(await service_match(service, "chopsticks", GUILD, (Player(50 + n, "x"), Player(80 + n, "y")),
+        idle = [(await service_match(services, "chopsticks", GUILD, (Player(50 + n, "x"), Player(80 + n, "y")),
                                      days=3)).id for n in range(IDLE)]
         for number, match_id in enumerate(idle):  # due one after the other while the faults come: the first half
             due = now + 0.25 * number  # their reminder (a day before a deadline of 3 days), the second their deadline
@@ -125,13 +125,13 @@ async def test_members_and_the_deadline_pass_through_terminated_sessions_and_res
         settled: collections.Counter[tuple[str, int]] = collections.Counter()
         failed_passes: list[BaseException] = []
         rng = random.Random(5)
-        members = [_member(service, player, matches[pair], stop, answers, random.Random(rng.random()))
+        members = [_member(services, player, matches[pair], stop, answers, random.Random(rng.random()))
                    for pair in PAIRS for player in pair]
-        faults, *_ = await asyncio.gather(_faults(cluster, url, stop), _passes(service, stop, settled, failed_passes),
+        faults, *_ = await asyncio.gather(_faults(cluster, url, stop), _passes(services, stop, settled, failed_passes),
                                           *members)
         assert faults == ["terminate", "terminate", "restart", "terminate", "crash", "terminate"]
         while await db.read(ReadTx.due_match_ids, time.time()):  # the faults are over: the pass finishes its work
-            work = await service.process_due()
+            work = await services.deadlines.process_due()
             settled.update(("reminded", m.id) for m in work.reminded)
             settled.update(("ended", m.id) for m in (*work.forfeited, *work.aborted))
 

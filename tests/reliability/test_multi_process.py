@@ -1,5 +1,5 @@
 """Several bot processes on one database: real OS processes (``_multi_driver``), each with its own
-:class:`bot.service.MatchService`, submit the same moves and run the deadline pass at the same moments (the test
+:class:`bot.service.Services`, submit the same moves and run the deadline pass at the same moments (the test
 gives every step's time to all of them at once). Every move is applied once, every reminder, forfeit, abort, expiry
 and news delivery happens once, every pending computer turn is resumed once, ratings count every match once; a
 process killed with SIGKILL in the middle of a pass (holding claimed matches or claimed news) loses nothing and
@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.service import MatchService, Player, load_state
+from bot.service import Player, Services, load_state
 from bot.service.clock import DAY
 from bot.service.outbox import NEWS_LEASE
 from bot.service.tournament_director import PAIRING_LEASE
@@ -156,7 +156,7 @@ def drivers(database: str, db: Database) -> Iterator[list[Driver]]:
 PLAYERS = [Player(100 + i, f"p{i}") for i in range(8)]
 
 
-async def _duels(service: MatchService, count: int, first: int, *, distinct: bool = False,
+async def _duels(services: Services, count: int, first: int, *, distinct: bool = False,
                  guild: int = GUILD) -> list[int]:
     """``count`` Chopsticks duels, a day per move; players shared between matches unless ``distinct``."""
     ids = []
@@ -165,7 +165,7 @@ async def _duels(service: MatchService, count: int, first: int, *, distinct: boo
             pair = (Player(1000 + first + 2 * n, f"a{first + n}"), Player(1001 + first + 2 * n, f"b{first + n}"))
         else:
             pair = (PLAYERS[(first + n) % 8], PLAYERS[(first + n + 1) % 8])
-        ids.append((await service_match(service, "chopsticks", guild, pair, days=1)).id)
+        ids.append((await service_match(services, "chopsticks", guild, pair, days=1)).id)
     return ids
 
 
@@ -184,15 +184,16 @@ async def _next_moves(db: Database, match_ids: list[int], step: int) -> list[lis
 async def test_several_processes_act_on_every_move_deadline_and_news_once(db: Database,
                                                                          drivers: list[Driver]) -> None:
     clock = Clock(T0)
-    service = MatchService(db, computer_id=COMPUTER_ID, clock=clock)
-    played, idle, unstarted = (await _duels(service, 4, 0), await _duels(service, 4, 4),
-                               await _duels(service, 3, 2))
-    computer = [(await service.start_solo(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
-                                          player=PLAYERS[n], level="easy", days_per_move=1, player_seat=1)).id
+    services = Services(db, computer_id=COMPUTER_ID, clock=clock)
+    played, idle, unstarted = (await _duels(services, 4, 0), await _duels(services, 4, 4),
+                               await _duels(services, 3, 2))
+    computer = [(await services.challenges.start_solo(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                                      player=PLAYERS[n], level="easy", days_per_move=1,
+                                                      player_seat=1)).id
                 for n in range(3)]
-    challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
-                                               challenger=PLAYERS[7], opponent=PLAYERS[6])
-    assert sorted(await service.computer_turns()) == computer
+    challenge = await services.challenges.create(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                                 challenger=PLAYERS[7], opponent=PLAYERS[6])
+    assert sorted(await services.computer_turns.waiting()) == computer
 
     # the computer turns left pending: each resumed by one process, one computer move each
     resumed = once_each(at_once(drivers, "resume", T0 + 10), "moves")
@@ -248,21 +249,21 @@ async def test_several_processes_act_on_every_move_deadline_and_news_once(db: Da
     assert all(not any(answer[key] for key in answer) for answer in again)
 
 
-async def _idle_duels(service: MatchService, db: Database, count: int) -> list[int]:
+async def _idle_duels(services: Services, db: Database, count: int) -> list[int]:
     """``count`` duels in which both sides moved once (at ``T0``), with no player in two of them (so no two
     matches share a rating row)."""
-    matches = await _duels(service, count, 0, distinct=True)
+    matches = await _duels(services, count, 0, distinct=True)
     for _ in range(2):
         for match_id in matches:
             match = await match_of(db, match_id)
-            await service.play(match_id, GUILD, match.seats[match.current_seat or 0].user_id, "LL")
+            await services.moves.play(match_id, GUILD, match.seats[match.current_seat or 0].user_id, "LL")
     return matches
 
 
 async def test_a_process_killed_mid_pass_loses_nothing_and_doubles_nothing(db: Database,
                                                                            drivers: list[Driver]) -> None:
-    service = MatchService(db, clock=Clock(T0))
-    matches = await _idle_duels(service, db, 5)
+    services = Services(db, clock=Clock(T0))
+    matches = await _idle_duels(services, db, 5)
     due_at = T0 + 1.1 * DAY
     victim, survivors = drivers[0], drivers[1:]
 
@@ -290,10 +291,11 @@ async def test_a_process_killed_mid_pass_loses_nothing_and_doubles_nothing(db: D
 async def test_news_claimed_by_a_killed_process_are_delivered_once_after_its_claim(
         db: Database, database: str, drivers: list[Driver]) -> None:
     clock = Clock(T0)
-    service = MatchService(db, clock=clock)
-    matches = await _idle_duels(service, db, 4)
+    services = Services(db, clock=clock)
+    matches = await _idle_duels(services, db, 4)
     clock.now = T0 + 0.7 * DAY
-    assert sorted(m.id for m in (await service.process_due()).reminded) == sorted(matches)  # queued, not sent
+    reminded = (await services.deadlines.process_due()).reminded
+    assert sorted(m.id for m in reminded) == sorted(matches)  # queued, not sent
     victim, survivors = drivers[0], drivers[1:]
 
     victim.send("hold-news", T0 + 0.7 * DAY)  # claims every due news and stops before delivering any
@@ -309,13 +311,13 @@ async def test_news_claimed_by_a_killed_process_are_delivered_once_after_its_cla
 
 async def test_each_process_takes_only_its_own_shards_work(db: Database, database: str) -> None:
     clock = Clock(T0)
-    service = MatchService(db, clock=clock)
+    services = Services(db, clock=clock)
     guilds = {0: 4 << 22, 1: 5 << 22}  # shard (guild >> 22) % 2
     assert {shard: Shards(2, (shard,)).serves(guild) for shard, guild in guilds.items()} == {0: True, 1: True}
-    duel = {shard: (await _duels(service, 1, 10 * shard, distinct=True, guild=guild))[0]
+    duel = {shard: (await _duels(services, 1, 10 * shard, distinct=True, guild=guild))[0]
             for shard, guild in guilds.items()}
-    challenge = {shard: (await service.create_challenge(guild_id=guild, channel_id=1, game="chopsticks", variant={},
-                                                        challenger=PLAYERS[0], opponent=PLAYERS[1])).id
+    challenge = {shard: (await services.challenges.create(guild_id=guild, channel_id=1, game="chopsticks", variant={},
+                                                          challenger=PLAYERS[0], opponent=PLAYERS[1])).id
                  for shard, guild in guilds.items()}
     shard_zero = Driver(database, "2", "0")
     shard_one = Driver(database, "2", "1")
@@ -387,14 +389,14 @@ async def implied_deadline(db: Database, match_id: int) -> float:
 async def test_a_vacation_and_a_move_in_two_processes_leave_the_deadline_history_implies(
         db: Database, two_drivers: list[Driver], action: str) -> None:
     clock = Clock(T0)
-    service = MatchService(db, clock=clock)
+    services = Services(db, clock=clock)
     alice, bob = Player(201, "alice"), Player(202, "bob")
     for held in ("move", "vacation"):  # which process is inside its transaction when the other one acts
         clock.now += DAY
         if action == "end":  # on vacation since an hour ago (another match's opponent waits meanwhile)
-            await service.services.vacations.start(GUILD, alice.user_id)
+            await services.vacations.start(GUILD, alice.user_id)
             clock.now += 3600
-        match = await service_match(service, "chopsticks", GUILD, (bob, alice), days=3)  # bob moves first
+        match = await service_match(services, "chopsticks", GUILD, (bob, alice), days=3)  # bob moves first
         mover, vacationer = two_drivers if held == "move" else two_drivers[::-1]
         play = {"moves": [[match.id, GUILD, bob.user_id, "LL"]]}
         vacation = {"guild": GUILD, "user": alice.user_id, "action": action}
@@ -417,20 +419,20 @@ async def test_a_vacation_and_a_move_in_two_processes_leave_the_deadline_history
         left = stored.deadline - clock.now  # paused for what is left of her allowance, or running again
         assert left > 15 * DAY if action == "start" else left == pytest.approx(3 * DAY, abs=5.0), (action, held)
         if action == "start":
-            await service.services.vacations.end(GUILD, alice.user_id)
+            await services.vacations.end(GUILD, alice.user_id)
         await assert_consistent(db, match.id)
 
 
 async def test_a_match_that_starts_as_its_first_movers_vacation_starts_elsewhere_is_paused(
         db: Database, two_drivers: list[Driver]) -> None:
     clock = Clock(T0)
-    service = MatchService(db, clock=clock)
+    services = Services(db, clock=clock)
     alice, bob = Player(301, "alice"), Player(302, "bob")
     starter, vacationer = two_drivers
     for held in ("accept", "vacation"):
         clock.now += DAY
-        challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
-                                                   challenger=alice, opponent=bob, days_per_move=3)  # alice first
+        challenge = await services.challenges.create(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                                     challenger=alice, opponent=bob, days_per_move=3)  # alice first
         accept = ("accept", {"challenge": challenge.id, "guild": GUILD, "user": bob.user_id})
         vacation = ("vacation", {"guild": GUILD, "user": alice.user_id, "action": "start"})
         (holder, first), (other, second) = ((starter, accept), (vacationer, vacation)) if held == "accept" else \
@@ -448,14 +450,14 @@ async def test_a_match_that_starts_as_its_first_movers_vacation_starts_elsewhere
         assert stored.seats[stored.current_seat or 0].user_id == alice.user_id
         assert stored.deadline == pytest.approx(await implied_deadline(db, match_id)), held
         assert stored.deadline - clock.now > 15 * DAY, held  # paused: not the bare 3 days
-        await service.services.vacations.end(GUILD, alice.user_id)
+        await services.vacations.end(GUILD, alice.user_id)
 
 
 async def test_an_open_challenge_accepted_in_two_processes_at_once_starts_one_match(
         db: Database, two_drivers: list[Driver]) -> None:
-    service = MatchService(db, clock=Clock(T0))
-    challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
-                                               challenger=Player(401, "alice"), opponent=None)
+    services = Services(db, clock=Clock(T0))
+    challenge = await services.challenges.create(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                                 challenger=Player(401, "alice"), opponent=None)
     first, second = two_drivers
     first.send("hold", T0)
     assert first.answer() == {"armed": True}
@@ -487,9 +489,9 @@ async def test_settings_changed_in_two_processes_at_once_both_count(db: Database
     assert (stored.days_per_move, stored.vacation_days) == (7, 20)
 
 
-async def _tournament(service: MatchService, players: int) -> int:
+async def _tournament(services: Services, players: int) -> int:
     """A running Swiss of ``players`` (round 1 paired), a day per move."""
-    tournaments = service.services.tournaments
+    tournaments = services.tournaments
     cup = await tournaments.create(guild_id=GUILD, channel_id=1, organizer=PLAYERS[0], name="Cup",
                                    game="chopsticks", variant={}, rounds=3, days_per_move=1)
     for player in PLAYERS[:players]:
@@ -501,12 +503,12 @@ async def _tournament(service: MatchService, players: int) -> int:
 async def test_two_processes_ending_a_rounds_last_two_games_at_once_pair_the_next_tournament_round_once(
         db: Database, drivers: list[Driver]) -> None:
     clock = Clock(T0)
-    service = MatchService(db, computer_id=COMPUTER_ID, clock=clock)
-    cup = await _tournament(service, 8)
+    services = Services(db, computer_id=COMPUTER_ID, clock=clock)
+    cup = await _tournament(services, 8)
     boards = [b for b in await db.read(ReadTx.tournament_pairings, cup, 1) if b.kind == "game"]
     assert len(boards) == 4
     for board in boards[:2]:
-        await service.resign(board.match_id, GUILD, board.second_id)
+        await services.endings.resign(board.match_id, GUILD, board.second_id)
     matches_before = len(await db.read(ReadTx.all_match_ids))
     # the last two games end in two processes at the same instant; both then settle the ends at the same instant
     # (each sees the round over, so both try to pair the next one)
@@ -524,27 +526,27 @@ async def test_two_processes_ending_a_rounds_last_two_games_at_once_pair_the_nex
     assert sorted(once_each(answers, "announced")) == [(1, "round"), (2, "round")]
     assert await db.fetchall("SELECT * FROM outbox WHERE kind = 'round'") == []
     # settling everything afterwards (a restart's sweep) finds nothing left to pair
-    assert await service.services.tournament_rounds.sweep() == []
+    assert await services.tournament_rounds.sweep() == []
 
 
 async def test_a_process_killed_holding_a_tournament_pairing_leaves_it_to_another_once_its_lease_runs_out(
         db: Database, drivers: list[Driver]) -> None:
     clock = Clock(T0)
-    service = MatchService(db, computer_id=COMPUTER_ID, clock=clock)
-    cup = await _tournament(service, 4)
+    services = Services(db, computer_id=COMPUTER_ID, clock=clock)
+    cup = await _tournament(services, 4)
     for board in [b for b in await db.read(ReadTx.tournament_pairings, cup, 1) if b.kind == "game"]:
-        await service.resign(board.match_id, GUILD, board.second_id)
+        await services.endings.resign(board.match_id, GUILD, board.second_id)
     holder = drivers[0]
     holder.send("hold-pairing", T0 + 60, tournament=cup)
     assert holder.answer() == {"holding": 2}
     holder.kill()
     clock.now = T0 + 61  # the lease is still held: nobody else pairs the round meanwhile
-    assert await service.services.tournament_rounds.advance(cup) is False
+    assert await services.tournament_rounds.advance(cup) is False
     assert [number for number, _ in await db.read(ReadTx.paired_rounds, cup)] == [1]
     clock.now = T0 + 60 + PAIRING_LEASE + 1  # the dead process's lease ran out: the next sweep pairs it, once
-    assert await service.services.tournament_rounds.sweep() == [cup]
+    assert await services.tournament_rounds.sweep() == [cup]
     assert [number for number, _ in await db.read(ReadTx.paired_rounds, cup)] == [1, 2]
-    assert await service.services.tournament_rounds.sweep() == []
+    assert await services.tournament_rounds.sweep() == []
 
 
 
@@ -557,14 +559,14 @@ async def test_a_move_in_a_match_that_started_inside_a_vacations_transaction_wai
     if db.backend != "postgresql":
         pytest.skip("SQLite's writers take turns: no match can start inside another writer's transaction")
     clock = Clock(T0)
-    service = MatchService(db, clock=clock)
+    services = Services(db, clock=clock)
     alice, bob = Player(601, "alice"), Player(602, "bob")
     mover, vacationer = two_drivers
     vacationer.send("hold", clock.now)
     assert vacationer.answer() == {"armed": True}
     vacationer.send("vacation", clock.now, guild=GUILD, user=alice.user_id, action="start")
     assert vacationer.answer() == {"holding": True}
-    match = await service_match(service, "chopsticks", GUILD, (bob, alice), days=3)  # bob moves first
+    match = await service_match(services, "chopsticks", GUILD, (bob, alice), days=3)  # bob moves first
     mover.send("play", clock.now + 1, moves=[[match.id, GUILD, bob.user_id, "LL"]])
     await waiting_for_a_lock(db, mover)
     assert mover.answers.empty(), "the move that gives her the turn did not wait for her vacation"
@@ -590,14 +592,14 @@ async def test_a_vacation_racing_the_move_that_gives_the_turn_always_pauses_the_
     same wall-clock instant (the vacation shifted by a few milliseconds each run, so that it lands before, inside and
     after the start and the move). Every time the deadline is paused, and it is the one the history implies."""
     clock = Clock(T0)
-    service = MatchService(db, clock=clock)
+    services = Services(db, clock=clock)
     mover, vacationer = two_drivers
     wrong: list[tuple[int, float | None, float]] = []
     paused_by: collections.Counter[str] = collections.Counter()
     for run in range(RACES):
         clock.now += 60
         alice, bob = Player(5000 + 2 * run, f"alice{run}"), Player(5001 + 2 * run, f"bob{run}")
-        challenge = await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+        challenge = await services.challenges.create(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
                                                    challenger=bob, opponent=alice, days_per_move=3)  # bob first
         at = time.time() + 0.25
         skew = ((run % 10) - 4) * 0.008  # the vacation from 32 ms before the start to 40 ms after it

@@ -15,7 +15,7 @@ import pytest
 import pytest_asyncio
 
 from bot.client import NapkinBot
-from bot.service import MatchService, Player, Services, pairing
+from bot.service import Player, Services, pairing
 from bot.service.computer import ComputerPool
 from bot.utils.computer import run_computer
 from games import GAMES
@@ -176,8 +176,8 @@ async def test_a_restart_whose_start_up_work_outlasts_simcords_five_seconds_stil
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
     (match_id,) = await db.read(ReadTx.all_match_ids)
-    crashed = MatchService(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
-    match = await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")  # the process died here
+    crashed = Services(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
+    match = await crashed.moves.play(match_id, world.guild.id, world["alice"].id, "LL")  # the process died here
     assert match.match.current_seat == 1  # the computer's turn, left pending
     restarted = NapkinBot(db)
     real = restarted.computer.move

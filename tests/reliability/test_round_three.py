@@ -12,7 +12,7 @@ import pytest
 import renderers
 from bot.exts import community
 from bot.exts.match import BOARD_REPOSTS
-from bot.service import MatchService, Player, load_state
+from bot.service import Player, Services, load_state
 from bot.service.challenges import CHALLENGES_PER_TARGET
 from bot.service.outbox import NEWS_REFUSED_TRIES
 from bot.service.ratings import PAIR_RATED_PER_DAY
@@ -337,29 +337,29 @@ async def test_resigning_before_both_sides_moved_aborts_so_a_farming_loop_gains_
 
 
 async def test_a_draw_agreed_before_both_sides_moved_is_an_abort(db: Database) -> None:
-    service = MatchService(db, clock=Clock())
-    match = await service_match(service, "differences", GUILD, (ALICE, BOB))
-    await service.play(match.id, GUILD, ALICE.user_id, "a1")
-    await service.offer_draw(match.id, GUILD, ALICE.user_id)
-    ended, agreed = await service.offer_draw(match.id, GUILD, BOB.user_id)
+    services = Services(db, clock=Clock())
+    match = await service_match(services, "differences", GUILD, (ALICE, BOB))
+    await services.moves.play(match.id, GUILD, ALICE.user_id, "a1")
+    await services.endings.offer_draw(match.id, GUILD, ALICE.user_id)
+    ended, agreed = await services.endings.offer_draw(match.id, GUILD, BOB.user_id)
     assert agreed and ended.status == "aborted" and ended.outcome["termination"] == "aborted"
     assert await db.fetchall("SELECT * FROM ratings") == []
 
 
-async def _rated_win(service: MatchService, winner: Player, loser: Player) -> Any:
+async def _rated_win(services: Services, winner: Player, loser: Player) -> Any:
     """A chopsticks duel in which both sides moved, then ``loser`` resigned."""
-    match = await service_match(service, "chopsticks", GUILD, (winner, loser))
+    match = await service_match(services, "chopsticks", GUILD, (winner, loser))
     for player in (winner, loser):
-        await service.play(match.id, GUILD, player.user_id, "LL")
-    return await service.resign(match.id, GUILD, loser.user_id)
+        await services.moves.play(match.id, GUILD, player.user_id, "LL")
+    return await services.endings.resign(match.id, GUILD, loser.user_id)
 
 
 async def test_rated_results_between_the_same_two_members_count_three_times_a_day(db: Database) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock)
+    services = Services(db, clock=clock)
     ended = []
     for _ in range(5):
-        ended.append(await _rated_win(service, ALICE, BOB))
+        ended.append(await _rated_win(services, ALICE, BOB))
         clock.now += 600
     assert [match.rated for match in ended] == [True, True, True, False, False]
     assert [match.rating_changes is not None for match in ended] == [True, True, True, False, False]
@@ -368,30 +368,30 @@ async def test_rated_results_between_the_same_two_members_count_three_times_a_da
     shown = headline(ended[3], load_state(ended[3]))
     assert "Not rated: alice and bob already have 3 rated results against each other in the last 24 hours" in shown
     assert "Not rated" not in headline(ended[2], load_state(ended[2]))
-    other = await _rated_win(service, ALICE, CAROL)  # another opponent still counts
+    other = await _rated_win(services, ALICE, CAROL)  # another opponent still counts
     assert other.rated
     clock.now = ended[0].finished_at + 86400 + 1  # the first result is a day old: one more counts
-    assert (await _rated_win(service, ALICE, BOB)).rated
-    assert not (await _rated_win(service, ALICE, BOB)).rated
+    assert (await _rated_win(services, ALICE, BOB)).rated
+    assert not (await _rated_win(services, ALICE, BOB)).rated
 
 
 async def test_a_rating_built_on_one_opponent_shows_in_stats(simcord_env, db: Database) -> None:
     env = simcord_env
     world = World(env, "alice", "bob", "carol")
     alice, bob, carol = (Player(world[name].id, name) for name in ("alice", "bob", "carol"))
-    service: MatchService = env.bot.service
+    services: Services = env.bot.services
     for day in range(3):
         for _ in range(PAIR_RATED_PER_DAY):
-            match = await service_match(service, "chopsticks", world.guild.id, (alice, bob))
+            match = await service_match(services, "chopsticks", world.guild.id, (alice, bob))
             for player in (alice, bob):
-                await service.play(match.id, world.guild.id, player.user_id, "LL")
-            await service.resign(match.id, world.guild.id, bob.user_id)
+                await services.moves.play(match.id, world.guild.id, player.user_id, "LL")
+            await services.endings.resign(match.id, world.guild.id, bob.user_id)
         if day < 2:
             await env.advance_time(86400)
-    match = await service_match(service, "chopsticks", world.guild.id, (alice, carol))
+    match = await service_match(services, "chopsticks", world.guild.id, (alice, carol))
     for player in (alice, carol):
-        await service.play(match.id, world.guild.id, player.user_id, "LL")
-    await service.resign(match.id, world.guild.id, carol.user_id)
+        await services.moves.play(match.id, world.guild.id, player.user_id, "LL")
+    await services.endings.resign(match.id, world.guild.id, carol.user_id)
     shown = await world["carol"].slash(world.channel, "stats", user=world["alice"])
     [field] = shown.response.embeds[0].fields
     assert "W/L/D 10/0/0" in field.value

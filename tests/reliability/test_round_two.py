@@ -19,7 +19,7 @@ import renderers
 from bot.client import NapkinBot
 from bot.errors import GENERIC
 from bot.exts.match import REPLAY_FRAMES, replay_frames
-from bot.service import LimitReached, MatchService, NotAllowed, Player, TimeRanOut, load_state
+from bot.service import LimitReached, NotAllowed, Player, Services, TimeRanOut, load_state
 from bot.utils import queues as _load
 from storage import Database, ReadTx, StorageError
 from tests.bot.helpers import move_button
@@ -41,8 +41,8 @@ ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 GUILD = 10
 
 
-async def _duel(service: MatchService, days: int = 3) -> int:
-    return (await service_match(service, "chopsticks", GUILD, (ALICE, BOB), channel_id=5, days=days)).id
+async def _duel(services: Services, days: int = 3) -> int:
+    return (await service_match(services, "chopsticks", GUILD, (ALICE, BOB), channel_id=5, days=days)).id
 
 
 def _texts(channel: Any) -> list[str]:
@@ -72,15 +72,15 @@ DAMAGE_KINDS = ["state_not_json", "unknown_game", "seat_out_of_range", "state_no
 
 async def test_a_move_after_the_deadline_forfeits_instead_of_resetting_the_clock(db: Database) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock)
-    match_id = await _duel(service, days=1)
+    services = Services(db, clock=clock)
+    match_id = await _duel(services, days=1)
     for player, move in ((ALICE, "LL"), (BOB, "LL"), (ALICE, "RR")):  # each side has moved: a forfeit is due
-        await service.play(match_id, GUILD, player.user_id, move)
+        await services.moves.play(match_id, GUILD, player.user_id, move)
     deadline = (await match_of(db, match_id)).deadline
     assert deadline is not None
     clock.now = deadline + 3600  # the bot was down: no pass ran at the deadline
     with pytest.raises(TimeRanOut, match="ran out"):
-        await service.play(match_id, GUILD, BOB.user_id, "LL")
+        await services.moves.play(match_id, GUILD, BOB.user_id, "LL")
     match = await match_of(db, match_id)
     assert match.status == "finished" and match.deadline is None and match.ply == 3  # the late move is not stored
     assert match.outcome is not None and match.outcome["termination"] == "out_of_time"
@@ -90,9 +90,9 @@ async def test_a_move_after_the_deadline_forfeits_instead_of_resetting_the_clock
 async def test_a_move_committed_while_the_pass_runs_gets_no_early_reminder(
         db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = Clock()
-    service = MatchService(db, clock=clock)
-    match_id = await _duel(service, days=3)
-    await service.play(match_id, GUILD, ALICE.user_id, "LL")
+    services = Services(db, clock=clock)
+    match_id = await _duel(services, days=3)
+    await services.moves.play(match_id, GUILD, ALICE.user_id, "LL")
     clock.now += 2 * DAY + 60  # bob's reminder is due
     read_list, go_on = threading.Event(), threading.Event()
     original = ReadTx.due_match_ids
@@ -104,9 +104,9 @@ async def test_a_move_committed_while_the_pass_runs_gets_no_early_reminder(
         return found
 
     monkeypatch.setattr(ReadTx, "due_match_ids", paused)
-    running = asyncio.create_task(service.process_due())
+    running = asyncio.create_task(services.deadlines.process_due())
     await asyncio.to_thread(read_list.wait, 10)
-    await service.play(match_id, GUILD, BOB.user_id, "LL")  # a fresh 3 days for alice
+    await services.moves.play(match_id, GUILD, BOB.user_id, "LL")  # a fresh 3 days for alice
     go_on.set()
     work = await running
     assert work.reminded == [] and work.forfeited == []
@@ -189,9 +189,9 @@ async def test_a_damaged_row_among_computer_turns_does_not_stop_resumption(simco
     for _ in range(2):
         await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="easy")
     first, second = await db.read(ReadTx.all_match_ids)
-    crashed = MatchService(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
+    crashed = Services(db, computer_id=simcord_env.bot.user.id, clock=simcord_env.bot.now)
     for match_id in (first, second):  # committed; the process died before the computer answered
-        await crashed.play(match_id, world.guild.id, world["alice"].id, "LL")
+        await crashed.moves.play(match_id, world.guild.id, world["alice"].id, "LL")
     await _damage(db, first, kind)
     reopened = await Database.open(db.path)
     try:
@@ -288,13 +288,13 @@ async def test_a_match_started_in_another_matchs_thread_belongs_to_the_parent_ch
 
 
 async def test_the_thread_lookup_never_picks_one_of_two_matches(db: Database) -> None:
-    service = MatchService(db)
-    first, second = await _duel(service), await _duel(service)
+    services = Services(db)
+    first, second = await _duel(services), await _duel(services)
     # e.g. rows written by the old code
     await edit_rows(db, "UPDATE matches SET thread_id = 77 WHERE id IN (?, ?)", (first, second))
-    assert await service.match_in_thread(77) is None
-    await service.set_thread(first, None)
-    found = await service.match_in_thread(77)
+    assert await services.reading.match_in_thread(77) is None
+    await services.challenges.set_thread(first, None)
+    found = await services.reading.match_in_thread(77)
     assert found is not None and found.id == second
 
 
@@ -302,17 +302,17 @@ async def test_the_thread_lookup_never_picks_one_of_two_matches(db: Database) ->
 
 
 async def test_open_challenges_count_toward_the_active_match_limit(db: Database) -> None:
-    service = MatchService(db)
-    await service.update_settings(GUILD, max_active=2)
+    services = Services(db)
+    await services.settings.update(GUILD, max_active=2)
     for _ in range(2):
-        await service.create_challenge(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
-                                       challenger=ALICE, opponent=None)
+        await services.challenges.create(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
+                                         challenger=ALICE, opponent=None)
     with pytest.raises(LimitReached, match="2 open challenges"):
-        await service.create_challenge(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
-                                       challenger=ALICE, opponent=None)
+        await services.challenges.create(guild_id=GUILD, channel_id=5, game="chopsticks", variant={},
+                                         challenger=ALICE, opponent=None)
     open_ids = [r[0] for r in await db.fetchall("SELECT id FROM challenges WHERE status = 'open'")]
     for number, challenge_id in enumerate(open_ids):
-        await service.accept_challenge(challenge_id, GUILD, Player(100 + number, f"m{number}"))
+        await services.challenges.accept(challenge_id, GUILD, Player(100 + number, f"m{number}"))
     assert await db.read(ReadTx.count_active, GUILD, ALICE.user_id) == 2
 
 
@@ -325,16 +325,16 @@ async def test_a_flood_of_challenges_is_cooled_down(simcord_env, db: Database) -
 
 
 async def test_solitaire_abort_only_before_the_first_move(db: Database) -> None:
-    service = MatchService(db, clock=Clock())  # a fixed clock: the same start position every run
-    match = await service.start_solo(guild_id=GUILD, channel_id=5, game="groebner_nim",
-                                     variant={"mode": "solitaire", "sticks": 6}, player=ALICE, level=None)
+    services = Services(db, clock=Clock())  # a fixed clock: the same start position every run
+    match = await services.challenges.start_solo(guild_id=GUILD, channel_id=5, game="groebner_nim",
+                                                 variant={"mode": "solitaire", "sticks": 6}, player=ALICE, level=None)
     assert len(match.seats) == 1
-    first = load_state(await service.get_match(match.id))
+    first = load_state(await services.reading.get_match(match.id))
     move = next(m for m in first.legal_moves() if first.apply(m).outcome is None)  # the game goes on after it
-    await service.play(match.id, GUILD, ALICE.user_id, first.format_move(move))
+    await services.moves.play(match.id, GUILD, ALICE.user_id, first.format_move(move))
     before = await full_snapshot(db)
     with pytest.raises(NotAllowed, match="before its first move"):
-        await service.abort(match.id, GUILD, ALICE.user_id)
+        await services.endings.abort(match.id, GUILD, ALICE.user_id)
     assert await full_snapshot(db) == before
 
 

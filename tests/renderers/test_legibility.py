@@ -123,7 +123,7 @@ def test_resignation_shows_the_result_not_the_turn(key: str) -> None:
     state = _running(key)
     assert not state.is_over
     names = ["Ann", "Bob"][: state.seats]
-    module = __import__(GAMES[key].renderer_module(), fromlist=["status_line"])
+    module = renderers.renderer_for(key)
     loser = state.current_seat or 0
     winner = None if state.seats == 1 else 1 - loser
     outcome = Outcome(winner, False, None, Termination.RESIGNED, loser=loser)

@@ -22,7 +22,7 @@ import pytest_asyncio
 import storage.postgres
 from bench._pgcluster import free_port
 from bench._pgproxy import RoundTripProxy
-from bot.service import MatchService, NotYourTurn, Player, load_state
+from bot.service import NotYourTurn, Player, Services, load_state
 from storage import Database, ReadTx
 from tests.postgres_cluster import Cluster, fresh_database, start_cluster
 from tests.reliability._support import Clock, assert_consistent, legal_texts, service_match
@@ -58,9 +58,9 @@ async def proxied(proxy: RoundTripProxy, postgres_url: str) -> AsyncIterator[Dat
         await db.close()
 
 
-async def _move(service: MatchService, match_id: int) -> tuple[int, str]:
+async def _move(services: Services, match_id: int) -> tuple[int, str]:
     """The seat to move of ``match_id`` and a legal move of theirs that hands over the turn and goes on."""
-    match = await service.db.read(ReadTx.get_match, match_id)
+    match = await services.db.read(ReadTx.get_match, match_id)
     assert match is not None and match.current_seat is not None
     state = load_state(match)
     text = next(t for t in legal_texts(state) if not state.play(t).is_over
@@ -68,9 +68,9 @@ async def _move(service: MatchService, match_id: int) -> tuple[int, str]:
     return match.seats[match.current_seat].user_id, text
 
 
-async def _play(service: MatchService, match_id: int) -> None:
-    user, text = await _move(service, match_id)
-    await service.play(match_id, GUILD, user, text)
+async def _play(services: Services, match_id: int) -> None:
+    user, text = await _move(services, match_id)
+    await services.moves.play(match_id, GUILD, user, text)
 
 
 def _terminate_sessions(url: str) -> int:
@@ -111,14 +111,14 @@ async def _quiet(proxy: RoundTripProxy) -> int:
 
 
 async def test_a_members_move_takes_three_round_trips(proxied: Database, proxy: RoundTripProxy) -> None:
-    service = MatchService(proxied)
-    match = await service_match(service, "chopsticks", GUILD, (ALICE, BOB), days=3)
-    await _play(service, match.id)  # the statements' first use (psycopg prepares them from the fifth)
+    services = Services(proxied)
+    match = await service_match(services, "chopsticks", GUILD, (ALICE, BOB), days=3)
+    await _play(services, match.id)  # the statements' first use (psycopg prepares them from the fifth)
     counts, reads = [], []
     for _ in range(8):
-        user, text = await _move(service, match.id)
+        user, text = await _move(services, match.id)
         before = await _quiet(proxy)
-        await service.play(match.id, GUILD, user, text)
+        await services.moves.play(match.id, GUILD, user, text)
         counts.append(await _quiet(proxy) - before)
         before = await _quiet(proxy)
         await proxied.read(ReadTx.get_match, match.id)
@@ -145,12 +145,12 @@ async def test_sessions_the_server_ended_are_replaced_not_handed_out(postgres_ur
     monkeypatch.setattr(psycopg.Connection, "connect", classmethod(slow))
     db = await Database.open(postgres_url)
     try:
-        service = MatchService(db)
-        matches = [await service_match(service, "chopsticks", GUILD, (ALICE, BOB), days=3) for _ in range(2)]
+        services = Services(db)
+        matches = [await service_match(services, "chopsticks", GUILD, (ALICE, BOB), days=3) for _ in range(2)]
         await _fill_pool(db)
         assert await asyncio.to_thread(_terminate_sessions, postgres_url) >= 4  # every pooled connection
         for number in range(4):  # each would have met a dead connection
-            await _play(service, matches[number % 2].id)
+            await _play(services, matches[number % 2].id)
         for match in matches:
             assert len(await assert_consistent(db, match.id)) == 3  # two moves each, once
     finally:
@@ -166,15 +166,15 @@ async def test_moves_go_on_after_a_restart_and_a_failover_to_a_new_address(own_c
            "?target_session_attrs=read-write")
     db = await Database.open(url)
     try:
-        service = MatchService(db)
-        match = await service_match(service, "chopsticks", GUILD, (ALICE, BOB), days=3)
-        await _play(service, match.id)
+        services = Services(db)
+        match = await service_match(services, "chopsticks", GUILD, (ALICE, BOB), days=3)
+        await _play(services, match.id)
         await _fill_pool(db)
         await asyncio.to_thread(own_cluster.restart)  # the same address
-        await _play(service, match.id)
+        await _play(services, match.id)
         await _fill_pool(db)
         await asyncio.to_thread(own_cluster.restart, spare)  # the same data at the second address
-        await _play(service, match.id)
+        await _play(services, match.id)
         assert own_cluster.port == spare
         assert len(await assert_consistent(db, match.id)) == 4
     finally:
@@ -186,8 +186,8 @@ async def test_moves_go_on_after_a_restart_and_a_failover_to_a_new_address(own_c
 async def test_a_move_whose_commit_is_lost_on_the_way_is_applied_once(
         proxied: Database, proxy: RoundTripProxy, monkeypatch: pytest.MonkeyPatch, lost: str) -> None:
     clock = Clock()
-    service = MatchService(proxied, clock=clock)
-    match = await service_match(service, "chopsticks", GUILD, (ALICE, BOB), days=3)
+    services = Services(proxied, clock=clock)
+    match = await service_match(services, "chopsticks", GUILD, (ALICE, BOB), days=3)
     real_commit = storage.postgres._commit
     armed = []
 
@@ -200,15 +200,15 @@ async def test_a_move_whose_commit_is_lost_on_the_way_is_applied_once(
                 proxy.lose_next_answer()
         real_commit(conn)
 
-    user, text = await _move(service, match.id)
+    user, text = await _move(services, match.id)
     monkeypatch.setattr(storage.postgres, "_commit", losing_commit)
     clock.now += 60
-    result = await service.play(match.id, GUILD, user, text)
+    result = await services.moves.play(match.id, GUILD, user, text)
     assert armed == [lost]
     assert result.notation == text and result.match.ply == 1
     moves = await proxied.read(ReadTx.get_moves, match.id)
     assert [(m.ply, m.notation, m.created_at) for m in moves] == [(1, text, clock.now)]  # stored once
     with pytest.raises(NotYourTurn):  # and it is the opponent's turn, once
-        await service.play(match.id, GUILD, user, text)
+        await services.moves.play(match.id, GUILD, user, text)
     await assert_consistent(proxied, match.id)
 

@@ -18,7 +18,7 @@ import psycopg
 import pytest
 
 from bot import cli
-from bot.service import MatchService, Player, load_state, premoves
+from bot.service import Player, Services, load_state
 from bot.service.vacations import VacationService
 from games import GAMES
 from storage import Database, ReadTx, SeasonRecord, TournamentEntryRecord, TournamentPairingRecord, Tx
@@ -36,13 +36,13 @@ DERIVED = {"leaderboard_sizes"}
 """Kept by the database's triggers from the ratings: not copied, yet the same on the other side."""
 
 
-async def _play_some(service: MatchService, match_id: int, plies: int) -> None:
+async def _play_some(services: Services, match_id: int, plies: int) -> None:
     for _ in range(plies):
-        match = await service.get_match(match_id)
+        match = await services.reading.get_match(match_id)
         if match.status != "active":
             return
         mover = match.seats[match.current_seat]
-        await service.play(match_id, GUILD, mover.user_id, legal_texts(load_state(match), 1)[0])
+        await services.moves.play(match_id, GUILD, mover.user_id, legal_texts(load_state(match), 1)[0])
 
 
 async def _server(path: Path) -> dict[str, int]:
@@ -55,28 +55,28 @@ async def _server(path: Path) -> dict[str, int]:
     db = await Database.open(path)
     roles: dict[str, int] = {}
     try:
-        service = MatchService(db, computer_id=99, clock=clock)
-        await service.update_settings(GUILD, days_per_move=2, max_active=50)
+        services = Services(db, computer_id=99, clock=clock)
+        await services.settings.update(GUILD, days_per_move=2, max_active=50)
         for game in GAMES:
-            running = await service_match(service, game, GUILD, (ALICE, BOB), days=1)
-            await _play_some(service, running.id, 3)
-            resigned = await service_match(service, game, GUILD, (BOB, CAROL), days=3)
-            await _play_some(service, resigned.id, 2)
-            ended = await service.resign(resigned.id, GUILD, CAROL.user_id)
-            await service.services.outbox.queue("result", ended.id, GUILD, seq=ended.ply)
-            duel = await service.start_computer_duel(guild_id=GUILD, channel_id=1, game=game, variant={},
-                                                     levels=("easy", "easy"), seed=5)
-            await service.computer_replies(duel.id)
+            running = await service_match(services, game, GUILD, (ALICE, BOB), days=1)
+            await _play_some(services, running.id, 3)
+            resigned = await service_match(services, game, GUILD, (BOB, CAROL), days=3)
+            await _play_some(services, resigned.id, 2)
+            ended = await services.endings.resign(resigned.id, GUILD, CAROL.user_id)
+            await services.outbox.queue("result", ended.id, GUILD, seq=ended.ply)
+            duel = await services.challenges.start_computer_duel(guild_id=GUILD, channel_id=1, game=game, variant={},
+                                                                 levels=("easy", "easy"), seed=5)
+            await services.moves.computer_replies(duel.id)
             roles.setdefault("running", running.id)
             roles.setdefault("duel", duel.id)
-        await service.create_challenge(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
-                                       challenger=ALICE, opponent=CAROL, days_per_move=1)
-        declined = await service.create_challenge(guild_id=GUILD, channel_id=1, game="napkin_chess", variant={},
-                                                  challenger=CAROL, opponent=ALICE, days_per_move=1)
-        await service.decline_challenge(declined.id, GUILD, ALICE)
+        await services.challenges.create(guild_id=GUILD, channel_id=1, game="chopsticks", variant={},
+                                         challenger=ALICE, opponent=CAROL, days_per_move=1)
+        declined = await services.challenges.create(guild_id=GUILD, channel_id=1, game="napkin_chess", variant={},
+                                                    challenger=CAROL, opponent=ALICE, days_per_move=1)
+        await services.challenges.decline(declined.id, GUILD, ALICE)
         await db.write(_tournament, roles["running"])
         clock.now += 0.7 * 86400  # the one-day matches are past their reminder time
-        work = await service.process_due()
+        work = await services.deadlines.process_due()
         assert work.reminded
         await db.write(Tx.put_meta, "command_tree", "abc")
         vacations = VacationService(db, clock=clock)
@@ -84,13 +84,13 @@ async def _server(path: Path) -> dict[str, int]:
         await vacations.end(GUILD, CAROL.user_id)
         await vacations.start(GUILD, BOB.user_id)
         await vacations.set_prefs(ALICE.user_id, dm_turns=True, pings=False)
-        waiting = await service.get_match(roles["running"])
+        waiting = await services.reading.get_match(roles["running"])
         mover = waiting.seats[waiting.current_seat or 0]
         state = load_state(waiting)
         expected = legal_texts(state)[-1]  # not the move the tests play on in the copies
         assert expected != legal_texts(state, 1)[0]
-        await premoves.store(service, waiting.id, GUILD, waiting.seats[1 - mover.seat].user_id, expected,
-                             legal_texts(state.play(expected), 1)[0])
+        await services.premoves.store(waiting.id, GUILD, waiting.seats[1 - mover.seat].user_id, expected,
+                                      legal_texts(state.play(expected), 1)[0])
     finally:
         await db.close()
     return roles
@@ -172,12 +172,12 @@ async def test_a_server_goes_to_postgresql_and_back_row_for_row(server: Path, po
     for location in (postgres_url, back_path):
         db = await Database.open(location)
         try:
-            service = MatchService(db, computer_id=99, clock=Clock(Clock().now + 0.7 * 86400))
-            fresh = await service_match(service, "chopsticks", GUILD, (ALICE, CAROL))
+            services = Services(db, computer_id=99, clock=Clock(Clock().now + 0.7 * 86400))
+            fresh = await service_match(services, "chopsticks", GUILD, (ALICE, CAROL))
             assert fresh.id == max(row[0] for row in original["matches"]) + 1
-            running = await service.get_match(min(row[0] for row in original["matches"] if row[8] == "active"))
-            await _play_some(service, running.id, 1)
-            assert (await service.get_match(running.id)).ply == running.ply + 1
+            running = await services.reading.get_match(min(row[0] for row in original["matches"] if row[8] == "active"))
+            await _play_some(services, running.id, 1)
+            assert (await services.reading.get_match(running.id)).ply == running.ply + 1
             await db.write(Tx.add_outbox, "result", fresh.id, GUILD, 1.0)
         finally:
             await db.close()

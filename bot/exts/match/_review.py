@@ -39,8 +39,8 @@ from bot.utils.images import image_file
 from bot.utils.names import escape, names_of
 from bot.utils.queues import member_key
 from games import GAMES
-from games.base import GameValue
 from games.review import REVIEW_SECONDS, Review
+from games.values import GameValue
 from storage import MatchRecord
 
 if TYPE_CHECKING:

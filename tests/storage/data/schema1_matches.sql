@@ -1,4 +1,4 @@
--- Schema-1 rows of real matches, written by the code at schema 1 (MatchService of that time): every way a
+-- Schema-1 rows of real matches, written by the code at schema 1 (its one match service class): every way a
 -- match could end (both hands dead, resigned, ran out of time, draw agreed, third repetition, 200 plies,
 -- aborted, Gröbner Nim solitaire completed/resigned/out of time, Differences drawn on points) and one active
 -- match. Display name "Bob resigned" checks that the migration reads the reason's end, not the name.
