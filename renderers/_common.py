@@ -113,24 +113,37 @@ def blend(ink: tuple[int, int, int], ground: tuple[int, int, int], weight: float
             round(ink[2] * weight + ground[2] * (1 - weight)))
 
 
+TEXT_COVERAGE = (0.25, 0.5, 0.75)
+"""The partial coverages an antialiased text edge may have (with 0 and 1): :func:`text_mask` rounds every mask to
+them and :func:`fixed_palette` holds each ink over each ground at them, so a board's text maps onto its palette
+exactly. Five levels read as smooth as FreeType's 256 at the boards' sizes (24 px and up at full size) and keep the
+text's edges as few distinct bytes, which is most of what a board's PNG holds."""
+
+
 def fixed_palette(inks: Sequence[tuple[int, int, int]], grounds: Sequence[tuple[int, int, int]],
-                  weights: Sequence[float]) -> Image.Image:
-    """A ``P``-mode palette image holding every ink and ground and each ink blended over each ground at
-    ``weights`` (the antialiased edges), at most 256 colours. Quantising a board to it without dithering keeps
-    the board's colours exact and makes PNG encoding several times faster."""
+                  flat: Sequence[tuple[int, int, int]] = ()) -> Image.Image:
+    """A ``P``-mode palette image holding every ink, ground and ``flat`` colour and each ink (a colour text is
+    written in) blended over each ground (a colour text is written on) at :data:`TEXT_COVERAGE`, the antialiased
+    text edges: at most 256 colours. ``flat`` colours are those only drawn solid (lines, shapes: Pillow draws them
+    without antialiasing). A board drawn in these colours maps onto the palette exactly.
+
+    Raises:
+        ValueError: the colours do not fit in 256 entries.
+    """
     colours: list[tuple[int, int, int]] = []
-    for colour in [*inks, *grounds, BORDER]:
+    for colour in [*inks, *grounds, *flat, BORDER]:
         if colour not in colours:
             colours.append(colour)
     for ink in inks:
         for ground in grounds:
-            for weight in weights:
+            for weight in TEXT_COVERAGE:
                 mixed = blend(ink, ground, weight)
                 if mixed not in colours:
                     colours.append(mixed)
+    if len(colours) > 256:
+        raise ValueError(f"A board palette holds at most 256 colours, not {len(colours)}.")
     palette = Image.new("P", (1, 1))
-    flat = [value for colour in colours[:256] for value in colour]
-    palette.putpalette(flat + [0] * (768 - len(flat)))
+    palette.putpalette([value for colour in colours for value in colour])
     return palette
 
 
@@ -156,14 +169,20 @@ def finish(image: Image.Image, palette: Image.Image) -> Image.Image:
 
 @functools.lru_cache(maxsize=4096)
 def text_mask(text: str, size: int, anchor: str, stroke: int = 0) -> tuple[Image.Image, int, int]:
-    """``text`` rendered once as an antialiased ``L`` mask (with ``stroke`` pixels of outline when given), with
-    its offset from the anchor point (cached: labels repeat on every board)."""
+    """``text`` rendered once as an antialiased ``L`` mask (with ``stroke`` pixels of outline when given), its
+    coverage rounded to :data:`TEXT_COVERAGE`, with its offset from the anchor point (cached: labels repeat on every
+    board)."""
     face = font(size)
     left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor, stroke_width=stroke))
     mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=face, anchor=anchor, stroke_width=stroke,
                               stroke_fill=255)
-    return mask, left, top
+    return mask.point(_COVERAGE_LUT), left, top
+
+
+_COVERAGE_LEVELS = (0.0, *TEXT_COVERAGE, 1.0)
+_COVERAGE_LUT = [round(255 * min(_COVERAGE_LEVELS, key=lambda level: abs(level - value / 255))) for value in range(256)]
+"""Each 0-255 coverage rounded to the nearest of :data:`TEXT_COVERAGE`, 0 and 1 (a lookup table for ``point``)."""
 
 
 Box = tuple[int, int, int, int]

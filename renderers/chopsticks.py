@@ -73,7 +73,7 @@ def _palette() -> Image.Image:
     """A fixed palette: every colour the board uses plus blends of each ink over each fill (text edges)."""
     inks = [*SEAT_COLOURS, INK, MUTED, DEAD, HIGHLIGHT]
     fills = [BACKGROUND, *SEAT_LIGHT, _DEAD_FILL, HIGHLIGHT, GRID]
-    return fixed_palette(inks, fills, (0.2, 0.4, 0.6, 0.8))
+    return fixed_palette(inks, fills)
 
 
 _PALETTE = _palette()

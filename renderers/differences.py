@@ -133,7 +133,7 @@ def _palette() -> Image.Image:
     """A fixed palette: the board's colours and blends of each ink over each fill (antialiased edges)."""
     inks = [*SEAT_COLOURS, INK, MUTED, HIGHLIGHT, GRID]
     fills = [BACKGROUND, _PAPER, _LAST_FILL, *(blend(light, _PAPER, 0.55) for light in SEAT_LIGHT)]
-    return fixed_palette(inks, fills, (0.15, 0.3, 0.45, 0.6, 0.75, 0.9))
+    return fixed_palette(inks, fills)
 
 
 _PALETTE = _palette()

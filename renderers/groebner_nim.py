@@ -176,7 +176,7 @@ def _panel(solitaire: bool, names: tuple[str, ...]) -> _Panel:
 def _palette() -> Image.Image:
     """A palette image with every colour the board uses and its anti-aliasing blends over each background."""
     inks = [INK, MUTED, GRID, START_INK, HALO, HIGHLIGHT, *SEAT_COLOURS, (255, 255, 255)]
-    return fixed_palette(inks, [BACKGROUND, (255, 255, 255), HIGHLIGHT, HALO, SEAT_LIGHT[1]], (0.2, 0.4, 0.6, 0.8))
+    return fixed_palette(inks, [BACKGROUND, (255, 255, 255), HIGHLIGHT, HALO, SEAT_LIGHT[1]])
 
 
 def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, state: GroebnerNimState, placer: Placer) -> None:

@@ -73,11 +73,12 @@ _UNIT_GRID_PX = 12
 
 
 def _palette() -> Image.Image:
-    """Every colour of the board and blends of each ink over each ground (antialiased edges and text)."""
+    """Every colour of the board, and each text colour over each colour text lies on (the panel, the coins: a solid
+    coin's value is written in the background colour)."""
     free_on = [blend(_FREE, ground, _FREE_ALPHA / 255) for ground in (_NAPKIN, GRID, _GRID_MAJOR)]
-    inks = [*SEAT_COLOURS, INK, MUTED, HIGHLIGHT, _HOLE, _FREE, GRID, _GRID_MAJOR, BACKGROUND]
-    grounds = [BACKGROUND, _NAPKIN, *SEAT_LIGHT, *SEAT_COLOURS, _SUPPLY, *free_on]
-    return fixed_palette(inks, grounds, (0.25, 0.5, 0.75))
+    inks = [*SEAT_COLOURS, INK, MUTED, BACKGROUND]
+    grounds = [BACKGROUND, _NAPKIN, *SEAT_LIGHT, *SEAT_COLOURS]
+    return fixed_palette(inks, grounds, [HIGHLIGHT, _HOLE, _FREE, GRID, _GRID_MAJOR, _SUPPLY, *free_on])
 
 
 _PALETTE = _palette()

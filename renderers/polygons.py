@@ -103,10 +103,11 @@ class _Frame:
 
 
 def _palette() -> Image.Image:
-    """Every colour of the board and blends of each ink over each ground (antialiased text)."""
+    """Every colour of the board and blends of each ink over each ground (antialiased text; a face's count is
+    haloed in the background colour)."""
     grounds = [BACKGROUND, *SEAT_LIGHT, *(_blend(light, _FACE_AMOUNT) for light in SEAT_LIGHT)]
-    inks = [*SEAT_COLOURS, INK, MUTED, GRID, HIGHLIGHT, _hatch_ink(True), _hatch_ink(False)]
-    return fixed_palette(inks, grounds, (0.2, 0.4, 0.6, 0.8))
+    inks = [*SEAT_COLOURS, INK, MUTED, GRID, HIGHLIGHT, _hatch_ink(True), _hatch_ink(False), BACKGROUND]
+    return fixed_palette(inks, grounds)
 
 
 _PALETTE = _palette()

@@ -51,7 +51,7 @@ ROUND_ROBIN_COLUMNS: tuple[str, ...] = ("#", "Player", "Pts", "SB", "Wins", "Gam
 PODIUM = ((212, 160, 23), (160, 166, 173), (176, 112, 58))
 """Gold, silver and bronze: the marks of the first three places."""
 STRIPE = (240, 236, 226)
-_PALETTE = fixed_palette((INK, MUTED, *PODIUM), (BACKGROUND, STRIPE, GRID), (0.25, 0.5, 0.75))
+_PALETTE = fixed_palette((INK, MUTED, *PODIUM), (BACKGROUND, STRIPE, GRID))
 
 _NARROW = 0.95
 """How much wider than its widest cell a number column is drawn (its cells are right-aligned)."""

@@ -19,8 +19,9 @@ from daltonlens import simulate
 from PIL import Image
 
 import renderers
+import renderers._common
 from bench.largest_boards import LARGEST, NAMES
-from renderers._common import BORDER, HIGHLIGHT, SEAT_COLOURS, SEAT_LIGHT, border_px
+from renderers._common import BORDER, HIGHLIGHT, SEAT_COLOURS, SEAT_LIGHT, border_px, fixed_palette
 from renderers.napkin_chess import render_free
 from renderers.standings import SWISS_COLUMNS, render_standings
 from tests.renderers.positions import positions
@@ -133,3 +134,45 @@ def test_the_border_contrast_is_printed() -> None:
     print("\nWCAG contrast of the board's frame", BORDER, {theme: round(contrast(BORDER, background), 2)
                                                            for theme, background in DISCORD_BACKGROUNDS.items()})
     assert all(contrast(BORDER, background) >= MIN_CONTRAST for background in DISCORD_BACKGROUNDS.values())
+
+
+OFF_PALETTE_LEVELS = 3
+"""How far (in any channel) a drawn colour may be from its palette colour and still be that colour: Pillow's paste
+rounds a blend to either side, and :func:`renderers._common.blend` rounds halves to even."""
+OFF_PALETTE_SHARE = 0.0005
+"""The most pixels of a board drawn in a colour its palette does not hold (where two text edges overlap): 0.05 %.
+Text drawn with FreeType's 256 coverages put about 3 % of a board's pixels there."""
+
+
+@pytest.mark.parametrize("key", list(LARGEST))
+def test_every_board_is_drawn_in_its_palette_colours(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[tuple[Image.Image, Image.Image]] = []
+    to_palette = renderers._common.to_palette
+
+    def capture(image: Image.Image, palette: Image.Image) -> Image.Image:
+        drawn.append((image.copy(), palette))
+        return to_palette(image, palette)
+
+    monkeypatch.setattr(renderers._common, "to_palette", capture)
+    state = LARGEST[key]()
+    states = [state, *positions(key)[::50]]
+    for each in states:
+        renderers.render(each, list(NAMES[: each.seats]))
+    assert len(drawn) == len(states)
+    for index, (image, palette) in enumerate(drawn):
+        held = np.array(palette.getpalette() or [], dtype=np.int16).reshape(-1, 3)
+        counts, colours = zip(*(image.getcolors(1 << 24) or []), strict=True)
+        used = np.array(colours, dtype=np.int16)
+        distance = np.abs(used[:, None, :] - held[None, :, :]).max(axis=2).min(axis=1)
+        off = sum(count for count, far in zip(counts, distance > OFF_PALETTE_LEVELS, strict=True) if far)
+        share = off / (image.width * image.height)
+        assert share <= OFF_PALETTE_SHARE, f"{key} board {index}: {share:.2%} of its pixels off its palette"
+
+
+def test_a_palette_holds_at_most_256_colours() -> None:
+    reds = [(value, 0, 0) for value in range(8, 256, 16)]
+    greens = [(0, value, 0) for value in range(8, 256, 16)]
+    small = fixed_palette([(200, 0, 0)], [(0, 0, 200)], [(0, 200, 0)])
+    assert len(small.getpalette() or []) // 3 == 1 + 1 + 1 + 1 + 3  # ink, ground, flat colour, frame, three blends
+    with pytest.raises(ValueError, match="at most 256 colours, not"):
+        fixed_palette(reds, greens)
