@@ -94,16 +94,17 @@ def min_text_px(width: int) -> int:
     return math.ceil(MIN_TEXT_AT_DISPLAY * width / DISPLAY_WIDTH)
 
 
-PNG_COMPRESS_LEVEL = 5
-"""zlib compression level (0-9) of every board PNG: the fastest level at which the largest board of every game stays
-within 30 KB, the board size the render benchmark holds it to (``bench/bench_boards.py``, with the render time)."""
+PNG_COMPRESS_LEVEL = 3
+"""zlib compression level (0-9) of a board PNG unless its renderer names another: the fastest level at which the
+largest board of Chopsticks, the Grid Game, Polygons and Gröbner Nim stays within 30 KB, the size the render benchmark
+holds every board to (``bench/bench_boards.py``, with the render time). Pillow's zlib-ng spends about half of level
+5's time at level 3, for about a fifth more bytes."""
 
 
-def to_png(image: Image.Image) -> bytes:
-    """Encode ``image`` as PNG bytes at :data:`PNG_COMPRESS_LEVEL` (pass a palette image: see
-    :func:`to_palette`)."""
+def to_png(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """Encode ``image`` as PNG bytes at zlib ``level`` (pass a palette image: see :func:`to_palette`)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
+    image.save(buffer, format="PNG", optimize=False, compress_level=level)
     return buffer.getvalue()
 
 
