@@ -1,5 +1,5 @@
 """Persistence on SQLite (the default, aiosqlite's connection threads) or PostgreSQL: schema migrations, matches, the
-append-only move log, challenges, ratings, settings, tournaments and seasons.
+append-only move log, challenges, ratings, settings, tournaments, seasons and puzzles.
 
 One transaction style: ``await db.read(body, ...)`` and ``await db.write(body, ...)`` run a synchronous body
 that receives a :class:`ReadTx` or :class:`Tx` (the queries as methods) in the database thread, in one round
@@ -13,12 +13,16 @@ from storage.events import NewsQueued
 from storage.queries.ratings import PROVISIONAL_GAMES
 from storage.records import (
     ChallengeRecord,
+    DailyPuzzleRecord,
     MatchRecord,
     MemberPrefs,
     MoveRecord,
     OutboxRecord,
     PoolConnections,
     PremoveRecord,
+    PuzzleAttemptRecord,
+    PuzzlePlayerRecord,
+    PuzzleRecord,
     RatingRecord,
     SeasonRecord,
     SeatRecord,
@@ -39,6 +43,7 @@ __all__ = [
     "ChallengeRecord",
     "CommitUncertain",
     "ConnectionLost",
+    "DailyPuzzleRecord",
     "Database",
     "MatchRecord",
     "MemberPrefs",
@@ -47,6 +52,9 @@ __all__ = [
     "OutboxRecord",
     "PoolConnections",
     "PremoveRecord",
+    "PuzzleAttemptRecord",
+    "PuzzlePlayerRecord",
+    "PuzzleRecord",
     "RatingRecord",
     "ReadTx",
     "SeasonRecord",

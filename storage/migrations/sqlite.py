@@ -495,4 +495,83 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN no_abort INTEGER NOT NULL DEFAULT 0 CHECK (no_abort IN (0, 1));
     UPDATE matches SET no_abort = 1 WHERE id IN (SELECT match_id FROM tournament_pairings WHERE match_id IS NOT NULL);
     """,
+    # 14: puzzles (games/puzzles, seeds/puzzles.md). ``puzzles`` holds each puzzle once, by its id (a digest of its
+    # position), with its record as JSON and that record's digest (the shipped set is loaded again whenever its
+    # record changed), its Glicko-2 rating (rating, deviation, volatility), and, once its proof no longer holds, when
+    # and why it was retired (never served again). ``puzzle_players`` is a member's puzzle rating (one for the whole
+    # bot, as lichess's), with the current and best streak. ``puzzle_attempts`` is one member's try at one puzzle,
+    # alone (``daily_id`` 0) or as a server's daily puzzle: the solver moves found so far, the wrong answers and the
+    # last answer typed, whether it was solved at the first try (NULL until it is rated), whether the line was
+    # finished, whether the answer was shown, and the rating before and after. ``daily_puzzles`` is a server's
+    # puzzle of a day (``day``: the UTC date it was posted), its message and thread once posted. A server chooses the
+    # channel and the hour (UTC) of its daily puzzle.
+    """
+    CREATE TABLE puzzles (
+        id          TEXT    PRIMARY KEY,
+        game        TEXT    NOT NULL,
+        record      TEXT    NOT NULL,
+        digest      TEXT    NOT NULL,
+        rating      REAL    NOT NULL,
+        deviation   REAL    NOT NULL,
+        volatility  REAL    NOT NULL,
+        plays       INTEGER NOT NULL DEFAULT 0,
+        added_at    REAL    NOT NULL,
+        retired_at  REAL,
+        retired_why TEXT
+    );
+    CREATE INDEX puzzles_by_rating ON puzzles (game, rating) WHERE retired_at IS NULL;
+    CREATE INDEX puzzles_any_rating ON puzzles (rating) WHERE retired_at IS NULL;
+
+    CREATE TABLE puzzle_players (
+        user_id     INTEGER PRIMARY KEY,
+        rating      REAL    NOT NULL,
+        deviation   REAL    NOT NULL,
+        volatility  REAL    NOT NULL,
+        rated       INTEGER NOT NULL DEFAULT 0,
+        solved      INTEGER NOT NULL DEFAULT 0,
+        streak      INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        updated_at  REAL    NOT NULL
+    );
+
+    CREATE TABLE daily_puzzles (
+        id          INTEGER PRIMARY KEY,
+        guild_id    INTEGER NOT NULL,
+        day         TEXT    NOT NULL,
+        puzzle_id   TEXT    NOT NULL REFERENCES puzzles (id),
+        channel_id  INTEGER NOT NULL,
+        post_at     REAL    NOT NULL,
+        reveal_at   REAL    NOT NULL,
+        message_id  INTEGER,
+        thread_id   INTEGER,
+        revealed    INTEGER NOT NULL DEFAULT 0 CHECK (revealed IN (0, 1)),
+        UNIQUE (guild_id, day)
+    );
+
+    CREATE TABLE puzzle_attempts (
+        id            INTEGER PRIMARY KEY,
+        user_id       INTEGER NOT NULL,
+        puzzle_id     TEXT    NOT NULL REFERENCES puzzles (id),
+        daily_id      INTEGER NOT NULL DEFAULT 0,
+        guild_id      INTEGER,
+        display_name  TEXT    NOT NULL,
+        progress      INTEGER NOT NULL DEFAULT 0,
+        tries         INTEGER NOT NULL DEFAULT 0,
+        answer        TEXT,
+        solved        INTEGER CHECK (solved IS NULL OR solved IN (0, 1)),
+        finished      INTEGER NOT NULL DEFAULT 0 CHECK (finished IN (0, 1)),
+        shown         INTEGER NOT NULL DEFAULT 0 CHECK (shown IN (0, 1)),
+        rating_before REAL,
+        rating_after  REAL,
+        started_at    REAL    NOT NULL,
+        finished_at   REAL,
+        UNIQUE (user_id, puzzle_id, daily_id)
+    );
+    CREATE INDEX puzzle_attempts_open ON puzzle_attempts (user_id, daily_id) WHERE finished = 0;
+    CREATE INDEX puzzle_attempts_daily ON puzzle_attempts (daily_id, finished_at) WHERE daily_id <> 0;
+
+    ALTER TABLE guild_settings ADD COLUMN puzzle_channel_id INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN puzzle_hour INTEGER NOT NULL DEFAULT 12
+        CHECK (puzzle_hour BETWEEN 0 AND 23);
+    """,
 )

@@ -9,7 +9,7 @@ from storage.queries.base import Queries
 from storage.records import Row, SettingsRecord
 
 _SETTINGS_COLUMNS = ("days_per_move, use_threads, allowed_channels, max_active, rate_computer, vacation_days, "
-                     "seasons")
+                     "seasons, puzzle_channel_id, puzzle_hour")
 
 
 def _settings_from_row(guild_id: int, row: Row | None) -> SettingsRecord:
@@ -17,7 +17,7 @@ def _settings_from_row(guild_id: int, row: Row | None) -> SettingsRecord:
         return SettingsRecord(guild_id)
     return SettingsRecord(guild_id, row["days_per_move"], bool(row["use_threads"]),
                           list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]),
-                          row["vacation_days"], row["seasons"])
+                          row["vacation_days"], row["seasons"], row["puzzle_channel_id"], row["puzzle_hour"])
 
 
 class SettingsReads(Queries):
@@ -51,15 +51,17 @@ class SettingsWrites(SettingsReads):
         """Insert or replace a server's settings."""
         self._conn.execute(
             "INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
-            "rate_computer, vacation_days, seasons, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "rate_computer, vacation_days, seasons, puzzle_channel_id, puzzle_hour, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET days_per_move = excluded.days_per_move, "
             "use_threads = excluded.use_threads, "
             "allowed_channels = excluded.allowed_channels, max_active = excluded.max_active, "
             "rate_computer = excluded.rate_computer, vacation_days = excluded.vacation_days, "
-            "seasons = excluded.seasons, updated_at = excluded.updated_at",
+            "seasons = excluded.seasons, puzzle_channel_id = excluded.puzzle_channel_id, "
+            "puzzle_hour = excluded.puzzle_hour, updated_at = excluded.updated_at",
             (settings.guild_id, settings.days_per_move, int(settings.use_threads),
              json.dumps(sorted(settings.allowed_channels)), settings.max_active, int(settings.rate_computer),
-             settings.vacation_days, settings.seasons, now),
+             settings.vacation_days, settings.seasons, settings.puzzle_channel_id, settings.puzzle_hour, now),
         )
 
     def put_meta(self, key: str, value: str) -> None:

@@ -508,3 +508,15 @@ async def test_upgrade_from_schema_12_puts_every_news_in_one_outbox_and_names_pa
         assert "tournament_games" not in tables and "tournament_news" not in tables
     finally:
         await db.close()
+
+
+async def test_upgrade_from_schema_13_keeps_settings_and_adds_the_puzzle_tables(db_path: Path) -> None:
+    _schema_database(db_path, 13, "INSERT INTO guild_settings (guild_id, days_per_move, updated_at) "
+                                  "VALUES (5, 7, 1700000000.0)")
+    db = await Database.open(db_path)
+    try:
+        settings = await db.read(ReadTx.get_settings, 5)
+        assert (settings.days_per_move, settings.puzzle_channel_id, settings.puzzle_hour) == (7, None, 12)
+        assert await db.read(ReadTx.puzzle_counts) == {}
+    finally:
+        await db.close()
