@@ -21,7 +21,16 @@ from bot import cli
 from bot.service import Player, Services, load_state
 from bot.service.vacations import VacationService
 from games import GAMES
-from storage import Database, ReadTx, SeasonRecord, TournamentEntryRecord, TournamentPairingRecord, Tx
+from storage import (
+    Database,
+    PuzzlePlayerRecord,
+    PuzzleRecord,
+    ReadTx,
+    SeasonRecord,
+    TournamentEntryRecord,
+    TournamentPairingRecord,
+    Tx,
+)
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from storage.transfer import TransferFailed, TransferRefused, read_rows, transfer
 from tests.postgres_cluster import Cluster, fresh_database
@@ -31,7 +40,7 @@ GUILD = 7
 ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")
 TABLES = {"guild_settings", "matches", "seats", "moves", "challenges", "ratings", "meta", "outbox", "vacations",
           "member_prefs", "premoves", "tournaments", "tournament_entries", "tournament_rounds", "tournament_pairings",
-          "season_records"}
+          "season_records", "puzzles", "puzzle_players", "puzzle_attempts", "daily_puzzles"}
 DERIVED = {"leaderboard_sizes"}
 """Kept by the database's triggers from the ratings: not copied, yet the same on the other side."""
 
@@ -75,6 +84,7 @@ async def _server(path: Path) -> dict[str, int]:
                                                     challenger=CAROL, opponent=ALICE, days_per_move=1)
         await services.challenges.decline(declined.id, GUILD, ALICE)
         await db.write(_tournament, roles["running"])
+        await db.write(_puzzles)
         clock.now += 0.7 * 86400  # the one-day matches are past their reminder time
         work = await services.deadlines.process_due()
         assert work.reminded
@@ -113,6 +123,23 @@ def _tournament(tx: Tx, match_id: int) -> None:
     tx.add_outbox("round", tournament_id, GUILD, 2.0, seq=1)
     tx.add_to_season(SeasonRecord(GUILD, "chopsticks", "2025-03", CAROL.user_id, CAROL.name, 26.0, 8.0, True, 1, 1,
                                   0, 0), 3.0)
+
+
+def _puzzles(tx: Tx) -> None:
+    """A puzzle retired and one served, alice's puzzle rating and her attempt, the server's daily puzzle and bob's
+    attempt at it."""
+    tx.put_puzzle(PuzzleRecord("chopsticks-0123456789", "chopsticks", '{"id":"chopsticks-0123456789"}', "d", 1250.0,
+                               350.0, 0.06), 4.0)
+    tx.put_puzzle(PuzzleRecord("polygons-0123456789", "polygons", '{"id":"polygons-0123456789"}', "d", 1700.0, 350.0,
+                               0.06), 4.0)
+    tx.retire_puzzle("polygons-0123456789", "the proof no longer holds", 5.0)
+    tx.put_puzzle_player(tx.lock_puzzle_player(PuzzlePlayerRecord(ALICE.user_id, 1500.0, 350.0, 0.06, updated_at=4.0)))
+    attempt = tx.add_attempt(ALICE.user_id, "chopsticks-0123456789", ALICE.name, 4.0)
+    tx.update_attempt(attempt.id, progress=1, tries=1, answer="LL", solved=True, finished=True, rating_before=1500.0,
+                      rating_after=1570.5, finished_at=6.0)
+    daily = tx.add_daily(GUILD, "1970-01-01", "chopsticks-0123456789", 1, 4.0, 86404.0)
+    assert daily is not None
+    tx.add_attempt(BOB.user_id, "chopsticks-0123456789", BOB.name, 7.0, daily_id=daily.id, guild_id=GUILD)
 
 
 @pytest.fixture(scope="module")
