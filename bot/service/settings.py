@@ -1,5 +1,6 @@
 """A server's settings for Napkin Games (``/settings``): default days per move, threads, allowed channels, the limit
-of active matches, whether matches against the computer count, the vacation allowance, and seasons.
+of active matches, whether matches against the computer count, the vacation allowance, seasons, and the daily
+puzzle's channel and hour.
 
 No ``discord`` import; who may change them (Manage Server) is the extension's check. A change holds the server's
 settings row while it reads and writes it (:meth:`storage.Tx.lock_settings`), so two admins changing different
@@ -56,7 +57,8 @@ class SettingsService:
         """Change some of a server's settings and return them all.
 
         Keyword arguments are :class:`storage.SettingsRecord` fields (``days_per_move``, ``use_threads``,
-        ``allowed_channels``, ``max_active``, ``rate_computer``, ``vacation_days``, ``seasons``).
+        ``allowed_channels``, ``max_active``, ``rate_computer``, ``vacation_days``, ``seasons``, ``puzzle_channel_id``:
+        the daily puzzle's channel or ``None``, ``puzzle_hour``: its hour, UTC).
 
         Raises:
             BadOption: a value is out of range, or a name is not a setting.
@@ -69,6 +71,8 @@ class SettingsService:
             check_allowance(int(changes["vacation_days"]))
         if "seasons" in changes and changes["seasons"] not in SEASON_SETTINGS:
             raise BadOption(f"Seasons are off, monthly or quarterly; `{changes['seasons']}` is none of these.")
+        if "puzzle_hour" in changes and not 0 <= int(changes["puzzle_hour"]) <= 23:
+            raise BadOption(f"The daily puzzle's hour is 0 to 23 (UTC); `{changes['puzzle_hour']}` is not.")
         for key in changes:
             if key not in SETTINGS:
                 raise BadOption(f"Unknown setting {key!r}.")

@@ -19,6 +19,7 @@ from bot.service.endings import EndingService
 from bot.service.moves import MoveService
 from bot.service.outbox import OutboxService
 from bot.service.premoves import PremoveService
+from bot.service.puzzles import PuzzleService
 from bot.service.ratings import RatingService
 from bot.service.reading import ReadingService
 from bot.service.settings import SettingsService
@@ -81,6 +82,8 @@ class Services:
         """Vacations and members' notification preferences."""
         self.ratings = RatingService(db)
         """Leaderboards, seasons and members' records."""
+        self.puzzles = PuzzleService(db, clock=clock, shards=shards)
+        """Puzzles for members and servers' daily puzzles."""
         director = Director(db, clock=clock, computer=self.computer,
                             computer_name=lambda: self.challenges.computer_name)
         self.tournament_rounds = RoundService(db, clock=clock, director=director, ends=self.match_ends,

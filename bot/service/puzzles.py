@@ -1,0 +1,522 @@
+"""Puzzles for members (``/puzzle``) and servers' daily puzzles, over the proven puzzles of :mod:`games.puzzles`.
+
+No ``discord`` import. The decisions (``seeds/puzzles.md``, "Puzzles for players", says why):
+
+* **Stored once, proven before served.** :meth:`PuzzleService.load` stores the shipped set (idempotent: a puzzle is
+  written again only when its record changed). Before a puzzle is first served by this process it is proven again
+  with today's rules (:func:`games.puzzles.verify`); one whose proof no longer holds is retired, with why, and never
+  served (another is chosen).
+* **The next puzzle** is the one nearest the member's puzzle rating (of a game, or of any game) among those they
+  never attempted, picked at random among the :data:`NEAREST` nearest. A member has one open puzzle at a time:
+  asking again shows it again (showing the answer is how to leave it; it counts as not solved).
+* **Judging.** An answer is read with the game's own notation (``State.parse_move``) in the position of the line so
+  far; a malformed or illegal move is refused with what was typed, and nothing changes. A move of the step's
+  ``accepted`` class is right: the bot plays the line's defence and asks for the next move, until the line ends
+  (solved). Any other move is wrong: the member is told what it is worth against the best, and may try again.
+* **Ratings** (Glicko-2, the ``glicko2`` library, as lichess rates puzzles): a member's first result on a puzzle of
+  their own is rated once, in the transaction that judges it — a win for the member when the whole line was found
+  with no wrong answer, a loss at the first wrong answer or when the answer is shown — and the puzzle's rating moves
+  the other way. A daily puzzle is not rated (it is a server's event; its table counts solvers and tries).
+* **The daily puzzle.** A server that set a channel gets one puzzle a day at its hour (UTC): :meth:`plan_daily`
+  stores it and queues its post (:data:`DAILY_NEWS`) and, a day later, its reveal (:data:`REVEAL_NEWS`) through the
+  one outbox. Members answer privately; the reveal names who found it and in how many tries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import calendar
+import datetime as dt
+import hashlib
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import glicko2  # type: ignore[import-untyped]
+
+from bot.service.base import write
+from bot.service.errors import BadOption, MatchOver, NotAllowed, NotFound
+from games import GAMES, RulesError, State
+from games.puzzles import Puzzle, shipped, verify
+from games.values import GameValue
+from storage import (
+    DailyPuzzleRecord,
+    Database,
+    PuzzleAttemptRecord,
+    PuzzlePlayerRecord,
+    PuzzleRecord,
+    ReadTx,
+    Shards,
+    Tx,
+)
+
+log = logging.getLogger(__name__)
+
+START_RATING, START_DEVIATION, START_VOLATILITY = 1500.0, 350.0, 0.06
+"""A member's first puzzle rating (Glicko-2 points, deviation in points, volatility): the library's defaults."""
+PUZZLE_DEVIATION = 350.0
+"""A new puzzle's rating deviation (points): its starting rating is a rule's estimate (``seeds/puzzles.md``)."""
+NEAREST = 5
+"""The next puzzle is picked at random among this many nearest in rating."""
+DAY = 86400.0
+"""Seconds in a day."""
+DAILY_NEWS = "puzzle_daily"
+"""The outbox kind of a daily puzzle's post (subject: the daily puzzle)."""
+REVEAL_NEWS = "puzzle_reveal"
+"""The outbox kind of a daily puzzle's reveal, a day after its post (subject: the daily puzzle)."""
+DAILY_RATING = 1500.0
+"""The daily puzzle is chosen near this rating (every member of a server sees the same one)."""
+TABLE_ROWS = 10
+"""Rows of the monthly table."""
+
+Verdict = Literal["right", "solved", "wrong", "shown"]
+
+
+@dataclass(frozen=True)
+class Served:
+    """A puzzle put before a member.
+
+    Attributes:
+        attempt: their attempt. puzzle: the puzzle. state: the position to move in (the line's after the solver
+        moves found so far). again: it was open already (asked again). rating: the member's puzzle rating (``None``
+        before their first rated result). daily: the daily puzzle this is, if it is one.
+    """
+
+    attempt: PuzzleAttemptRecord
+    puzzle: Puzzle
+    state: State[Any]
+    again: bool = False
+    rating: PuzzlePlayerRecord | None = None
+    daily: DailyPuzzleRecord | None = None
+
+    @property
+    def solver_seat(self) -> int:
+        """The seat the member plays."""
+        seat = puzzle_state(self.puzzle).current_seat
+        assert seat is not None, "a puzzle's position is running"
+        return seat
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What an answer (or "show the answer") did.
+
+    Attributes:
+        verdict: ``"right"`` (the line goes on: the bot played ``defence``), ``"solved"`` (the line is complete),
+            ``"wrong"`` (not the best move: ``worth`` against ``best``), ``"shown"`` (the answer was shown).
+        attempt: the attempt after it. puzzle: the puzzle. move: the answer in the game's notation (``None`` when
+            shown). defence: the bot's reply, when the line goes on. state: the position now (after the defence;
+            after the whole line when solved or shown).
+        worth, best: for a wrong answer, the exact value of the move played and of the best move, for the member.
+        rating_before, rating_after: the member's puzzle rating around this result when it was the rated one.
+        player: the member's puzzle rating after it (``None`` when they have none).
+    """
+
+    verdict: Verdict
+    attempt: PuzzleAttemptRecord
+    puzzle: Puzzle
+    move: str | None
+    defence: str | None
+    state: State[Any]
+    worth: GameValue | None = None
+    best: GameValue | None = None
+    rating_before: float | None = None
+    rating_after: float | None = None
+    player: PuzzlePlayerRecord | None = None
+
+
+@dataclass(frozen=True)
+class PuzzleStats:
+    """A member's puzzles: their rating (``None`` before the first rated result) and, per game, ``(rated attempts,
+    solved at the first try)``."""
+
+    player: PuzzlePlayerRecord | None
+    by_game: dict[str, tuple[int, int]]
+
+
+def puzzle_state(puzzle: Puzzle) -> State[Any]:
+    """The puzzle's first position, loaded by its game."""
+    state: State[Any] = GAMES[puzzle.game].load(puzzle.position)
+    return state
+
+
+def line_state(puzzle: Puzzle, plies: int) -> State[Any]:
+    """The position after the first ``plies`` moves of the puzzle's line."""
+    state = puzzle_state(puzzle)
+    for notation in puzzle.line[:plies]:
+        state = state.apply(state.parse_move(notation))
+    return state
+
+
+def record_of(puzzle: Puzzle, *, rating: float | None = None) -> PuzzleRecord:
+    """The stored form of ``puzzle``: its JSON line and that line's digest (SHA-256), rated from its starting rating."""
+    text = puzzle.to_json()
+    return PuzzleRecord(puzzle.id, puzzle.game, text, hashlib.sha256(text.encode()).hexdigest(),
+                        float(puzzle.rating if rating is None else rating), PUZZLE_DEVIATION, START_VOLATILITY)
+
+
+def rate(player: PuzzlePlayerRecord, puzzle: PuzzleRecord, solved: bool) -> tuple[tuple[float, float, float],
+                                                                                   tuple[float, float, float]]:
+    """One rated result between a member and a puzzle by Glicko-2 (the ``glicko2`` library): the member scores 1 when
+    ``solved``, else 0, and the puzzle the other. Returns ``((rating, deviation, volatility) of the member, (...) of
+    the puzzle)`` after it (points)."""
+    member = glicko2.Player(player.rating, player.deviation, player.volatility)
+    problem = glicko2.Player(puzzle.rating, puzzle.deviation, puzzle.volatility)
+    member.update_player([puzzle.rating], [puzzle.deviation], [1 if solved else 0])
+    problem.update_player([player.rating], [player.deviation], [0 if solved else 1])
+    return ((float(member.getRating()), float(member.getRd()), float(member.vol)),
+            (float(problem.getRating()), float(problem.getRd()), float(problem.vol)))
+
+
+def day_start(now: float, hour: int) -> float:
+    """The epoch time of the latest daily puzzle time (``hour`` o'clock UTC) at or before ``now``."""
+    offset = hour * 3600.0
+    return (now - offset) // DAY * DAY + offset
+
+
+def month_bounds(now: float) -> tuple[float, float, str]:
+    """``(start, end, "2026-12")``: the UTC calendar month of ``now`` in epoch seconds."""
+    day = dt.datetime.fromtimestamp(now, dt.UTC)
+    start = dt.datetime(day.year, day.month, 1, tzinfo=dt.UTC)
+    days = calendar.monthrange(day.year, day.month)[1]
+    return start.timestamp(), start.timestamp() + days * DAY, f"{day.year:04d}-{day.month:02d}"
+
+
+class PuzzleService:
+    """Puzzles over a :class:`storage.Database`.
+
+    Args:
+        db: the open database. clock: returns the current time in epoch seconds.
+        shards: the Discord shards this process serves (the daily puzzles of their servers only), or ``None``.
+        rng: picks among the nearest puzzles (a seeded one in tests).
+        source: the puzzles to store before the first is served (:meth:`load`, once per process; default the
+            shipped set, :func:`games.puzzles.shipped`).
+    """
+
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time, shards: Shards | None = None,
+                 rng: random.Random | None = None, source: Callable[[], Sequence[Puzzle]] = shipped) -> None:
+        self.db = db
+        self.clock = clock
+        self.shards = shards
+        self.rng = rng or random.Random()
+        self.source = source
+        self._loaded = False
+        self._loading = asyncio.Lock()
+        self._proven: set[str] = set()
+        """Puzzles (by id and digest) proven again by this process."""
+
+    async def ensure_loaded(self) -> None:
+        """Store the :attr:`source` puzzles once per process (:meth:`load`), before the first is served."""
+        async with self._loading:
+            if not self._loaded:
+                await self.load(await asyncio.to_thread(self.source))
+                self._loaded = True
+
+    async def load(self, puzzles: Sequence[Puzzle]) -> int:
+        """Store ``puzzles`` (the shipped set): new ones, and those whose record changed (their rating is kept).
+        Idempotent; returns how many rows were written."""
+        records = [record_of(puzzle) for puzzle in puzzles]
+        now = self.clock()
+
+        def body(tx: Tx) -> int:
+            stored = tx.puzzle_digests()
+            return sum(tx.put_puzzle(record, now) for record in records if stored.get(record.id) != record.digest)
+
+        written = await write(self.db, body)
+        if written:
+            log.info("stored %d puzzles", written)
+        return written
+
+    async def counts(self) -> dict[str, int]:
+        """Puzzles served, by game."""
+        await self.ensure_loaded()
+        return await self.db.read(ReadTx.puzzle_counts)
+
+    async def _usable(self, record: PuzzleRecord) -> Puzzle | None:
+        """The puzzle of ``record`` once proven again by this process, or ``None`` after retiring it (its proof no
+        longer holds, or its record no longer reads)."""
+        try:
+            puzzle = Puzzle.from_json(record.record)
+        except RulesError as error:
+            why: str | None = f"its record no longer reads: {error}"
+        else:
+            key = f"{record.id}:{record.digest}"
+            if key in self._proven:
+                return puzzle
+            why = await asyncio.to_thread(verify, puzzle)
+            if why is None:
+                self._proven.add(key)
+                return puzzle
+        log.warning("retired the puzzle %s: %s", record.id, why)
+        await write(self.db, lambda tx: tx.retire_puzzle(record.id, str(why), self.clock()))
+        return None
+
+    async def next(self, user_id: int, name: str, *, game: str | None = None,
+                   guild_id: int | None = None) -> Served:
+        """The member's open puzzle (``again``), or a new one near their rating that they never attempted (of
+        ``game``, or of any game), proven again first.
+
+        Raises:
+            BadOption: ``game`` has no puzzles.
+            NotFound: no puzzle is left for them.
+        """
+        if game is not None and game not in GAMES:
+            raise BadOption(f"`{game}` is not a game.")
+        await self.ensure_loaded()
+        player = await self.db.read(ReadTx.puzzle_player, user_id)
+        open_attempt = await self.db.read(ReadTx.open_attempt, user_id)
+        if open_attempt is not None:
+            return await self._served(open_attempt, again=True, player=player)
+        rating = player.rating if player is not None else START_RATING
+        while True:
+            near = await self.db.read(ReadTx.nearest_puzzles, user_id, rating, game, NEAREST)
+            if not near:
+                what = f"{GAMES[game].title} puzzle" if game is not None else "puzzle"
+                if game is not None and not (await self.counts()).get(game):
+                    raise BadOption(f"{GAMES[game].title} has no puzzles (seeds/puzzles.md says why).")
+                raise NotFound(f"You have tried every {what} there is. New ones come with the bot's updates.")
+            record = self.rng.choice(near)
+            puzzle = await self._usable(record)
+            if puzzle is not None:
+                break
+        attempt = await write(self.db, lambda tx: tx.add_attempt(user_id, record.id, name, self.clock(),
+                                                                 guild_id=guild_id))
+        return Served(attempt, puzzle, puzzle_state(puzzle), rating=player)
+
+    async def _served(self, attempt: PuzzleAttemptRecord, *, again: bool = False,
+                      player: PuzzlePlayerRecord | None = None, daily: DailyPuzzleRecord | None = None) -> Served:
+        puzzle = await self._puzzle(attempt.puzzle_id)
+        return Served(attempt, puzzle, line_state(puzzle, 2 * attempt.progress), again, player, daily)
+
+    async def _puzzle(self, puzzle_id: str) -> Puzzle:
+        record = await self.db.read(ReadTx.get_puzzle, puzzle_id)
+        if record is None:
+            raise NotFound("That puzzle is gone.")
+        return Puzzle.from_json(record.record)
+
+    async def attempt(self, attempt_id: int, user_id: int) -> Served:
+        """A member's attempt as it stands (to answer it).
+
+        Raises:
+            NotFound: no such attempt. NotAllowed: it is someone else's. MatchOver: it is finished.
+        """
+        attempt = await self.db.read(ReadTx.get_attempt, attempt_id)
+        self._check(attempt, user_id)
+        assert attempt is not None
+        daily = await self.db.read(ReadTx.get_daily, attempt.daily_id) if attempt.daily_id else None
+        return await self._served(attempt, daily=daily)
+
+    @staticmethod
+    def _check(attempt: PuzzleAttemptRecord | None, user_id: int) -> None:
+        if attempt is None:
+            raise NotFound("That puzzle attempt does not exist.")
+        if attempt.user_id != user_id:
+            raise NotAllowed(f"This is {attempt.display_name}'s puzzle. `/puzzle next` gives you one of your own.")
+        if attempt.finished:
+            raise MatchOver("This puzzle is finished. `/puzzle next` gives you another.")
+
+    async def answer(self, attempt_id: int, user_id: int, text: str) -> Judged:
+        """Judge ``text`` (a move in the game's notation) as the member's next move of the line, in one transaction
+        with its rating when it is the rated result.
+
+        Raises:
+            NotFound, NotAllowed, MatchOver: as :meth:`attempt`.
+            BadOption: ``text`` is not a legal move in the position (the message quotes it); nothing changed.
+        """
+        typed = " ".join(text.split())[:100]
+        served = await self.attempt(attempt_id, user_id)
+        state = served.state
+        try:
+            move = state.parse_move(typed)
+            after = state.apply(move)
+        except RulesError as error:
+            raise BadOption(f"`{typed or ' '}` is not a move here: {error}") from None
+        notation = state.format_move(move)
+        puzzle = served.puzzle
+        progress = served.attempt.progress
+        step = puzzle.proof[progress]
+        now = self.clock()
+        if notation in step.accepted:
+            progress += 1
+            done = progress == len(puzzle.proof)
+            defence = None if done else puzzle.line[2 * progress - 1]
+            shown = after if defence is None else after.apply(after.parse_move(defence))
+            return await self._settle(served, "solved" if done else "right", notation, defence, shown, now,
+                                      progress=progress)
+        return await self._settle(served, "wrong", notation, None, state, now, worth=step.value_of(notation),
+                                  best=step.best)
+
+    async def show(self, attempt_id: int, user_id: int) -> Judged:
+        """Show the answer: the attempt is finished, and counts as not solved (rated so when it is the rated one).
+
+        Raises:
+            NotFound, NotAllowed, MatchOver: as :meth:`attempt`.
+        """
+        served = await self.attempt(attempt_id, user_id)
+        return await self._settle(served, "shown", None, None, line_state(served.puzzle, len(served.puzzle.line)),
+                                  self.clock())
+
+    async def _settle(self, served: Served, verdict: Verdict, move: str | None, defence: str | None,
+                      state: State[Any], now: float, *, progress: int | None = None, worth: GameValue | None = None,
+                      best: GameValue | None = None) -> Judged:
+        """Store what an answer did, and the rating when it is the attempt's rated result (one transaction)."""
+        attempt_id, rated = served.attempt.id, not served.attempt.daily_id
+
+        def body(tx: Tx) -> Judged:
+            attempt = tx.lock_attempt(attempt_id)
+            self._check(attempt, served.attempt.user_id)
+            assert attempt is not None
+            if attempt.progress != served.attempt.progress:  # another answer landed first
+                raise MatchOver("This puzzle moved on meanwhile (another answer of yours landed first): look again.")
+            changes: dict[str, Any] = {}
+            if verdict != "shown":
+                changes["tries"] = attempt.tries + 1
+                changes["answer"] = move
+            if progress is not None:
+                changes["progress"] = progress
+            if verdict in ("solved", "shown"):
+                changes.update(finished=True, finished_at=now, shown=verdict == "shown")
+            before = after = None
+            player = None
+            if attempt.solved is None and verdict != "right":
+                solved = verdict == "solved"
+                changes["solved"] = solved
+                if rated:
+                    player, before, after = self._rate(tx, attempt, solved, now)
+                    changes.update(rating_before=before, rating_after=after)
+            tx.update_attempt(attempt_id, **changes)
+            stored = tx.get_attempt(attempt_id)
+            assert stored is not None
+            return Judged(verdict, stored, served.puzzle, move, defence, state, worth, best, before, after,
+                          player or tx.puzzle_player(attempt.user_id))
+
+        return await write(self.db, body)
+
+    @staticmethod
+    def _rate(tx: Tx, attempt: PuzzleAttemptRecord, solved: bool,
+              now: float) -> tuple[PuzzlePlayerRecord, float, float]:
+        """Rate the attempt's result: the member and the puzzle move by Glicko-2, the streak counts."""
+        player = tx.lock_puzzle_player(PuzzlePlayerRecord(attempt.user_id, START_RATING, START_DEVIATION,
+                                                          START_VOLATILITY, updated_at=now))
+        puzzle = tx.lock_puzzle(attempt.puzzle_id)
+        assert puzzle is not None
+        (rating, deviation, volatility), problem = rate(player, puzzle, solved)
+        before = player.rating
+        player.rating, player.deviation, player.volatility = rating, deviation, volatility
+        player.rated += 1
+        player.solved += int(solved)
+        player.streak = player.streak + 1 if solved else 0
+        player.best_streak = max(player.best_streak, player.streak)
+        player.updated_at = now
+        tx.put_puzzle_player(player)
+        tx.put_puzzle_rating(puzzle.id, *problem)
+        return player, before, rating
+
+    async def stats(self, user_id: int) -> PuzzleStats:
+        """A member's puzzle rating and results by game."""
+        player = await self.db.read(ReadTx.puzzle_player, user_id)
+        rows = await self.db.read(ReadTx.puzzle_stats, user_id)
+        return PuzzleStats(player, {game: (rated, solved) for game, rated, solved in rows})
+
+    # -- the daily puzzle ----------------------------------------------------------------------------------------
+
+    async def plan_daily(self) -> float | None:
+        """Store the daily puzzle of every server (of this process's shards) whose time has come and that has none
+        for it, queuing its post and its reveal; return the seconds until the next one is due (``None``: no server
+        has a daily puzzle). A server that just set its channel gets the puzzle of the current day at once."""
+        now = self.clock()
+        guilds = await self.db.read(ReadTx.puzzle_guilds, self.shards)
+        if guilds:
+            await self.ensure_loaded()
+        upcoming: list[float] = []
+        for guild_id, channel_id, hour in guilds:
+            start = day_start(now, hour)
+            upcoming.append(start + DAY)
+            latest = await self.db.read(ReadTx.latest_daily, guild_id)
+            if latest is not None and latest.post_at >= start:
+                continue
+            await self._new_daily(guild_id, channel_id, start)
+        return None if not upcoming else max(0.0, min(upcoming) - now)
+
+    async def _new_daily(self, guild_id: int, channel_id: int, start: float) -> DailyPuzzleRecord | None:
+        day = dt.datetime.fromtimestamp(start, dt.UTC).date().isoformat()
+        used = await self.db.read(ReadTx.daily_puzzle_ids, guild_id)
+        games = sorted(game for game, count in (await self.counts()).items() if count)
+        if not games:
+            return None
+        chooser = random.Random(f"{guild_id}:{day}")
+        game = games[int(start // DAY) % len(games)]
+        while True:
+            near = [p for p in await self.db.read(ReadTx.nearest_puzzles, 0, DAILY_RATING, game, NEAREST + len(used))
+                    if p.id not in used]
+            if not near:
+                near = [p for p in await self.db.read(ReadTx.nearest_puzzles, 0, DAILY_RATING, None,
+                                                      NEAREST + len(used)) if p.id not in used]
+            if not near:
+                log.warning("no puzzle left for the daily puzzle of server %s", guild_id)
+                return None
+            record = chooser.choice(near[:NEAREST])
+            if await self._usable(record) is not None:
+                break
+        now = self.clock()
+
+        def body(tx: Tx) -> DailyPuzzleRecord | None:
+            daily = tx.add_daily(guild_id, day, record.id, channel_id, start, start + DAY)
+            if daily is not None:
+                tx.add_outbox(DAILY_NEWS, daily.id, guild_id, now)
+                tx.add_outbox(REVEAL_NEWS, daily.id, guild_id, now, next_at=max(now, daily.reveal_at))
+            return daily
+
+        return await write(self.db, body)
+
+    async def daily(self, daily_id: int) -> tuple[DailyPuzzleRecord, Puzzle]:
+        """A daily puzzle and its puzzle.
+
+        Raises:
+            NotFound: no such daily puzzle.
+        """
+        daily = await self.db.read(ReadTx.get_daily, daily_id)
+        if daily is None:
+            raise NotFound("That daily puzzle does not exist.")
+        return daily, await self._puzzle(daily.puzzle_id)
+
+    async def start_daily(self, daily_id: int, user_id: int, name: str, guild_id: int | None) -> Served:
+        """A member's attempt at a daily puzzle (their open one, or a new one).
+
+        Raises:
+            NotFound: no such daily puzzle. NotAllowed: it belongs to another server. MatchOver: its answer was
+            revealed already, or the member finished it.
+        """
+        daily, puzzle = await self.daily(daily_id)
+        if guild_id is not None and daily.guild_id != guild_id:
+            raise NotAllowed("That daily puzzle belongs to another server.")
+        if daily.revealed or self.clock() >= daily.reveal_at:
+            raise MatchOver("That daily puzzle's day is over and its answer is revealed in its thread.")
+        now = self.clock()
+        attempt = await write(self.db, lambda tx: tx.add_attempt(user_id, daily.puzzle_id, name, now,
+                                                                 daily_id=daily.id, guild_id=daily.guild_id))
+        if attempt.finished:
+            verb = "saw the answer of" if attempt.shown else "solved"
+            raise MatchOver(f"You {verb} today's puzzle already; the solvers are revealed when the day ends.")
+        return Served(attempt, puzzle, line_state(puzzle, 2 * attempt.progress), daily=daily)
+
+    async def daily_attempts(self, daily_id: int) -> list[PuzzleAttemptRecord]:
+        """Every attempt at a daily puzzle, those who found it first (fewest tries, then earliest)."""
+        return await self.db.read(ReadTx.daily_attempts, daily_id)
+
+    async def daily_posted(self, daily_id: int, *, message_id: int | None = None, thread_id: int | None = None) -> None:
+        """Note the daily puzzle's message or thread."""
+        await self.db.write(Tx.set_daily_posted, daily_id, message_id, thread_id)
+
+    async def daily_revealed(self, daily_id: int) -> None:
+        """Note that the daily puzzle's answer and solvers were revealed."""
+        await self.db.write(Tx.set_daily_revealed, daily_id)
+
+    async def month_table(self, guild_id: int) -> tuple[str, list[tuple[int, str, int, int]]]:
+        """``("2026-12", rows)``: this month's solvers of the server's daily puzzles, ``(user_id, name, solved,
+        tries)``, most solved first, then fewest tries (:data:`TABLE_ROWS` rows)."""
+        start, end, month = month_bounds(self.clock())
+        return month, await self.db.read(ReadTx.month_table, guild_id, start, end, TABLE_ROWS)
