@@ -10,19 +10,16 @@ dicts.
 from storage.database import Database
 from storage.errors import CommitUncertain, ConnectionLost, StorageError
 from storage.events import NewsQueued
+from storage.puzzle_records import DailyPuzzleRecord, PuzzleAttemptRecord, PuzzlePlayerRecord, PuzzleRecord
 from storage.queries.ratings import PROVISIONAL_GAMES
 from storage.records import (
     ChallengeRecord,
-    DailyPuzzleRecord,
     MatchRecord,
     MemberPrefs,
     MoveRecord,
     OutboxRecord,
     PoolConnections,
     PremoveRecord,
-    PuzzleAttemptRecord,
-    PuzzlePlayerRecord,
-    PuzzleRecord,
     RatingRecord,
     SeasonRecord,
     SeatRecord,

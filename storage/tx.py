@@ -16,7 +16,7 @@ from storage.queries.challenges import ChallengeReads, ChallengeWrites
 from storage.queries.matches import DueMatchReads, MatchReads, MatchWrites, MoveLogReads
 from storage.queries.members import MemberReads, MemberWrites
 from storage.queries.outbox import OutboxReads, OutboxWrites
-from storage.queries.puzzles import PuzzleReads, PuzzleWrites
+from storage.queries.puzzles import DailyPuzzleReads, DailyPuzzleWrites, PuzzleReads, PuzzleWrites
 from storage.queries.ratings import RatingReads, RatingWrites
 from storage.queries.seasons import SeasonReads, SeasonWrites
 from storage.queries.settings import SettingsReads, SettingsWrites
@@ -24,7 +24,8 @@ from storage.queries.tournaments import TournamentReads, TournamentWrites
 
 
 class ReadTx(MatchReads, MoveLogReads, DueMatchReads, ChallengeReads, RatingReads, OutboxReads, MemberReads,
-             SettingsReads, TournamentReads, SeasonReads, PuzzleReads):
+             SettingsReads, TournamentReads, SeasonReads, PuzzleReads,
+             DailyPuzzleReads):
     """The read queries, over one connection inside a read (or write) body. Never kept after the body returns.
 
     Args:
@@ -34,7 +35,8 @@ class ReadTx(MatchReads, MoveLogReads, DueMatchReads, ChallengeReads, RatingRead
 
 
 class Tx(ReadTx, MatchWrites, ChallengeWrites, RatingWrites, OutboxWrites, MemberWrites, SettingsWrites,
-         TournamentWrites, SeasonWrites, PuzzleWrites):
+         TournamentWrites, SeasonWrites, PuzzleWrites,
+         DailyPuzzleWrites):
     """The read queries plus the writes, inside one write transaction (a write body's argument).
 
     Raising from the body rolls every write back.

@@ -274,7 +274,9 @@ class Community(commands.Cog):
                            disallow_channel="Remove a channel from the allowed list",
                            all_channels="Clear the list: matches may start in any channel",
                            vacation_days="Vacation days per member per calendar year (0–365; 0: no vacations)",
-                           seasons="Separate leaderboards per month or quarter (ratings carry on), or off")
+                           seasons="Separate leaderboards per month or quarter (ratings carry on), or off",
+                           puzzle_channel="Post a daily puzzle in this channel",
+                           puzzle_hour="The daily puzzle's hour (UTC, 0–23)", puzzle_off="Stop the daily puzzle")
     @app_commands.choices(days=[app_commands.Choice(name=plural(d, "day"), value=d) for d in (1, 2, 3, 5, 7, 14)] +
                           [app_commands.Choice(name="no limit", value=0)])
     @app_commands.default_permissions(manage_guild=True)
@@ -286,7 +288,9 @@ class Community(commands.Cog):
                        allow_channel: discord.TextChannel | None = None,
                        disallow_channel: discord.TextChannel | None = None, all_channels: bool = False,
                        vacation_days: app_commands.Range[int, 0, 365] | None = None,
-                       seasons: Literal["off", "monthly", "quarterly"] | None = None) -> None:
+                       seasons: Literal["off", "monthly", "quarterly"] | None = None,
+                       puzzle_channel: discord.TextChannel | None = None,
+                       puzzle_hour: app_commands.Range[int, 0, 23] | None = None, puzzle_off: bool = False) -> None:
         """Show the settings, or change the ones given (only members with Manage Server)."""
         guild_id = require_guild(interaction)
         current = await self.bot.services.settings.get(guild_id)
@@ -303,6 +307,12 @@ class Community(commands.Cog):
             changes["vacation_days"] = vacation_days
         if seasons is not None:
             changes["seasons"] = seasons
+        if puzzle_channel is not None:
+            changes["puzzle_channel_id"] = puzzle_channel.id
+        if puzzle_off and current.puzzle_channel_id is not None:
+            changes["puzzle_channel_id"] = None
+        if puzzle_hour is not None:
+            changes["puzzle_hour"] = puzzle_hour
         channels = set(current.allowed_channels)
         if all_channels:
             channels.clear()
@@ -322,7 +332,9 @@ class Community(commands.Cog):
                 f"• Matches against the computer count in records: {'yes' if current.rate_computer else 'no'}\n"
                 f"• Vacation per member and calendar year: "
                 f"{plural(current.vacation_days, 'day') if current.vacation_days else 'none'}\n"
-                f"• Seasons (separate leaderboards; ratings carry on): {current.seasons}")
+                f"• Seasons (separate leaderboards; ratings carry on): {current.seasons}\n"
+                f"• Daily puzzle: " + (f"in <#{current.puzzle_channel_id}> at {current.puzzle_hour:02d}:00 UTC"
+                                       if current.puzzle_channel_id else "off"))
         await respond(interaction, text, private=True)
 
 

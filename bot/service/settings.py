@@ -43,11 +43,14 @@ class SettingsService:
 
     Args:
         db: the open database. clock: returns the current time in epoch seconds.
+        puzzles_changed: called (it returns at once) after a change of the daily puzzle's channel or hour.
     """
 
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time,
+                 puzzles_changed: Callable[[], None] = lambda: None) -> None:
         self.db = db
         self.clock = clock
+        self.puzzles_changed = puzzles_changed
 
     async def get(self, guild_id: int) -> SettingsRecord:
         """A server's settings (the defaults for a server that never changed any)."""
@@ -83,5 +86,8 @@ class SettingsService:
             tx.put_settings(current, now)
             return current
 
-        return await write(self.db, body, landed=rerun)
+        updated = await write(self.db, body, landed=rerun)
+        if {"puzzle_channel_id", "puzzle_hour"} & set(changes):
+            self.puzzles_changed()
+        return updated
 

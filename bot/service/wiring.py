@@ -14,6 +14,7 @@ from bot.service.base import Doorbell, MatchEnds
 from bot.service.challenges import COMPUTER_NAME, ChallengeService
 from bot.service.computer import ComputerPool
 from bot.service.computer_turns import ComputerTurnService
+from bot.service.daily_puzzles import DailyPuzzleService
 from bot.service.deadlines import DeadlineService
 from bot.service.endings import EndingService
 from bot.service.moves import MoveService
@@ -58,11 +59,13 @@ class Services:
         db.events.subscribe(lambda event: self.news_doorbell.ring() if isinstance(event, NewsQueued) else None)
         self.deadline_doorbell = Doorbell()
         """Rung when deadlines came nearer (a vacation ended early): the deadline task answers it."""
+        self.puzzle_doorbell = Doorbell()
+        """Rung when a server changed its daily puzzle's channel or hour: the daily puzzle task answers it."""
         self.tournament_doorbell = Doorbell()
         """Rung when the tournaments have work (a game of theirs ended): the tournament task answers it."""
         self.reading = ReadingService(db)
         """One match, a member's lists and pages, a match's move log."""
-        self.settings = SettingsService(db, clock=clock)
+        self.settings = SettingsService(db, clock=clock, puzzles_changed=self.puzzle_doorbell.ring)
         """A server's settings."""
         self.challenges = ChallengeService(db, clock=clock, computer_id=computer_id, computer_name=computer_name)
         """Challenges and the start of matches."""
@@ -83,7 +86,9 @@ class Services:
         self.ratings = RatingService(db)
         """Leaderboards, seasons and members' records."""
         self.puzzles = PuzzleService(db, clock=clock, shards=shards)
-        """Puzzles for members and servers' daily puzzles."""
+        """Puzzles for members."""
+        self.daily_puzzles = DailyPuzzleService(db, self.puzzles, clock=clock, shards=shards)
+        """Servers' daily puzzles and the monthly table."""
         director = Director(db, clock=clock, computer=self.computer,
                             computer_name=lambda: self.challenges.computer_name)
         self.tournament_rounds = RoundService(db, clock=clock, director=director, ends=self.match_ends,

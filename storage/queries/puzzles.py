@@ -11,15 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from storage.puzzle_records import DailyPuzzleRecord, PuzzleAttemptRecord, PuzzlePlayerRecord, PuzzleRecord
 from storage.queries.base import Publisher, Queries, shard_where
-from storage.records import (
-    DailyPuzzleRecord,
-    PuzzleAttemptRecord,
-    PuzzlePlayerRecord,
-    PuzzleRecord,
-    Row,
-    Shards,
-)
+from storage.records import Row, Shards
 
 _PUZZLE = "id, game, record, digest, rating, deviation, volatility, plays, retired_at, retired_why"
 _PLAYER = "user_id, rating, deviation, volatility, rated, solved, streak, best_streak, updated_at"
@@ -116,6 +110,10 @@ class PuzzleReads(Queries):
                          "WHERE a.user_id = ? AND a.daily_id = 0 AND a.solved IS NOT NULL "
                          "GROUP BY p.game ORDER BY p.game", (user_id,))
         return [(str(row[0]), int(row[1]), int(row[2] or 0)) for row in rows]
+
+
+class DailyPuzzleReads(Queries):
+    """Reading servers' daily puzzles, their attempts and the monthly table."""
 
     def get_daily(self, daily_id: int) -> DailyPuzzleRecord | None:
         """One daily puzzle, or ``None``."""
@@ -242,6 +240,10 @@ class PuzzleWrites(PuzzleReads, Publisher):
         assignments = ", ".join(f"{name} = ?" for name in fields)
         self._conn.execute(f"UPDATE puzzle_attempts SET {assignments} WHERE id = ?",  # noqa: S608 - names checked against _ATTEMPT_FIELDS
                            (*values, attempt_id))
+
+
+class DailyPuzzleWrites(DailyPuzzleReads, Publisher):
+    """Storing servers' daily puzzles."""
 
     def add_daily(self, guild_id: int, day: str, puzzle_id: str, channel_id: int, post_at: float,
                   reveal_at: float) -> DailyPuzzleRecord | None:

@@ -12,7 +12,8 @@ import glicko2  # type: ignore[import-untyped]
 import pytest
 
 from bot.service import BadOption, MatchOver, NotAllowed, Services
-from bot.service.puzzles import DAILY_NEWS, REVEAL_NEWS, PuzzleService, day_start, line_state
+from bot.service.daily_puzzles import DAILY_NEWS, REVEAL_NEWS, day_start
+from bot.service.puzzles import PuzzleService, line_state
 from games.puzzles import Puzzle, Step, shipped
 from storage import Database, ReadTx
 
@@ -139,9 +140,9 @@ async def test_the_daily_puzzle_is_planned_once_a_day_through_the_outbox(db: Dat
     clock = Clock()
     services = Services(db, clock=clock)
     services.puzzles.source = lambda: SHIPPED[:200]
-    assert await services.puzzles.plan_daily() is None  # no server has a channel
+    assert await services.daily_puzzles.plan_daily() is None  # no server has a channel
     await services.settings.update(5, puzzle_channel_id=66, puzzle_hour=9)
-    wait = await services.puzzles.plan_daily()
+    wait = await services.daily_puzzles.plan_daily()
     start = day_start(NOW, 9)
     assert wait == pytest.approx(start + 86400 - NOW)
     daily = await db.read(ReadTx.latest_daily, 5)
@@ -149,17 +150,17 @@ async def test_the_daily_puzzle_is_planned_once_a_day_through_the_outbox(db: Dat
     news = {(n.kind, n.subject_id, n.next_at) for n in await services.outbox.of_subject(daily.id, [DAILY_NEWS,
                                                                                                    REVEAL_NEWS])}
     assert news == {(DAILY_NEWS, daily.id, NOW), (REVEAL_NEWS, daily.id, start + 86400)}
-    await services.puzzles.plan_daily()
+    await services.daily_puzzles.plan_daily()
     assert await db.read(ReadTx.latest_daily, 5) == daily  # once a day
     clock.now = start + 86400
-    await services.puzzles.plan_daily()
+    await services.daily_puzzles.plan_daily()
     tomorrow = await db.read(ReadTx.latest_daily, 5)
     assert tomorrow is not None and tomorrow.id != daily.id and tomorrow.puzzle_id != daily.puzzle_id
-    attempt = await services.puzzles.start_daily(tomorrow.id, 7, "ann", 5)
+    attempt = await services.daily_puzzles.start_daily(tomorrow.id, 7, "ann", 5)
     with pytest.raises(NotAllowed, match="another server"):
-        await services.puzzles.start_daily(tomorrow.id, 7, "ann", 6)
+        await services.daily_puzzles.start_daily(tomorrow.id, 7, "ann", 6)
     puzzle = attempt.puzzle
     judged = await services.puzzles.answer(attempt.attempt.id, 7, _wrong(puzzle))
     assert judged.rating_after is None and await db.read(ReadTx.puzzle_player, 7) is None  # daily: not rated
     with pytest.raises(MatchOver, match="over"):
-        await services.puzzles.start_daily(daily.id, 8, "ben", 5)  # yesterday's, revealed at its end
+        await services.daily_puzzles.start_daily(daily.id, 8, "ben", 5)  # yesterday's, revealed at its end

@@ -1,0 +1,208 @@
+"""``/puzzle`` and the daily puzzle through the real discord.py code paths (SimCord): a puzzle solved by the pick list
+and by the Answer modal, failed and shown; a multi-move puzzle with the bot's defence; the rating moved by the
+glicko2 library's values; no repeats; bad input quoted with nothing changed; someone else's puzzle refused; a puzzle
+whose proof no longer holds retired and never shown; the daily post through the outbox, answered privately and
+revealed in its thread after a simulated day, with nothing of the answer shown to others before; the monthly
+table."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import discord
+import glicko2  # type: ignore[import-untyped]
+import pytest
+
+from bot.exts.puzzles import PickSelect, ShowButton
+from bot.service import MatchOver
+from bot.service.daily_puzzles import DAILY_NEWS
+from games.puzzles import Puzzle, Step, shipped
+from storage import Database, ReadTx
+from tests.bot.helpers import World, buttons
+
+SHIPPED = shipped()
+DAY = 86400.0
+
+
+def _first(game: str, length: int = 1, skip: int = 0) -> Puzzle:
+    return [p for p in SHIPPED if p.game == game and len(p.line) == length][skip]
+
+
+def _wrong(puzzle: Puzzle, step: int = 0) -> str:
+    return next(move for move, _ in puzzle.proof[step].values if move not in puzzle.proof[step].accepted)
+
+
+def _use(env: Any, puzzles: list[Puzzle]) -> None:
+    """The bot serves only ``puzzles`` (seeded choice)."""
+    env.bot.services.puzzles.source = lambda: puzzles
+    env.bot.services.puzzles.rng = random.Random(3)
+
+
+def _shown(result: Any) -> Any:
+    """The message an interaction answered with (the response, else the last follow-up)."""
+    return result.response if result.response is not None else result.followups[-1]
+
+
+def _ids(message: Any) -> list[str]:
+    """The custom ids of a message's components (a response's raw rows, or a channel message's)."""
+    rows = message.components
+    if rows and isinstance(rows[0], dict):
+        return [item["custom_id"] for row in rows for item in row.get("components", []) if "custom_id" in item]
+    return list(buttons(message))
+
+
+def _select_id(message: Any) -> str:
+    return next(cid for cid in _ids(message) if cid.startswith("napkin:pz:pick:"))
+
+
+async def _attempts(db: Database) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in await db.fetchall("SELECT * FROM puzzle_attempts ORDER BY id")]
+
+
+async def test_a_puzzle_solved_from_the_pick_list_raises_the_rating_by_glicko2(simcord_env, db: Database) -> None:
+    two = {p.id: p for p in (_first("chopsticks"), _first("chopsticks", skip=1))}
+    _use(simcord_env, list(two.values()))
+    world = World(simcord_env, "alice")
+    asked = await world["alice"].slash(world.channel, "puzzle next", game="chopsticks")
+    assert asked.ephemeral
+    puzzle = two[(await _attempts(db))[-1][2]]
+    shown = _shown(asked)
+    assert "**Puzzle** · Chopsticks" in shown.content and "You are **alice**" in shown.content
+    alt = shown.attachments[0].description
+    assert alt and "alice" in alt and "opponent" in alt and len(alt) <= 1024
+    solved = await world["alice"].select(shown, [puzzle.answer[0]], custom_id=_select_id(shown))
+    assert solved.ephemeral
+    text = _shown(solved).content
+    member = glicko2.Player()
+    member.update_player([puzzle.rating], [350], [1])
+    assert "Solved!" in text and f"1500 → **{round(member.getRating())}**" in text and "streak 1" in text
+    player = await db.read(ReadTx.puzzle_player, world["alice"].id)
+    assert player is not None and player.rating == pytest.approx(member.getRating()) and player.rating > 1500
+    nothing_public = [m for m in world.channel.history() if puzzle.answer[0] in m.content]
+    assert nothing_public == []  # all of it was ephemeral
+    again = await world["alice"].click(_shown(solved), label="Next Chopsticks puzzle")
+    assert _shown(again).attachments and (await _attempts(db))[-1][2] != puzzle.id  # never the same puzzle twice
+    assert len(await _attempts(db)) == 2
+
+
+async def test_a_typed_answer_fails_then_bad_input_is_quoted_and_the_answer_shown(simcord_env, db: Database) -> None:
+    puzzle = next(p for p in SHIPPED if p.game == "differences" and len(p.proof[0].values) > 25)
+    _use(simcord_env, [puzzle])
+    world = World(simcord_env, "alice")
+    shown = _shown(await world["alice"].slash(world.channel, "puzzle next"))
+    assert not any(cid.startswith("napkin:pz:pick:") for cid in _ids(shown))  # over 25 moves: typed, not picked
+    modal = await world["alice"].click(shown, label="Answer")
+    assert modal.modal is not None
+    wrong = _wrong(puzzle)
+    failed = await world["alice"].submit_modal(modal, {"napkin:pz:move": wrong})
+    text = _shown(failed).content
+    assert f"`{wrong}` is not the best move" in text and "1500 → **" in text and "(−" in text
+    player = await db.read(ReadTx.puzzle_player, world["alice"].id)
+    assert player is not None and player.rating < 1500 and player.streak == 0
+    before = await _attempts(db)
+    modal = await world["alice"].click(_shown(failed), label="Answer")
+    bad = await world["alice"].submit_modal(modal, {"napkin:pz:move": "zz99"})
+    assert bad.ephemeral and "`zz99` is not a move here" in _shown(bad).content
+    assert await _attempts(db) == before and await db.read(ReadTx.puzzle_player, world["alice"].id) == player
+    answer = await world["alice"].click(_shown(failed), label="Show the answer")
+    assert f"The answer: `{puzzle.line[0]}`" in _shown(answer).content
+    assert await db.read(ReadTx.puzzle_player, world["alice"].id) == player  # rated once: at the wrong answer
+
+
+async def test_a_multi_move_puzzle_plays_the_bots_defence(simcord_env, db: Database) -> None:
+    puzzle = _first("chopsticks", length=3)
+    _use(simcord_env, [puzzle])
+    world = World(simcord_env, "alice")
+    shown = _shown(await world["alice"].slash(world.channel, "puzzle next"))
+    first = await world["alice"].select(shown, [puzzle.line[0]], custom_id=_select_id(shown))
+    reply = _shown(first)
+    assert f"Right: `{puzzle.line[0]}`. The opponent answers `{puzzle.line[1]}`" in reply.content
+    stale = await world["alice"].select(shown, [puzzle.line[0]], custom_id=_select_id(shown))
+    assert "out of date" in _shown(stale).content  # the first board's list no longer answers
+    done = await world["alice"].select(reply, [puzzle.line[2]], custom_id=_select_id(reply))
+    assert "Solved!" in _shown(done).content
+    stored = (await _attempts(db))[-1]
+    assert stored[6:8] == (2, 2)  # both solver moves found, in two tries
+
+
+async def test_someone_elses_puzzle_is_refused_and_nothing_changes(simcord_env, db: Database) -> None:
+    puzzle = _first("polygons")
+    _use(simcord_env, [puzzle])
+    world = World(simcord_env, "alice", "bob")
+    shown = _shown(await world["alice"].slash(world.channel, "puzzle next"))
+    before = await _attempts(db)
+    attempt_id = int(next(cid for cid in _ids(shown) if cid.startswith("napkin:pz:show:")).rsplit(":", 1)[1])
+    # alice's answer is only hers to see: a public message with her puzzle's components stands for any way bob could
+    # send their ids (a forged interaction)
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShowButton(attempt_id))
+    view.add_item(PickSelect(attempt_id, 0, [puzzle.answer[0]]))
+    channel = simcord_env.bot.get_channel(world.channel.id)
+    await channel.send("alice's puzzle", view=view)
+    await simcord_env.settle()
+    public = world.channel.last_message
+    refused = await world["bob"].click(public, label="Show the answer")
+    assert refused.ephemeral and "This is alice's puzzle" in _shown(refused).content
+    picked = await world["bob"].select(public, [puzzle.answer[0]], custom_id=f"napkin:pz:pick:{attempt_id}:0")
+    assert picked.ephemeral and "This is alice's puzzle" in _shown(picked).content
+    assert await _attempts(db) == before and await db.read(ReadTx.puzzle_player, world["alice"].id) is None
+
+
+async def test_a_puzzle_whose_proof_no_longer_holds_is_retired_never_shown(simcord_env, db: Database) -> None:
+    bad = _first("groebner_nim")
+    step = bad.proof[0]
+    values = tuple((m, dataclasses.replace(v, amount=v.amount + 1)) if m == step.accepted[0] else (m, v)
+                   for m, v in step.values)
+    broken = dataclasses.replace(bad, proof=(Step(values, step.accepted), *bad.proof[1:]))
+    _use(simcord_env, [broken, _first("chopsticks")])
+    world = World(simcord_env, "alice")
+    refused = await world["alice"].slash(world.channel, "puzzle next", game="groebner_nim")
+    assert refused.ephemeral and "Gröbner Nim has no puzzles" in _shown(refused).content
+    stored = await db.read(ReadTx.get_puzzle, broken.id)
+    assert stored is not None and stored.retired_at is not None
+    served = _shown(await world["alice"].slash(world.channel, "puzzle next"))
+    assert "Chopsticks" in served.content
+
+
+async def test_the_daily_puzzle_is_posted_through_the_outbox_and_revealed_after_the_day(simcord_env,
+                                                                                        db: Database) -> None:
+    env = simcord_env
+    puzzle = _first("chopsticks")
+    _use(env, [puzzle])
+    world = World(env, "alice", "bob", "cat")
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(env.create_user("boss"), roles=[admins])
+    set_up = await boss.slash(world.channel, "settings", puzzle_channel=world.channel, puzzle_hour=0)
+    assert "Daily puzzle: in <#" in _shown(set_up).content
+    await env.advance_time(1)
+    daily = await db.read(ReadTx.latest_daily, world.guild.id)
+    assert daily is not None and daily.puzzle_id == puzzle.id and daily.message_id is not None
+    assert not await env.bot.services.outbox.of_subject(daily.id, [DAILY_NEWS])  # delivered through the outbox
+    post = next(m for m in world.channel.history() if m.id == daily.message_id)
+    assert "**Daily puzzle**" in post.content and post.attachments and post.attachments[0].description
+    solving = await world["bob"].click(post, label="Solve it")
+    assert solving.ephemeral
+    board = _shown(solving)
+    wrong = await world["bob"].select(board, [_wrong(puzzle)], custom_id=_select_id(board))
+    assert "is not the best move" in _shown(wrong).content and "rating" not in _shown(wrong).content  # unrated
+    right = await world["bob"].select(_shown(wrong), [puzzle.answer[0]], custom_id=_select_id(_shown(wrong)))
+    assert "Solved, in 2 tries" in _shown(right).content
+    cat = _shown(await world["cat"].click(post, label="Solve it"))
+    await world["cat"].click(cat, label="Show the answer")
+    thread = world.thread()
+    public = [m.content for m in (*world.channel.history(), *thread.history())]
+    assert not any(f"`{puzzle.answer[0]}`" in text for text in public)  # nothing of the answer before the reveal
+    await env.advance_time(DAY)
+    revealed = await db.read(ReadTx.get_daily, daily.id)
+    assert revealed is not None and revealed.revealed
+    reveal = thread.history()[-1].content
+    assert f"the answer** `{puzzle.answer[0]}`" in reveal and "1. bob — 2 tries" in reveal
+    assert "1 member looked at the answer" in reveal and "cat" not in reveal
+    closed = next(m for m in world.channel.history() if m.id == daily.message_id)
+    assert all(button.disabled for button in buttons(closed).values())  # the day is over: Solve it is disabled
+    with pytest.raises(MatchOver, match="day is over"):
+        await env.bot.services.daily_puzzles.start_daily(daily.id, world["alice"].id, "alice", world.guild.id)
+    table = _shown(await world["alice"].slash(world.channel, "puzzle month"))
+    assert "1. bob — 1 puzzle in 2 tries" in table.content
