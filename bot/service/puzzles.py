@@ -98,7 +98,7 @@ class Judged:
             ``"wrong"`` (not the best move: ``worth`` against ``best``), ``"shown"`` (the answer was shown).
         attempt: the attempt after it. puzzle: the puzzle. move: the answer in the game's notation (``None`` when
             shown). defence: the bot's reply, when the line goes on. state: the position now (after the defence;
-            after the whole line when solved or shown).
+            after the whole line and what follows by force (:func:`forced`) when solved or shown).
         worth, best: for a wrong answer, the exact value of the move played and of the best move, for the member.
         rating_before, rating_after: the member's puzzle rating around this result when it was the rated one.
         player: the member's puzzle rating after it (``None`` when they have none).
@@ -137,6 +137,19 @@ def line_state(puzzle: Puzzle, plies: int) -> State[Any]:
     state = puzzle_state(puzzle)
     for notation in puzzle.line[:plies]:
         state = state.apply(state.parse_move(notation))
+    return state
+
+
+def forced(state: State[Any], limit: int = 64) -> State[Any]:
+    """``state`` after every move that is the only legal move (at most ``limit``): where a line ends, what follows
+    by force (the last mark of a grid, the closing of a path) is shown with it."""
+    for _ in range(limit):
+        if state.is_over:
+            break
+        moves = state.legal_moves()
+        if len(moves) != 1:
+            break
+        state = state.apply(moves[0])
     return state
 
 
@@ -323,7 +336,7 @@ class PuzzleService:
             progress += 1
             done = progress == len(puzzle.proof)
             defence = None if done else puzzle.line[2 * progress - 1]
-            shown = after if defence is None else after.apply(after.parse_move(defence))
+            shown = forced(after) if defence is None else after.apply(after.parse_move(defence))
             return await self._settle(served, "solved" if done else "right", notation, defence, shown, now,
                                       progress=progress)
         return await self._settle(served, "wrong", notation, None, state, now, worth=step.value_of(notation),
@@ -336,8 +349,8 @@ class PuzzleService:
             NotFound, NotAllowed, MatchOver: as :meth:`attempt`.
         """
         served = await self.attempt(attempt_id, user_id)
-        return await self._settle(served, "shown", None, None, line_state(served.puzzle, len(served.puzzle.line)),
-                                  self.clock())
+        return await self._settle(served, "shown", None, None,
+                                  forced(line_state(served.puzzle, len(served.puzzle.line))), self.clock())
 
     async def _settle(self, served: Served, verdict: Verdict, move: str | None, defence: str | None,
                       state: State[Any], now: float, *, progress: int | None = None, worth: GameValue | None = None,

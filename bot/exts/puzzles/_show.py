@@ -64,9 +64,13 @@ def line_text(puzzle: Puzzle) -> str:
 
 
 def example(served: Served) -> str:
-    """A legal move of the position, as a format example (drawn by the attempt: it says nothing of the answer)."""
-    moves = [served.state.format_move(move) for move in served.state.legal_moves()]
-    return random.Random(served.attempt.id * 1000 + served.attempt.progress).choice(moves) if moves else ""
+    """A legal move of the position to show how moves are written, only where the moves are too many to list (over
+    :data:`PICK_LIMIT`), and never one of the answer's: with that many moves, ruling one out gives nothing away."""
+    step = served.puzzle.proof[served.attempt.progress]
+    moves = [notation for notation, _ in step.values if notation not in step.accepted]
+    if len(step.values) <= PICK_LIMIT or not moves:
+        return ""
+    return random.Random(served.attempt.id * 1000 + served.attempt.progress).choice(moves)
 
 
 def pick_moves(served: Served) -> list[str]:
@@ -95,9 +99,11 @@ def served_text(served: Served, name: str) -> str:
     if served.attempt.progress:
         lines.append(f"Line so far: {line_text_prefix(served)}. Your move again.")
     lines.append(f"You are **{escape(name)}**. {goal(served.puzzle)}")
-    how = "**Pick** your move below or press **Answer** to type it" if pick_moves(served) else \
-        "Press **Answer** to type your move"
-    lines.append(f"{how} (written as `/{game.command}` takes it, such as `{example(served)}`).")
+    if pick_moves(served):
+        lines.append("**Pick** your move below, or press **Answer** to type it.")
+    else:
+        lines.append(f"Press **Answer** to type your move, written as `/{game.command}` takes it (such as "
+                     f"`{example(served)}`).")
     return "\n".join(lines)
 
 

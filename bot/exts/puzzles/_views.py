@@ -62,7 +62,7 @@ class AnswerModal(ui.Modal, title="Your move"):
     def __init__(self, attempt_id: int) -> None:
         super().__init__(custom_id=f"napkin:pz:modal:{attempt_id}", timeout=None)
         self.attempt_id = attempt_id
-        self.move.placeholder = "written as the game's move command takes it (the puzzle shows an example)"
+        self.move.placeholder = "as the game's move command takes it"
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         """Judge the typed move."""
