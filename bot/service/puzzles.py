@@ -84,9 +84,7 @@ class Served:
     @property
     def solver_seat(self) -> int:
         """The seat the member plays."""
-        seat = puzzle_state(self.puzzle).current_seat
-        assert seat is not None, "a puzzle's position is running"
-        return seat
+        return solver_seat(self.puzzle)
 
 
 @dataclass(frozen=True)
@@ -130,6 +128,13 @@ def puzzle_state(puzzle: Puzzle) -> State[Any]:
     """The puzzle's first position, loaded by its game."""
     state: State[Any] = GAMES[puzzle.game].load(puzzle.position)
     return state
+
+
+def solver_seat(puzzle: Puzzle) -> int:
+    """The seat the member plays: the one to move in the puzzle's first position."""
+    seat = puzzle_state(puzzle).current_seat
+    assert seat is not None, "a puzzle's position is running"
+    return seat
 
 
 def line_state(puzzle: Puzzle, plies: int) -> State[Any]:

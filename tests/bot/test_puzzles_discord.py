@@ -15,9 +15,11 @@ import discord
 import glicko2  # type: ignore[import-untyped]
 import pytest
 
+import renderers
 from bot.exts.puzzles import PickSelect, ShowButton
 from bot.service import MatchOver
 from bot.service.daily_puzzles import DAILY_NEWS
+from bot.service.puzzles import forced, line_state, solver_seat
 from games.puzzles import Puzzle, Step, shipped
 from storage import Database, ReadTx
 from tests.bot.helpers import World, buttons
@@ -111,8 +113,9 @@ async def test_a_typed_answer_fails_then_bad_input_is_quoted_and_the_answer_show
     assert await db.read(ReadTx.puzzle_player, world["alice"].id) == player  # rated once: at the wrong answer
 
 
-async def test_a_multi_move_puzzle_plays_the_bots_defence(simcord_env, db: Database) -> None:
-    puzzle = _first("chopsticks", length=3)
+@pytest.mark.parametrize("game", ["chopsticks", "polygons"])
+async def test_a_multi_move_puzzle_plays_the_bots_defence(simcord_env, db: Database, game: str) -> None:
+    puzzle = next(p for p in SHIPPED if p.game == game and len(p.line) == 3 and solver_seat(p) == 1)  # the second
     _use(simcord_env, [puzzle])
     world = World(simcord_env, "alice")
     shown = _shown(await world["alice"].slash(world.channel, "puzzle next"))
@@ -123,6 +126,10 @@ async def test_a_multi_move_puzzle_plays_the_bots_defence(simcord_env, db: Datab
     assert "out of date" in _shown(stale).content  # the first board's list no longer answers
     done = await world["alice"].select(reply, [puzzle.line[2]], custom_id=_select_id(reply))
     assert "Solved!" in _shown(done).content
+    end = forced(line_state(puzzle, 3))
+    names = ["opponent", "opponent"]
+    names[solver_seat(puzzle)] = "alice"
+    assert _shown(done).attachments[0].description == renderers.alt_text(end, names)  # alice is still her seat
     stored = (await _attempts(db))[-1]
     assert stored[6:8] == (2, 2)  # both solver moves found, in two tries
 

@@ -28,7 +28,7 @@ from bot.exts.puzzles._show import (
 )
 from bot.exts.puzzles._views import AnswerButton, NextButton, PickSelect, ShowButton
 from bot.service import Outdated
-from bot.service.puzzles import Judged, Served
+from bot.service.puzzles import Judged, Served, solver_seat
 from bot.texts import plural
 from bot.utils.converters import require_guild
 from bot.utils.names import escape
@@ -157,10 +157,7 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
 
     async def _send_judged(self, interaction: discord.Interaction[Any], judged: Judged) -> None:
         name = interaction.user.display_name
-        solver = judged.state.current_seat if judged.verdict in ("right", "wrong") else None
-        first = judged.puzzle.position.get("current_seat")
-        seat = int(first if isinstance(first, int) else (solver or 0))
-        fields: dict[str, Any] = {"file": await judged_file(judged, seat, name)}
+        fields: dict[str, Any] = {"file": await judged_file(judged, solver_seat(judged.puzzle), name)}
         if judged.verdict in ("right", "wrong"):
             served = Served(judged.attempt, judged.puzzle, judged.state)
             fields["view"] = puzzle_view(served)
