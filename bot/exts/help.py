@@ -42,11 +42,16 @@ CORRESPONDENCE_COMMANDS = (
     ("/vacation start", "pause your deadlines in this server (`/vacation end` to come back)"),
     ("/notify", "a direct message when it is your move; pings on or off"),
 )
+PUZZLE_COMMANDS = (
+    ("/puzzle next", "a puzzle near your puzzle rating, proven by exact search (only you see it)"),
+    ("/puzzle stats", "a member's puzzle rating, streak and results"),
+    ("/puzzle month", "this month's solvers of the server's daily puzzle"),
+)
 COMMUNITY_COMMANDS = (
     ("/rules", "how a game is played, with an example board"),
     ("/leaderboard", "this server's ranking for a game (this season's; `season:` earlier ones or all time)"),
     ("/stats", "a member's record per game, and their tournaments"),
-    ("/settings", "server settings (Manage Server), seasons among them"),
+    ("/settings", "server settings (Manage Server), seasons and the daily puzzle among them"),
 )
 TOURNAMENT_COMMANDS = (
     ("/tournament create", "open a Swiss or round robin of a game (`variant:` its options as in `start`)"),
@@ -120,6 +125,8 @@ def help_embed() -> discord.Embed:
                     value="\n".join(f"`{name}`: {what}" for name, what in CORRESPONDENCE_COMMANDS), inline=False)
     embed.add_field(name="Tournaments",
                     value="\n".join(f"`{name}`: {what}" for name, what in TOURNAMENT_COMMANDS), inline=False)
+    embed.add_field(name="Puzzles", value="\n".join(f"`{name}`: {what}" for name, what in PUZZLE_COMMANDS),
+                    inline=False)
     embed.add_field(name="More", value="\n".join(f"`{name}`: {what}" for name, what in COMMUNITY_COMMANDS),
                     inline=False)
     embed.set_footer(text="Inside a match's thread the match is implied; elsewhere pick it with the match option. "

@@ -131,8 +131,8 @@ def judged_text(judged: Judged) -> str:
         return f"The answer: {line_text(puzzle)}.\nThemes: {themes}.{source}{rating}"
     if attempt.daily_id:
         tries = plural(attempt.tries, "try", "tries")
-        return (f"Solved, in {tries}: {line_text(puzzle)}. Who solved it is revealed in the daily puzzle's thread "
-                f"when the day ends.")
+        return (f"Solved, in {tries}: {line_text(puzzle)}. Who solved it, and in how many tries, is revealed under "
+                "the daily puzzle when the day ends.")
     how = "Solved!" if attempt.solved else f"Found, after {plural(attempt.tries, 'try', 'tries')} (rated as missed)."
     return f"{how} {line_text(puzzle)}.\nThemes: {themes}.{source}{rating}"
 
