@@ -299,12 +299,15 @@ class PuzzleService:
         """A member's attempt as it stands (to answer it).
 
         Raises:
-            NotFound: no such attempt. NotAllowed: it is someone else's. MatchOver: it is finished.
+            NotFound: no such attempt. NotAllowed: it is someone else's. MatchOver: it is finished, or it is a daily
+                puzzle whose day is over.
         """
         attempt = await self.db.read(ReadTx.get_attempt, attempt_id)
         self._check(attempt, user_id)
         assert attempt is not None
         daily = await self.db.read(ReadTx.get_daily, attempt.daily_id) if attempt.daily_id else None
+        if daily is not None and (daily.revealed or self.clock() >= daily.reveal_at):
+            raise MatchOver("That daily puzzle's day is over and its answer is revealed.")
         return await self._served(attempt, daily=daily)
 
     @staticmethod

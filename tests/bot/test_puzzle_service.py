@@ -164,3 +164,7 @@ async def test_the_daily_puzzle_is_planned_once_a_day_through_the_outbox(db: Dat
     assert judged.rating_after is None and await db.read(ReadTx.puzzle_player, 7) is None  # daily: not rated
     with pytest.raises(MatchOver, match="over"):
         await services.daily_puzzles.start_daily(daily.id, 8, "ben", 5)  # yesterday's, revealed at its end
+    clock.now = tomorrow.reveal_at
+    with pytest.raises(MatchOver, match="day is over"):  # an answer after the day ends is not counted
+        await services.puzzles.answer(attempt.attempt.id, 7, puzzle.answer[0])
+    assert (await db.read(ReadTx.get_attempt, attempt.attempt.id)) == judged.attempt
