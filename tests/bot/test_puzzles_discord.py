@@ -124,6 +124,9 @@ async def test_a_multi_move_puzzle_plays_the_bots_defence(simcord_env, db: Datab
     assert f"Right: `{puzzle.line[0]}`. The opponent answers `{puzzle.line[1]}`" in reply.content
     stale = await world["alice"].select(shown, [puzzle.line[0]], custom_id=_select_id(shown))
     assert "out of date" in _shown(stale).content  # the first board's list no longer answers
+    typed = await world["alice"].submit_modal(await world["alice"].click(shown, label="Answer"),
+                                              {"napkin:pz:move": puzzle.line[2]})
+    assert "out of date" in _shown(typed).content  # nor its Answer (the move typed is for the newest board)
     done = await world["alice"].select(reply, [puzzle.line[2]], custom_id=_select_id(reply))
     assert "Solved!" in _shown(done).content
     end = forced(line_state(puzzle, 3))

@@ -53,7 +53,7 @@ def puzzle_view(served: Served) -> discord.ui.View:
     moves = pick_moves(served)
     if moves:
         view.add_item(PickSelect(served.attempt.id, served.attempt.progress, moves))
-    view.add_item(AnswerButton(served.attempt.id))
+    view.add_item(AnswerButton(served.attempt.id, served.attempt.progress))
     view.add_item(ShowButton(served.attempt.id))
     return view
 
@@ -143,7 +143,7 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
 
     async def answer(self, interaction: discord.Interaction[Any], attempt_id: int, text: str,
                      progress: int | None = None) -> None:
-        """Judge a move typed or picked (on the board of ``progress``, when picked)."""
+        """Judge a move typed or picked on the board of ``progress`` (an older board's is out of date)."""
         if progress is not None:
             current = await self.puzzles.attempt(attempt_id, interaction.user.id)
             if current.attempt.progress != progress:

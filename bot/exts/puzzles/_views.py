@@ -1,10 +1,10 @@
 """The puzzles' persistent components: :class:`discord.ui.DynamicItem` s whose ``custom_id`` carries the attempt (or
 daily puzzle) they act on, so that they work after a restart, and the modal in which a move is typed.
 
-* **Answer** (``napkin:pz:ans:<attempt>``) opens :class:`AnswerModal` at once (a modal must be the first response:
-  nothing is read before it);
+* **Answer** (``napkin:pz:ans:<attempt>:<progress>``) opens :class:`AnswerModal` at once (a modal must be the first
+  response: nothing is read before it);
 * the **pick list** (``napkin:pz:pick:<attempt>:<progress>``) offers the position's legal moves where they are few;
-  a pick from an older board (the line moved on) is refused as out of date;
+  a pick, or an answer typed, from an older board (the line moved on) is refused as out of date;
 * **Show the answer** (``napkin:pz:show:<attempt>``), **Next puzzle** (``napkin:pz:next:<game or any>``);
 * **Solve it** (``napkin:pz:daily:<daily>``) under a daily post: the member's own attempt, privately.
 
@@ -33,7 +33,7 @@ class PuzzleHandler(Protocol):
 
     async def answer(self, interaction: discord.Interaction[Any], attempt_id: int, text: str,
                      progress: int | None = None) -> None:
-        """Judge ``text`` as the member's move in attempt ``attempt_id`` (``progress``: the board it was picked
+        """Judge ``text`` as the member's move in attempt ``attempt_id`` (``progress``: the board it was given
         on)."""
 
     async def show_answer(self, interaction: discord.Interaction[Any], attempt_id: int) -> None:
@@ -59,37 +59,40 @@ class AnswerModal(ui.Modal, title="Your move"):
 
     move: ui.TextInput[AnswerModal] = ui.TextInput(label="Your move", max_length=100, custom_id="napkin:pz:move")
 
-    def __init__(self, attempt_id: int) -> None:
-        super().__init__(custom_id=f"napkin:pz:modal:{attempt_id}", timeout=None)
+    def __init__(self, attempt_id: int, progress: int) -> None:
+        super().__init__(custom_id=f"napkin:pz:modal:{attempt_id}:{progress}", timeout=None)
         self.attempt_id = attempt_id
+        self.progress = progress
         self.move.placeholder = "as the game's move command takes it"
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         """Judge the typed move."""
         watch(interaction, private=True)
         try:
-            await _handler(interaction).answer(interaction, self.attempt_id, self.move.value)
+            await _handler(interaction).answer(interaction, self.attempt_id, self.move.value, self.progress)
         except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
             await reply_error(interaction, error)
 
 
-class AnswerButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:pz:ans:(?P<attempt>\d+)"):
-    """Opens the modal to type a move in."""
+class AnswerButton(ui.DynamicItem[ui.Button[Any]],
+                   template=r"napkin:pz:ans:(?P<attempt>\d+):(?P<progress>\d+)"):
+    """Opens the modal to type a move in (on the board of ``progress``: an older board's answer is out of date)."""
 
-    def __init__(self, attempt_id: int) -> None:
+    def __init__(self, attempt_id: int, progress: int) -> None:
         super().__init__(ui.Button(label="Answer", style=discord.ButtonStyle.primary,
-                                   custom_id=f"napkin:pz:ans:{attempt_id}"))
+                                   custom_id=f"napkin:pz:ans:{attempt_id}:{progress}"))
         self.attempt_id = attempt_id
+        self.progress = progress
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
                              match: re.Match[str], /) -> AnswerButton:
         """Rebuild the button from its ``custom_id``."""
-        return cls(int(match["attempt"]))
+        return cls(int(match["attempt"]), int(match["progress"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Open the modal (the first response: at once)."""
-        await interaction.response.send_modal(AnswerModal(self.attempt_id))
+        await interaction.response.send_modal(AnswerModal(self.attempt_id, self.progress))
 
 
 class PickSelect(ui.DynamicItem[ui.Select[Any]], template=r"napkin:pz:pick:(?P<attempt>\d+):(?P<progress>\d+)"):
