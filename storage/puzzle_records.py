@@ -15,6 +15,7 @@ class PuzzleRecord:
         id: the puzzle's id (``"<game>-<10 hex digits>"``). game: its game's key.
         rating, deviation, volatility: its Glicko-2 rating (points), rating deviation (points) and volatility.
         plays: rated attempts so far.
+        guild_id: the server whose finished match it came from (served there only), ``None`` for the shipped set.
         retired_at: when its proof was found no longer to hold (epoch seconds), ``None`` while it is served;
         retired_why: why, in a sentence.
     """
@@ -29,6 +30,7 @@ class PuzzleRecord:
     plays: int = 0
     retired_at: float | None = None
     retired_why: str | None = None
+    guild_id: int | None = None
 
 
 @dataclass

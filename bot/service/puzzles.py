@@ -158,11 +158,12 @@ def forced(state: State[Any], limit: int = 64) -> State[Any]:
     return state
 
 
-def record_of(puzzle: Puzzle, *, rating: float | None = None) -> PuzzleRecord:
-    """The stored form of ``puzzle``: its JSON line and that line's digest (SHA-256), rated from its starting rating."""
+def record_of(puzzle: Puzzle, *, guild_id: int | None = None) -> PuzzleRecord:
+    """The stored form of ``puzzle``: its JSON line and that line's digest (SHA-256), rated from its starting rating;
+    ``guild_id``: the server whose match it came from (``None``: the shipped set)."""
     text = puzzle.to_json()
     return PuzzleRecord(puzzle.id, puzzle.game, text, hashlib.sha256(text.encode()).hexdigest(),
-                        float(puzzle.rating if rating is None else rating), PUZZLE_DEVIATION, START_VOLATILITY)
+                        float(puzzle.rating), PUZZLE_DEVIATION, START_VOLATILITY, guild_id=guild_id)
 
 
 def rate(player: PuzzlePlayerRecord, puzzle: PuzzleRecord, solved: bool) -> tuple[tuple[float, float, float],
@@ -223,6 +224,17 @@ class PuzzleService:
             log.info("stored %d puzzles", written)
         return written
 
+    async def add_from_match(self, guild_id: int, puzzles: Sequence[Puzzle]) -> int:
+        """Store the puzzles found in a finished match of server ``guild_id`` (:func:`games.puzzles.from_match`),
+        served to that server's members only (never naming its players: the source says "match #N, move K"); a
+        position stored already (shipped, or met before) is left as it is. Returns how many were new."""
+        records = [record_of(puzzle, guild_id=guild_id) for puzzle in puzzles]
+        now = self.clock()
+        written = await write(self.db, lambda tx: sum(tx.put_puzzle(record, now) for record in records))
+        if written:
+            log.info("stored %d puzzles from a match of server %s", written, guild_id)
+        return written
+
     async def counts(self) -> dict[str, int]:
         """Puzzles served, by game."""
         await self.ensure_loaded()
@@ -250,7 +262,7 @@ class PuzzleService:
     async def next(self, user_id: int, name: str, *, game: str | None = None,
                    guild_id: int | None = None) -> Served:
         """The member's open puzzle (``again``), or a new one near their rating that they never attempted (of
-        ``game``, or of any game), proven again first.
+        ``game``, or of any game; the shipped ones, and in a server its own matches' too), proven again first.
 
         Raises:
             BadOption: ``game`` has no puzzles.
@@ -265,7 +277,7 @@ class PuzzleService:
             return await self._served(open_attempt, again=True, player=player)
         rating = player.rating if player is not None else START_RATING
         while True:
-            near = await self.db.read(ReadTx.nearest_puzzles, user_id, rating, game, NEAREST)
+            near = await self.db.read(ReadTx.nearest_puzzles, user_id, rating, game, NEAREST, guild_id)
             if not near:
                 what = f"{GAMES[game].title} puzzle" if game is not None else "puzzle"
                 if game is not None and not (await self.counts()).get(game):

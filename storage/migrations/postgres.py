@@ -410,6 +410,7 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE puzzles (
         id          TEXT    PRIMARY KEY,
         game        TEXT    NOT NULL,
+        guild_id    BIGINT ,
         record      TEXT    NOT NULL,
         digest      TEXT    NOT NULL,
         rating      DOUBLE PRECISION NOT NULL,

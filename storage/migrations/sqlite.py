@@ -497,8 +497,9 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 14: puzzles (games/puzzles, seeds/puzzles.md). ``puzzles`` holds each puzzle once, by its id (a digest of its
     # position), with its record as JSON and that record's digest (the shipped set is loaded again whenever its
-    # record changed), its Glicko-2 rating (rating, deviation, volatility), and, once its proof no longer holds, when
-    # and why it was retired (never served again). ``puzzle_players`` is a member's puzzle rating (one for the whole
+    # record changed), the server whose match it came from (NULL: the shipped set, served everywhere), its Glicko-2
+    # rating (rating, deviation, volatility), and, once its proof no longer holds, when and why it was retired (never
+    # served again). ``puzzle_players`` is a member's puzzle rating (one for the whole
     # bot, as lichess's), with the current and best streak. ``puzzle_attempts`` is one member's try at one puzzle,
     # alone (``daily_id`` 0) or as a server's daily puzzle: the solver moves found so far, the wrong answers and the
     # last answer typed, whether it was solved at the first try (NULL until it is rated), whether the line was
@@ -509,6 +510,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE puzzles (
         id          TEXT    PRIMARY KEY,
         game        TEXT    NOT NULL,
+        guild_id    INTEGER,
         record      TEXT    NOT NULL,
         digest      TEXT    NOT NULL,
         rating      REAL    NOT NULL,

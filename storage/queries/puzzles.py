@@ -15,7 +15,7 @@ from storage.puzzle_records import DailyPuzzleRecord, PuzzleAttemptRecord, Puzzl
 from storage.queries.base import Publisher, Queries, shard_where
 from storage.records import Row, Shards
 
-_PUZZLE = "id, game, record, digest, rating, deviation, volatility, plays, retired_at, retired_why"
+_PUZZLE = "id, game, record, digest, rating, deviation, volatility, plays, retired_at, retired_why, guild_id"
 _PLAYER = "user_id, rating, deviation, volatility, rated, solved, streak, best_streak, updated_at"
 _ATTEMPT = ("id, user_id, puzzle_id, daily_id, guild_id, display_name, progress, tries, answer, solved, finished, "
             "shown, rating_before, rating_after, started_at, finished_at")
@@ -27,7 +27,7 @@ _NOT_ATTEMPTED = "NOT EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id 
 
 def _puzzle(row: Row) -> PuzzleRecord:
     return PuzzleRecord(row["id"], row["game"], row["record"], row["digest"], row["rating"], row["deviation"],
-                        row["volatility"], row["plays"], row["retired_at"], row["retired_why"])
+                        row["volatility"], row["plays"], row["retired_at"], row["retired_why"], row["guild_id"])
 
 
 def _player(row: Row) -> PuzzlePlayerRecord:
@@ -67,12 +67,14 @@ class PuzzleReads(Queries):
         rows = self._all("SELECT game, COUNT(*) FROM puzzles WHERE retired_at IS NULL GROUP BY game ORDER BY game")
         return {str(row[0]): int(row[1]) for row in rows}
 
-    def nearest_puzzles(self, user_id: int, rating: float, game: str | None, limit: int) -> list[PuzzleRecord]:
-        """Up to ``limit`` served puzzles (of ``game``, or of any game) that ``user_id`` never attempted, nearest in
-        rating to ``rating`` first (ties: lower rating, then id): ``limit`` from above and ``limit`` from below are
-        read along the rating index, then merged."""
+    def nearest_puzzles(self, user_id: int, rating: float, game: str | None, limit: int,
+                        guild_id: int | None = None) -> list[PuzzleRecord]:
+        """Up to ``limit`` served puzzles (of ``game``, or of any game; the shipped ones, and those of ``guild_id``'s
+        own matches) that ``user_id`` never attempted, nearest in rating to ``rating`` first (ties: lower rating,
+        then id): ``limit`` from above and ``limit`` from below are read along the rating index, then merged."""
         where = "p.retired_at IS NULL" + (" AND p.game = ?" if game is not None else "")
-        args: tuple[Any, ...] = (game,) if game is not None else ()
+        where += " AND (p.guild_id IS NULL OR p.guild_id = ?)" if guild_id is not None else " AND p.guild_id IS NULL"
+        args: tuple[Any, ...] = ((game,) if game is not None else ()) + ((guild_id,) if guild_id is not None else ())
         above = self._all(f"SELECT {_PUZZLE} FROM puzzles p WHERE {where} AND p.rating >= ? AND {_NOT_ATTEMPTED} "  # noqa: S608 - module constants
                           "ORDER BY p.rating, p.id LIMIT ?", (*args, rating, user_id, limit))
         below = self._all(f"SELECT {_PUZZLE} FROM puzzles p WHERE {where} AND p.rating < ? AND {_NOT_ATTEMPTED} "  # noqa: S608 - module constants
@@ -161,16 +163,18 @@ class PuzzleWrites(PuzzleReads, Publisher):
     """Storing puzzles, ratings, attempts and daily puzzles."""
 
     def put_puzzle(self, puzzle: PuzzleRecord, now: float) -> bool:
-        """Store a puzzle, or its new record when its digest changed (its rating and plays are kept, and a puzzle
-        retired before is served again: the new record is proven again before it is served); ``True`` when a row was
-        written."""
+        """Store a puzzle; ``True`` when a row was written. A shipped puzzle (``guild_id`` ``None``) replaces the
+        stored record when its digest changed (its rating and plays are kept, a puzzle retired before is served
+        again: the new record is proven again before it is served), also a server's puzzle of the same position
+        (which becomes everyone's); a server's puzzle (from its match) never replaces one already stored."""
+        conflict = ("DO UPDATE SET record = excluded.record, digest = excluded.digest, game = excluded.game, "
+                    "guild_id = NULL, retired_at = NULL, retired_why = NULL WHERE puzzles.digest <> excluded.digest"
+                    if puzzle.guild_id is None else "DO NOTHING")
         cursor = self._conn.execute(
-            "INSERT INTO puzzles (id, game, record, digest, rating, deviation, volatility, added_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record, "
-            "digest = excluded.digest, game = excluded.game, retired_at = NULL, retired_why = NULL "
-            "WHERE puzzles.digest <> excluded.digest",
+            "INSERT INTO puzzles (id, game, record, digest, rating, deviation, volatility, added_at, guild_id) "  # noqa: S608 - one of two fixed clauses
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) {conflict}",
             (puzzle.id, puzzle.game, puzzle.record, puzzle.digest, puzzle.rating, puzzle.deviation,
-             puzzle.volatility, now))
+             puzzle.volatility, now, puzzle.guild_id))
         return cursor.rowcount == 1
 
     def retire_puzzle(self, puzzle_id: str, why: str, now: float) -> None:

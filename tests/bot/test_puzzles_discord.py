@@ -8,6 +8,7 @@ table."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from typing import Any
 
@@ -17,12 +18,15 @@ import pytest
 
 import renderers
 from bot.exts.puzzles import PickSelect, ShowButton
-from bot.service import MatchOver
+from bot.service import MatchOver, Player
 from bot.service.daily_puzzles import DAILY_NEWS
 from bot.service.puzzles import forced, line_state, solver_seat
+from games import GAMES
 from games.puzzles import Puzzle, Step, shipped
+from games.puzzles.generate import self_play
 from storage import Database, ReadTx
 from tests.bot.helpers import World, buttons
+from tests.reliability._support import service_match
 
 SHIPPED = shipped()
 DAY = 86400.0
@@ -216,3 +220,60 @@ async def test_the_daily_puzzle_is_posted_through_the_outbox_and_revealed_after_
         await env.bot.services.daily_puzzles.start_daily(daily.id, world["alice"].id, "alice", world.guild.id)
     table = _shown(await world["alice"].slash(world.channel, "puzzle month"))
     assert "1. bob — 1 puzzle in 2 tries" in table.content
+
+
+def _missed_win_match() -> tuple[Puzzle, list[str]]:
+    """A Chopsticks puzzle met in self-play from the default start, and a match that reaches its position, where the
+    player to move throws the win away, then plays on (at random) to the end."""
+    game = GAMES["chopsticks"]
+    start = game.new_state().to_dict()
+    for puzzle in SHIPPED:
+        if puzzle.game != "chopsticks" or puzzle.value.result != "win" or puzzle.source.kind != "self-play":
+            continue
+        assert puzzle.source.seed is not None and puzzle.source.match is not None
+        states = [s for s, _ in itertools.islice(self_play("chopsticks", puzzle.source.seed, puzzle.source.match),
+                                                 puzzle.source.ply + 1)]
+        if states[0].to_dict() != start:
+            continue
+        moves = [states[i].format_move(states[i + 1].last_move) for i in range(puzzle.source.ply)]
+        blunder = next(notation for notation, value in puzzle.proof[0].values if value.result != "win")
+        state = states[-1].play(blunder)
+        moves.append(blunder)
+        rng = random.Random(5)
+        while not state.is_over:
+            move = game.computer_move(state, "easy", rng)
+            moves.append(state.format_move(move))
+            state = state.apply(move)
+        return puzzle, moves
+    raise AssertionError("no such puzzle")
+
+
+async def test_a_reviewed_match_where_a_win_was_missed_gives_its_server_that_puzzle(simcord_env, db: Database) -> None:
+    env = simcord_env
+    _use(env, [])  # no shipped puzzles: only what the server's own matches give
+    puzzle, moves = _missed_win_match()
+    world = World(env, "alice", "bob")
+    elsewhere = World(env, "cat")
+    services = env.bot.services
+    match = await service_match(services, "chopsticks", world.guild.id, (Player(world["alice"].id, "alice"),
+                                                                         Player(world["bob"].id, "bob")))
+    for notation in moves:
+        current = await services.reading.get_match(match.id)
+        assert current.current_seat is not None
+        await services.moves.play(match.id, world.guild.id, current.seats[current.current_seat].user_id, notation)
+    assert (await services.reading.get_match(match.id)).status == "finished"
+    reviewed = await world["alice"].slash(world.channel, "match review", match=str(match.id))
+    assert reviewed.ephemeral
+    stored = await db.read(ReadTx.get_puzzle, puzzle.id)
+    assert stored is not None and stored.guild_id == world.guild.id  # kept for this server
+    refused = await elsewhere["cat"].slash(elsewhere.channel, "puzzle next")
+    assert "You have tried every puzzle" in _shown(refused).content  # another server's members never get it
+    shown = _shown(await world["bob"].slash(world.channel, "puzzle next"))
+    served = await db.read(ReadTx.get_puzzle, (await _attempts(db))[-1][2])
+    assert served is not None and served.guild_id == world.guild.id and "**Puzzle** · Chopsticks" in shown.content
+    source = Puzzle.from_json(served.record).source  # the missed win, or another move the match gave value away
+    assert (source.kind, source.match) == ("match", match.id) and moves[source.ply] not in Puzzle.from_json(
+        served.record).answer
+    answer = _shown(await world["bob"].click(shown, label="Show the answer"))
+    assert f"From match #{match.id}, move {source.ply + 1}." in answer.content
+    assert "alice" not in answer.content  # the players are never named

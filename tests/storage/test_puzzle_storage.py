@@ -85,3 +85,18 @@ async def test_attempts_players_and_the_daily_puzzle(db: Database) -> None:
         ("ann", False), ("ben", False), ("cat", True)]
     assert await db.read(ReadTx.month_table, 5, NOW - 1, NOW + 1, 10) == [(7, "ann", 1, 1), (8, "ben", 1, 3)]
     assert await db.read(ReadTx.month_table, 5, NOW + 1, NOW + 2, 10) == []
+
+
+async def test_a_servers_puzzles_are_served_there_only_and_the_shipped_record_wins(db: Database) -> None:
+    own = PuzzleRecord("c-9", "chopsticks", '{"id":"c-9","source":"match"}', "m", 1500.0, 350.0, 0.06, guild_id=5)
+    assert await db.write(Tx.put_puzzle, own, NOW)
+    assert [p.id for p in await db.read(ReadTx.nearest_puzzles, 7, 1500.0, None, 5, 5)] == ["c-9"]
+    assert await db.read(ReadTx.nearest_puzzles, 7, 1500.0, None, 5, 6) == []  # another server's
+    assert await db.read(ReadTx.nearest_puzzles, 7, 1500.0, None, 5) == []  # outside a server
+    assert not await db.write(Tx.put_puzzle, PuzzleRecord("c-9", "chopsticks", "{}", "m2", 1500.0, 350.0, 0.06,
+                                                          guild_id=6), NOW)  # a match never replaces a record
+    assert await db.write(Tx.put_puzzle, _puzzle("c-9", 1400, digest="shipped"), NOW)
+    shipped = await db.read(ReadTx.get_puzzle, "c-9")
+    assert shipped is not None and (shipped.guild_id, shipped.digest) == (None, "shipped")  # everyone's now
+    assert not await db.write(Tx.put_puzzle, own, NOW)
+    assert [p.id for p in await db.read(ReadTx.nearest_puzzles, 7, 1500.0, None, 5, 6)] == ["c-9"]
