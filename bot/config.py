@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.service.computer import machine_workers
+from bot.service.computer_workers import machine_workers
 from storage import DEFAULT_PATH, Shards
 
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")

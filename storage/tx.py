@@ -20,11 +20,11 @@ from storage.queries.puzzles import DailyPuzzleReads, DailyPuzzleWrites, PuzzleR
 from storage.queries.ratings import RatingReads, RatingWrites
 from storage.queries.seasons import SeasonReads, SeasonWrites
 from storage.queries.settings import SettingsReads, SettingsWrites
-from storage.queries.tournaments import TournamentReads, TournamentWrites
+from storage.queries.tournaments import DueTournamentReads, TournamentReads, TournamentWrites
 
 
 class ReadTx(MatchReads, MoveLogReads, DueMatchReads, ChallengeReads, RatingReads, OutboxReads, MemberReads,
-             SettingsReads, TournamentReads, SeasonReads, PuzzleReads,
+             SettingsReads, TournamentReads, DueTournamentReads, SeasonReads, PuzzleReads,
              DailyPuzzleReads):
     """The read queries, over one connection inside a read (or write) body. Never kept after the body returns.
 

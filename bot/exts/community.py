@@ -225,7 +225,7 @@ class Community(commands.Cog):
         member = user or interaction.user
         rows = await self.bot.services.ratings.of_member(guild_id, member.id)
         built_on = {found.game: found for found in await self.bot.services.ratings.one_opponent(guild_id, member.id)}
-        played, won, podiums = await self.bot.services.tournaments.of_member(guild_id, member.id)
+        played, won, podiums = await self.bot.services.tournament_reading.of_member(guild_id, member.id)
         embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
         if not rows:
             embed.description = "No finished rated matches yet."

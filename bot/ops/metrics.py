@@ -41,7 +41,8 @@ from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
 from bot.ops.build import build_info
-from bot.service.computer import ComputerStopped, QuickReason, WorkerLost
+from bot.service.computer_observer import QuickReason
+from bot.service.computer_workers import ComputerStopped, WorkerLost
 from games import GAMES
 from storage import StorageError
 
@@ -157,7 +158,7 @@ class Metrics:
         bot.services.deadlines.observer = self
 
     def waited(self, lane: str, seconds: float) -> None:
-        """The computer's work of ``lane`` waited ``seconds`` (:class:`bot.service.computer.PoolObserver`)."""
+        """The computer's work of ``lane`` waited ``seconds`` (:class:`bot.service.computer_observer.PoolObserver`)."""
         self.computer_wait.labels(lane).observe(seconds)
 
     def fell_back(self, game: str, reason: str) -> None:

@@ -50,7 +50,8 @@ class MoveResult:
     """The seat whose conditional moves this move discarded (it matched none of them), else ``None``."""
     quick: str | None = None
     """For a computer's move played at the ``easy`` level instead of a search at its own, why
-    (:data:`bot.service.computer.QuickReason`: ``overloaded``, ``queue_full``, ``worker_lost``), else ``None``."""
+    (:data:`bot.service.computer_observer.QuickReason`: ``overloaded``, ``queue_full``, ``worker_lost``), else
+    ``None``."""
 
     @property
     def finished(self) -> bool:

@@ -30,7 +30,8 @@ from bot.service.base import (
     write,
 )
 from bot.service.clock import CorrespondenceClock
-from bot.service.computer import ComputerPool, ComputerStopped
+from bot.service.computer import ComputerPool
+from bot.service.computer_workers import ComputerStopped
 from bot.service.errors import Damaged, NotYourTurn, Outdated, TimeRanOut
 from bot.service.premoves import PremoveService
 from bot.service.states import remember_state, sound_state

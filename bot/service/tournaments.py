@@ -1,5 +1,5 @@
 """Tournaments: create one, enter and leave it, start it, withdraw from it, cancel it, end an idle game of it (the
-organizer), and read it (the list, its information and standings, its news).
+organizer); reading them is :mod:`bot.service.tournament_reading`'s.
 
 No ``discord`` import. Each change is one transaction body on the tournament's held row; pairing rounds and
 finishing is :mod:`bot.service.tournament_director`'s, reacting to events :mod:`bot.service.tournament_rounds`'. A
@@ -14,26 +14,25 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from bot.service import finisher, ratings, standings
+from bot.service import finisher, ratings
 from bot.service.base import Player
 from bot.service.challenges import ChallengeService
 from bot.service.clock import DAY, DAYS_PER_MOVE_CHOICES
 from bot.service.errors import BadOption, LimitReached, MatchOver, NotAllowed, NotFound
 from bot.service.pairing import DUTCH_PLAYERS, pair_round_robin, round_robin_rounds
 from bot.service.states import sound_state
-from bot.service.tournament_director import FINAL_NEWS, ROUND_NEWS, begin
+from bot.service.tournament_director import begin
+from bot.service.tournament_reading import STATUS_GROUPS, label, tournament_here
 from bot.service.tournament_rounds import RoundService
 from bot.texts import quote
 from games import GAMES, Level, Termination
 from storage import (
     Database,
     MatchRecord,
-    OutboxRecord,
-    ReadTx,
     TournamentEntryRecord,
     TournamentPairingRecord,
     TournamentRecord,
@@ -67,11 +66,6 @@ GRACE = DAY
 """How long past a game's days per move (since its last move) the organizer must wait before ending it idle."""
 NEW_RATING = 1000
 """A member's seeding rating before their first rated game of the tournament's game."""
-STATUS_GROUPS: dict[str, tuple[str, ...]] = {
-    "open": ("open",), "running": ("running",), "live": ("open", "running"),
-    "all": ("open", "running", "finished", "cancelled"),
-}
-"""The statuses a command's tournament option offers (its autocomplete)."""
 
 
 @dataclass
@@ -91,77 +85,6 @@ class Withdrawn:
     tournament: TournamentRecord
     resigned: MatchRecord | None
     forfeited: int = 0
-
-
-@dataclass
-class TournamentView:
-    """A tournament as ``/tournament info`` and ``/tournament standings`` read it, in one snapshot."""
-
-    tournament: TournamentRecord
-    entries: list[TournamentEntryRecord]
-    games: list[TournamentPairingRecord]
-    completed: int
-    """Rounds whose every result is in."""
-    standings: list[standings.Line] = field(default_factory=list)
-    engines: list[tuple[int, str]] = field(default_factory=list)
-    """``(round, engine)`` of the paired rounds."""
-
-
-def label(tournament: TournamentRecord) -> str:
-    """``#3 “Spring cup”``: how a refusal names a tournament."""
-    return f"#{tournament.id} “{tournament.name}”"
-
-
-@dataclass
-class RoundNews:
-    """What a piece of tournament news says, read for posting (:meth:`TournamentService.news`)."""
-
-    news: OutboxRecord
-    tournament: TournamentRecord
-    entries: list[TournamentEntryRecord]
-    boards: list[TournamentPairingRecord]
-    """The pairings of the news's round (``round``), or none."""
-    matches: dict[int, MatchRecord] = field(default_factory=dict)
-    """The round's matches by id."""
-    standings: list[standings.Line] = field(default_factory=list)
-    """After the rounds completed before the news's round (``round``), or the final ones (``final``)."""
-    completed: int = 0
-    """How many rounds :attr:`standings` count."""
-    withdrawn: list[TournamentEntryRecord] = field(default_factory=list)
-    """Entrants withdrawn from this round on (lost on time, a no-show, or withdrew)."""
-    late: list[TournamentEntryRecord] = field(default_factory=list)
-    """Entrants who joined while this round was paired: a ½-point bye in it, playing from the next."""
-    pings: dict[int, bool] = field(default_factory=dict)
-    """Each member entrant's ``/notify`` pings preference."""
-    played: bool = True
-    """Whether a game of the tournament was played over the board (a ``final`` news without one has no podium)."""
-
-
-def completed_rounds(tournament: TournamentRecord, games: Sequence[TournamentPairingRecord]) -> int:
-    """Rounds of ``tournament`` whose every pairing has its result."""
-    waiting = {game.round for game in games if game.first_points is None}
-    done = 0
-    for number in range(1, tournament.current_round + 1):
-        if number in waiting:
-            break
-        done = number
-    return done
-
-
-def tournament_here(tx: ReadTx, tournament_id: int, guild_id: int, *, lock: bool = False) -> TournamentRecord:
-    """Tournament ``tournament_id`` of server ``guild_id`` (with ``lock``, its row held until ``tx`` ends: ``tx`` is
-    then a write body's :class:`storage.Tx`).
-
-    Raises:
-        NotFound: none (or another server's).
-        TypeError: ``lock`` inside a read body, which cannot hold a row.
-    """
-    if lock and not isinstance(tx, Tx):
-        raise TypeError("a tournament's row can be held only inside a write body")
-    tournament = tx.lock_tournament(tournament_id) if isinstance(tx, Tx) and lock else tx.get_tournament(tournament_id)
-    if tournament is None or tournament.guild_id != guild_id:
-        raise NotFound(f"There is no tournament #{tournament_id} in this server.")
-    return tournament
 
 
 def organizer_only(tournament: TournamentRecord, user_id: int, manager: bool, action: str) -> None:
@@ -274,11 +197,6 @@ class TournamentService:
 
         return await self.db.write(body)
 
-    async def get(self, tournament_id: int, guild_id: int) -> TournamentRecord:
-        """Tournament ``tournament_id`` of server ``guild_id`` (raises :class:`NotFound`, also for another
-        server's)."""
-        return await self.db.read(tournament_here, tournament_id, guild_id)
-
     async def join(self, tournament_id: int, guild_id: int, player: Player, *, level: Level | None = None,
                    manager: bool = False) -> Entered:
         """Enter ``player`` (or, with ``level``, the computer at that level: the organizer's or a member with Manage
@@ -379,7 +297,7 @@ class TournamentService:
 
         await self.db.write(body)
         await self.rounds.advance(tournament_id)  # (a pairing that fails is tried again with back-off)
-        return await self.get(tournament_id, guild_id)
+        return await self.db.read(tournament_here, tournament_id, guild_id)
 
     async def withdraw(self, tournament_id: int, guild_id: int, user_id: int) -> Withdrawn:
         """Withdraw ``user_id`` from a running tournament: their game under way is resigned; a Swiss does not pair
@@ -480,82 +398,8 @@ class TournamentService:
         await self.rounds.settle_pending()
         return ended
 
-    async def view(self, tournament_id: int, guild_id: int) -> TournamentView:
-        """The tournament with its entrants, boards, engines and standings after its completed rounds (the final
-        standings once it finished).
-
-        Raises:
-            NotFound.
-        """
-        def body(tx: ReadTx) -> TournamentView:
-            tournament = tournament_here(tx, tournament_id, guild_id)
-            entries = tx.tournament_entries(tournament_id)
-            games = tx.tournament_pairings(tournament_id)
-            done = completed_rounds(tournament, games)
-            lines = standings.standings(tournament.format, entries, games, done)
-            return TournamentView(tournament, entries, games, done, lines, tx.paired_rounds(tournament_id))
-
-        return await self.db.read(body)
-
-    async def page(self, guild_id: int, page: int, size: int,
-                   statuses: Sequence[str] = STATUS_GROUPS["all"]) -> tuple[list[TournamentRecord], int, int]:
-        """Page ``page`` (from 1; past the last shows the last) of ``size`` of the server's tournaments, newest
-        first: ``(tournaments, page, pages)``.
-
-        Raises:
-            BadOption: ``page`` below 1.
-        """
-        if page < 1:
-            raise BadOption(f"There is no page {page}; pages start at 1.")
-
-        def body(tx: ReadTx) -> tuple[list[TournamentRecord], int, int]:
-            count, _ = tx.tournaments_of_guild(guild_id, statuses, 0)
-            pages = max(1, -(-count // size))
-            shown = min(page, pages)
-            return tx.tournaments_of_guild(guild_id, statuses, size, (shown - 1) * size)[1], shown, pages
-
-        return await self.db.read(body)
-
-    async def choices(self, guild_id: int, needle: str, statuses: Sequence[str],
-                      limit: int = 25) -> list[tuple[int, str, str]]:
-        """``(id, name, status)`` of the server's tournaments with one of ``statuses`` matching ``needle``, newest
-        first (for autocomplete)."""
-        return await self.db.read(ReadTx.tournament_choices, guild_id, statuses, needle, limit)
-
-    async def of_member(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
-        """``(finished tournaments played, won, podiums)`` of a member in a server (for ``/stats``; a tournament in
-        which no game was played counts for nobody)."""
-        return await self.db.read(ReadTx.member_tournaments, guild_id, user_id)
-
-    async def news(self, news: OutboxRecord) -> RoundNews | None:
-        """Everything the tournament ``news`` says (its subject is the tournament, its step the round), read in one
-        snapshot; ``None`` when its tournament is gone."""
-        def body(tx: ReadTx) -> RoundNews | None:
-            tournament = tx.get_tournament(news.subject_id)
-            if tournament is None:
-                return None
-            entries = tx.tournament_entries(tournament.id)
-            games = tx.tournament_pairings(tournament.id)
-            view = RoundNews(news, tournament, entries, [])
-            view.pings = {e.user_id: tx.member_prefs(e.user_id).pings for e in entries if not e.is_computer}
-            if news.kind == ROUND_NEWS:
-                view.boards = [board for board in games if board.round == news.seq]
-                view.matches = {board.match_id: match for board in view.boards if board.match_id is not None
-                                and (match := tx.get_match(board.match_id)) is not None}
-                view.completed = news.seq - 1
-                view.withdrawn = [e for e in entries if e.withdrawn_round == news.seq]
-                late = {b.first_id for b in view.boards if b.kind == "half_bye"}
-                view.late = [e for e in entries if e.user_id in late and e.joined_round == news.seq + 1]
-            elif news.kind == FINAL_NEWS:
-                view.completed = tournament.current_round
-                view.played = any(game.played for game in games if game.kind == "game")
-            view.standings = standings.standings(tournament.format, entries, games, view.completed)
-            return view
-
-        return await self.db.read(body)
 
 
 __all__ = ["COMPUTER_RATING", "DEFAULT_MAX_PLAYERS", "DEFAULT_ROUNDS", "FORMATS", "FORMAT_WORDS", "GRACE", "MAX_LIVE",
-           "MAX_PLAYERS", "MAX_ROUNDS", "MAX_START_HOURS", "NAME_LIMIT", "ROUND_ROBIN_MAX_PLAYERS", "STATUS_GROUPS",
-           "Entered", "RoundNews", "TournamentService", "TournamentView", "Withdrawn", "completed_rounds", "label",
-           "organizer_only", "tournament_here"]
+           "MAX_PLAYERS", "MAX_ROUNDS", "MAX_START_HOURS", "NAME_LIMIT", "ROUND_ROBIN_MAX_PLAYERS", "Entered",
+           "TournamentService", "Withdrawn", "organizer_only"]

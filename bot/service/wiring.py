@@ -25,6 +25,7 @@ from bot.service.ratings import RatingService
 from bot.service.reading import ReadingService
 from bot.service.settings import SettingsService
 from bot.service.tournament_director import Director
+from bot.service.tournament_reading import TournamentReading
 from bot.service.tournament_rounds import RoundService
 from bot.service.tournaments import TournamentService
 from bot.service.vacations import VacationService
@@ -95,7 +96,10 @@ class Services:
                                               wake=self.tournament_doorbell.ring, shards=shards)
         """Tournament rounds run by events: a game's end, a start time, a lease run out, a stalled pairing."""
         self.tournaments = TournamentService(db, clock=clock, rounds=self.tournament_rounds, challenges=self.challenges)
-        """Tournaments: creating, entering, starting, withdrawing, cancelling, an idle game ended, reading."""
+        """Tournaments: creating, entering, starting, withdrawing, cancelling, an idle game ended."""
+        self.tournament_reading = TournamentReading(db)
+        """Reading tournaments: one, a server's list, an autocomplete's choices, a member's record, the standings, the
+        news."""
 
     def set_computer(self, user_id: int, name: str) -> None:
         """Who the computer is in the seats of matches started from now on (the bot's own user, once connected)."""

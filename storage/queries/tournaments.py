@@ -121,6 +121,21 @@ class TournamentReads(Queries):
                          "ORDER BY g.round, g.board", (tournament_id,))
         return [int(row[0]) for row in rows]
 
+    def member_tournaments(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
+        """``(finished, won, podiums)``: the finished tournaments of ``guild_id`` ``user_id`` played in, how many they
+        won, and how many they ended in the first three places of (``tournament_entries_member``): those with a final
+        rank, which a tournament in which no game was played gives nobody."""
+        row = self._one(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN e.final_rank = 1 THEN 1 ELSE 0 END), 0), "
+            "COALESCE(SUM(CASE WHEN e.final_rank <= 3 THEN 1 ELSE 0 END), 0) FROM tournament_entries e "
+            "JOIN tournaments t ON t.id = e.tournament_id WHERE e.user_id = ? AND t.guild_id = ? "
+            "AND t.status = 'finished' AND e.final_rank IS NOT NULL", (user_id, guild_id))
+        return (int(row[0]), int(row[1]), int(row[2])) if row else (0, 0, 0)
+
+
+class DueTournamentReads(Queries):
+    """What the tournaments' periodic sweep reads: the running tournaments, and the starts that are due."""
+
     def running_tournament_ids(self, shards: Shards | None = None) -> list[int]:
         """Ids of the running tournaments (with ``shards``, of their servers), oldest first."""
         where = "" if shards is None else f" AND {shards.where()}"
@@ -142,17 +157,6 @@ class TournamentReads(Queries):
         start = self._one(f"SELECT MIN(starts_at) FROM tournaments WHERE status = 'open' AND starts_at IS NOT NULL"  # noqa: S608 - module constants
                           f"{where}")
         return float(start[0]) if start and start[0] is not None else None
-
-    def member_tournaments(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
-        """``(finished, won, podiums)``: the finished tournaments of ``guild_id`` ``user_id`` played in, how many they
-        won, and how many they ended in the first three places of (``tournament_entries_member``): those with a final
-        rank, which a tournament in which no game was played gives nobody."""
-        row = self._one(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN e.final_rank = 1 THEN 1 ELSE 0 END), 0), "
-            "COALESCE(SUM(CASE WHEN e.final_rank <= 3 THEN 1 ELSE 0 END), 0) FROM tournament_entries e "
-            "JOIN tournaments t ON t.id = e.tournament_id WHERE e.user_id = ? AND t.guild_id = ? "
-            "AND t.status = 'finished' AND e.final_rank IS NOT NULL", (user_id, guild_id))
-        return (int(row[0]), int(row[1]), int(row[2])) if row else (0, 0, 0)
 
 
 class TournamentWrites(TournamentReads):

@@ -13,7 +13,9 @@ import psutil
 import pytest
 
 from bot.service import Player, Services
-from bot.service.computer import ComputerPool, ComputerStopped, WorkerLost, choose_notation
+from bot.service.computer import ComputerPool
+from bot.service.computer_workers import ComputerStopped, WorkerLost
+from bot.workers import choose_notation
 from games import GAMES
 from storage import Database
 from tests.conftest import EXTRA_GAMES

@@ -208,5 +208,5 @@ async def test_a_tournament_of_40_long_names_with_pings_off_ends_with_its_thanks
     assert all(len(text) <= MESSAGE_CONTENT and "<@" not in text for text in thanks)
     shown = "".join(thanks)
     assert all(f"**{escape(name)}**" in shown for name in names), "every player thanked"
-    assert (await env.bot.services.tournaments.get(tournament, guild)).status == "finished"
+    assert (await env.bot.services.tournament_reading.get(tournament, guild)).status == "finished"
     assert await db.fetchall("SELECT kind FROM outbox") == [], "the final news is delivered"

@@ -138,7 +138,8 @@ async def test_an_idle_game_ended_by_the_organizer_ends_through_the_one_end(simc
     assert heard == [board.match_id], "MatchEnds heard the end once"
     finished = await match_of(db, board.match_id)
     assert finished.status == "finished" and finished.outcome["termination"] == "out_of_time"
-    assert (await env.bot.services.tournaments.get(cup, world.guild.id)).status == "finished"  # the round moved on
+    # the round moved on
+    assert (await env.bot.services.tournament_reading.get(cup, world.guild.id)).status == "finished"
 
 
 @pytest.mark.parametrize("action", ["resign", "forfeit"])

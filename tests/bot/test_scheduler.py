@@ -10,8 +10,8 @@ import time
 import pytest
 
 from bot.service import LimitReached
-from bot.service.computer import ComputerPool, choose_notation
-from bot.workers import CpuBudgetSpent
+from bot.service.computer import ComputerPool
+from bot.workers import CpuBudgetSpent, choose_notation
 from games import GAMES
 from tests.bot.helpers import until
 
@@ -194,7 +194,7 @@ async def test_a_move_behind_a_full_queue_or_past_its_budget_is_quick_and_says_s
 
 async def test_slow_moves_leave_a_worker_to_quick_ones_while_these_are_asked_for(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.service.computer as computer
+    import bot.service.computer_scheduler as computer_scheduler
 
     slow_state = GAMES["polygons"].new_state({"size": 30, "dots": 10}).to_dict()
     quick_state = GAMES["chopsticks"].new_state({}).to_dict()
@@ -203,12 +203,12 @@ async def test_slow_moves_leave_a_worker_to_quick_ones_while_these_are_asked_for
     try:
         await pool.move("polygons", slow_state, "hard", "measured")  # its kind is measured: slow
         await asyncio.gather(*(pool.move("chopsticks", quick_state, "hard", str(n)) for n in range(4)))
-        monkeypatch.setattr(computer, "QUICK_KEPT_SECONDS", 0.0)  # no quick move asked for lately
+        monkeypatch.setattr(computer_scheduler, "QUICK_KEPT_SECONDS", 0.0)  # no quick move asked for lately
         slow = [asyncio.create_task(pool.move("polygons", slow_state, "hard", f"a{n}")) for n in range(3)]
         await _settled()
         assert pool.busy("move") == 2  # every worker searches
         await asyncio.gather(*slow)
-        monkeypatch.setattr(computer, "QUICK_KEPT_SECONDS", 60.0)
+        monkeypatch.setattr(computer_scheduler, "QUICK_KEPT_SECONDS", 60.0)
         await pool.move("chopsticks", quick_state, "hard", "asked")
         slow = [asyncio.create_task(pool.move("polygons", slow_state, "hard", f"b{n}")) for n in range(3)]
         await _settled()

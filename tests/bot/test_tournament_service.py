@@ -128,7 +128,7 @@ async def test_refusals_say_what_was_refused_and_change_nothing(services: Servic
     lone = await _cup(services, [P5], start=False)
     with pytest.raises(NotAllowed, match="needs at least 2 players to start; 1 is entered"):
         await tournaments.start(lone.id, GUILD, P5.user_id)
-    assert (await tournaments.get(lone.id, GUILD)).status == "open"
+    assert (await services.tournament_reading.get(lone.id, GUILD)).status == "open"
 
 
 async def test_a_server_has_a_bound_on_live_tournaments_and_one_full_is_full(services: Services) -> None:
@@ -152,7 +152,7 @@ async def test_a_late_entrant_gets_half_point_byes_until_half_the_rounds(service
     assert P5.user_id in {b.first_id for b in round_two} | {b.second_id for b in round_two}
     with pytest.raises(NotAllowed, match="late entries close once half its rounds have started"):
         await services.tournaments.join(cup.id, GUILD, PLAYERS[5])
-    view = await services.tournaments.view(cup.id, GUILD)
+    view = await services.tournament_reading.view(cup.id, GUILD)
     assert next(line.points for line in view.standings if line.key == P5.user_id) >= 0.5
 
 
@@ -170,7 +170,7 @@ async def test_a_swiss_withdrawal_resigns_the_game_and_pairs_them_no_more(servic
     paired = {b.first_id for b in await db.read(ReadTx.tournament_pairings, cup.id, 2)} | \
         {b.second_id for b in await db.read(ReadTx.tournament_pairings, cup.id, 2)}
     assert board.first_id not in paired and len(paired - {None}) == 3  # three left: one of them has the bye
-    view = await services.tournaments.view(cup.id, GUILD)
+    view = await services.tournament_reading.view(cup.id, GUILD)
     assert next(line for line in view.standings if line.key == board.first_id).withdrawn
 
 
@@ -188,7 +188,7 @@ async def test_a_round_robin_withdrawal_forfeits_the_remaining_games(services: S
         points = {board.first_id: board.first_points, board.second_id: board.second_points}
         assert points[quitter] == 0.0 and sorted(points.values()) == [0.0, 1.0] and board.played is False
     await _finish_round(services, db, league.id, 3)
-    assert (await services.tournaments.get(league.id, GUILD)).status == "finished"
+    assert (await services.tournament_reading.get(league.id, GUILD)).status == "finished"
 
 
 async def test_losing_on_time_withdraws_and_an_unstarted_game_is_forfeited_not_aborted(
@@ -208,7 +208,7 @@ async def test_losing_on_time_withdraws_and_an_unstarted_game_is_forfeited_not_a
     assert (timed_out.withdrawn_round, timed_out.withdrawn_reason) == (2, "lost on time")
     board = (await db.read(ReadTx.tournament_pairings, cup.id, 1))[0]
     assert (board.first_points, board.second_points, board.played) == (0.0, 1.0, False)  # a forfeit
-    assert (await services.tournaments.get(cup.id, GUILD)).current_round == 2
+    assert (await services.tournament_reading.get(cup.id, GUILD)).current_round == 2
     round_two = await db.read(ReadTx.tournament_pairings, cup.id, 2)
     paired = {b.first_id for b in round_two} | {b.second_id for b in round_two}
     assert {first.first_id, second.first_id}.isdisjoint(paired)
@@ -249,7 +249,7 @@ async def test_the_organizer_ends_a_game_idle_past_its_deadline_and_a_day(servic
     assert ended.status == "finished" and ended.outcome["termination"] == "out_of_time"
     with pytest.raises(MatchOver):
         await services.tournaments.end_idle_game(cup.id, GUILD, P1.user_id, board.match_id, manager=False)
-    assert (await services.tournaments.get(cup.id, GUILD)).status == "finished"  # its one round (of 1) is over
+    assert (await services.tournament_reading.get(cup.id, GUILD)).status == "finished"  # its one round (of 1) is over
 
 
 async def test_a_tournament_starts_at_its_time_or_waits_for_players(services: Services, db: Database,
@@ -259,8 +259,8 @@ async def test_a_tournament_starts_at_its_time_or_waits_for_players(services: Se
     assert await services.tournament_rounds.sweep_starts() == []
     clock.now += 2 * 3600
     assert await services.tournament_rounds.sweep_starts() == [timed.id]
-    assert (await services.tournaments.get(timed.id, GUILD)).current_round == 1
-    waiting = await services.tournaments.get(lonely.id, GUILD)
+    assert (await services.tournament_reading.get(timed.id, GUILD)).current_round == 1
+    waiting = await services.tournament_reading.get(lonely.id, GUILD)
     assert waiting.status == "open" and waiting.starts_at is None
     news = await services.outbox.claim()
     assert sorted((n.subject_id, n.kind) for n in news) == [(timed.id, "round"), (lonely.id, "waiting")]
@@ -335,7 +335,7 @@ async def test_notes_of_ended_matches_are_bounded(services: Services, db: Databa
         assert len(rounds.pending) <= 3
     assert board.match_id not in rounds.pending  # dropped with the overflow...
     assert await rounds.settle_pending() == [cup.id]  # ...and found by the sweep that replaces the notes
-    assert (await services.tournaments.get(cup.id, GUILD)).status == "finished"
+    assert (await services.tournament_reading.get(cup.id, GUILD)).status == "finished"
 
 
 async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services: Services, db: Database,
@@ -360,7 +360,7 @@ async def test_a_pairing_that_fails_is_tried_again_and_the_start_stands(services
     assert await rounds.next_work() == rounds.stalled[cup.id].next_at  # the task is woken for it
     clock.now = rounds.stalled[cup.id].next_at
     assert await rounds.retry_stalled() == [cup.id]
-    assert (await services.tournaments.get(cup.id, GUILD)).current_round == 1 and calls == 2
+    assert (await services.tournament_reading.get(cup.id, GUILD)).current_round == 1 and calls == 2
     assert rounds.stalled == {}
 
 
@@ -404,7 +404,7 @@ async def test_a_member_who_joins_while_a_round_is_paired_gets_a_bye_and_plays_f
     entry = await db.read(ReadTx.tournament_entry, cup.id, late.user_id)
     assert entry.joined_round == 3
     news = [n for n in await services.outbox.due() if n.kind == "round" and n.seq == 2]
-    view = await services.tournaments.news(news[0])
+    view = await services.tournament_reading.news(news[0])
     assert [e.user_id for e in view.late] == [late.user_id]  # the round's news tells them
     await _finish_round(services, db, cup.id, 2)
     assert any(late.user_id in (p.first_id, p.second_id) for p in await _games(db, cup.id, 3))
@@ -419,10 +419,10 @@ async def test_a_tournament_in_which_no_game_was_played_has_no_podium_and_counts
         loser = board.first_id if board.first_id == P2.user_id else board.second_id
         await services.endings.resign(board.match_id, GUILD, loser)
         await services.tournament_rounds.settle_pending()
-        assert (await services.tournaments.get(cup.id, GUILD)).status == "finished"
+        assert (await services.tournament_reading.get(cup.id, GUILD)).status == "finished"
         entries = await db.read(ReadTx.tournament_entries, cup.id)
         assert {entry.final_rank for entry in entries} == {None}
         [news] = [n for n in await services.outbox.due() if n.kind == "final" and n.subject_id == cup.id]
-        assert not (await services.tournaments.news(news)).played
-    assert await services.tournaments.of_member(GUILD, P1.user_id) == (0, 0, 0)
-    assert await services.tournaments.of_member(GUILD, P2.user_id) == (0, 0, 0)
+        assert not (await services.tournament_reading.news(news)).played
+    assert await services.tournament_reading.of_member(GUILD, P1.user_id) == (0, 0, 0)
+    assert await services.tournament_reading.of_member(GUILD, P2.user_id) == (0, 0, 0)

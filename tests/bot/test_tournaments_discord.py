@@ -16,7 +16,7 @@ import pytest
 
 from bot.client import NapkinBot
 from bot.service import Services, load_state, standings
-from bot.service.tournaments import TournamentView
+from bot.service.tournament_reading import TournamentView
 from storage import Database, ReadTx, TournamentPairingRecord
 from tests.bot.helpers import World, command_for
 from tests.reliability._support import legal_texts, match_of
@@ -54,7 +54,7 @@ class Cup:
         return [number for number, _ in await self.db.read(ReadTx.paired_rounds, self.id)]
 
     async def view(self) -> TournamentView:
-        return await self.env.bot.services.tournaments.view(self.id, self.world.guild.id)
+        return await self.env.bot.services.tournament_reading.view(self.id, self.world.guild.id)
 
     async def move(self, match_id: int) -> None:
         """The member to move in ``match_id`` plays its first legal move, from the channel."""

@@ -16,9 +16,11 @@ import time
 import psutil
 import pytest
 
-from bot.service import computer
-from bot.service.computer import ComputerPool, LongWork, choose_notation
+from bot.service import computer_scheduler
+from bot.service.computer import ComputerPool
+from bot.service.computer_scheduler import LongWork
 from bot.service.reviews import review_match
+from bot.workers import choose_notation
 from games import GAMES
 from games.review import review_notations
 from tests.bot.helpers import until
@@ -180,7 +182,7 @@ def _searching_on_both(pool: ComputerPool) -> bool:
 async def test_pools_replaced_one_after_another_never_exceed_their_workers_nor_leave_any(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # slow moves may take every worker here (no worker kept for quick ones), so that two run at once to be killed
-    monkeypatch.setattr(computer, "QUICK_KEPT_SECONDS", 0.0)
+    monkeypatch.setattr(computer_scheduler, "QUICK_KEPT_SECONDS", 0.0)
     state = GAMES[SEARCH[0]].new_state(SEARCH[1]).to_dict()
     before = _workers()
     for round_ in range(3):  # pools made, broken by SIGKILL, and closed in the same process

@@ -33,7 +33,8 @@ import renderers
 from bot.answers import defer, progress, respond
 from bot.ops.interactions import RESTARTING
 from bot.service import BadOption, NotAllowed, replay
-from bot.service.computer import ComputerStopped, LongWork, WorkerLost
+from bot.service.computer_scheduler import LongWork
+from bot.service.computer_workers import ComputerStopped, WorkerLost
 from bot.service.reviews import review_match
 from bot.texts import plural, quote
 from bot.utils.boards import match_outcome

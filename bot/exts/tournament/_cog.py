@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.answers import PRIVATE, defer, respond
 from bot.exts.tournament._options import TournamentTransformer, the_tournament
 from bot.exts.tournament._show import LIST_LINES, info_embed, list_line, standings_payload, title
-from bot.service.tournaments import label
+from bot.service.tournament_reading import label
 from bot.texts import plural
 from bot.utils.converters import MatchOption, player_of, require_guild
 from bot.utils.messages import notify, post_board
@@ -132,7 +132,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
                         page: app_commands.Range[int, 1, 100] = 1) -> None:
         """Post the standings after the completed rounds (the final ones once it finished) with their image."""
         chosen = await the_tournament(interaction, tournament, "all")
-        view = await self.bot.services.tournaments.view(chosen.id, chosen.guild_id)
+        view = await self.bot.services.tournament_reading.view(chosen.id, chosen.guild_id)
         payload = await standings_payload(view.tournament, view.standings, view.completed, page,
                                           final=view.tournament.status == "finished")
         await respond(interaction, **payload)
@@ -144,7 +144,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
     async def info(self, interaction: discord.Interaction[NapkinBot], tournament: AnyOption | None = None) -> None:
         """Show the tournament's information (only to the member)."""
         chosen = await the_tournament(interaction, tournament, "all")
-        view = await self.bot.services.tournaments.view(chosen.id, chosen.guild_id)
+        view = await self.bot.services.tournament_reading.view(chosen.id, chosen.guild_id)
         await respond(interaction, embed=info_embed(view), private=True)
 
     @app_commands.command(name="list", description="This server's open, running and finished tournaments",
@@ -155,7 +155,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
                     page: app_commands.Range[int, 1, 10_000] = 1) -> None:
         """List the server's tournaments, newest first (only to the member)."""
         guild_id = require_guild(interaction)
-        found, page, pages = await self.bot.services.tournaments.page(guild_id, page, LIST_LINES)
+        found, page, pages = await self.bot.services.tournament_reading.page(guild_id, page, LIST_LINES)
         if not found:
             await respond(interaction, "This server has no tournaments yet. Open one with `/tournament create`.",
                           private=True)

@@ -139,7 +139,7 @@ async def announce_created(interaction: discord.Interaction[NapkinBot], tourname
 
 
 async def _has_computer(interaction: discord.Interaction[NapkinBot], tournament: TournamentRecord) -> bool:
-    view = await interaction.client.services.tournaments.view(tournament.id, tournament.guild_id)
+    view = await interaction.client.services.tournament_reading.view(tournament.id, tournament.guild_id)
     return any(entry.is_computer for entry in view.entries)
 
 

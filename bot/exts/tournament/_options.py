@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.answers import suggest_in_time
 from bot.service import BadOption
-from bot.service.tournaments import STATUS_GROUPS
+from bot.service.tournament_reading import STATUS_GROUPS
 from bot.texts import quote
 from bot.utils.converters import AUTOCOMPLETE_LIMIT, require_guild
 from storage import TournamentRecord
@@ -26,7 +26,7 @@ STATUS_WORDS = {"open": "open", "running": "running", "finished": "finished", "c
 
 class TournamentTransformer(app_commands.Transformer["NapkinBot"]):
     """A tournament number (``3`` or ``#3``) of this server, autocompleted with its tournaments whose status is in
-    the group ``group`` (:data:`bot.service.tournaments.STATUS_GROUPS`).
+    the group ``group`` (:data:`bot.service.tournament_reading.STATUS_GROUPS`).
 
     Raises (from :meth:`transform`):
         BadOption: the text is not a tournament number. NotFound: no such tournament here.
@@ -41,7 +41,7 @@ class TournamentTransformer(app_commands.Transformer["NapkinBot"]):
         text = str(value).strip().lstrip("#")
         if not (text.isascii() and text.isdecimal()) or len(text) > 18:
             raise BadOption(f"`{quote(value)}` is not a tournament number; pick one from the list.")
-        return await interaction.client.services.tournaments.get(int(text), guild_id)
+        return await interaction.client.services.tournament_reading.get(int(text), guild_id)
 
     @suggest_in_time
     async def autocomplete(self, interaction: discord.Interaction[NapkinBot],  # type: ignore[override]
@@ -49,7 +49,7 @@ class TournamentTransformer(app_commands.Transformer["NapkinBot"]):
         """This server's tournaments of the group, newest first, filtered by what is typed (at most 25)."""
         if interaction.guild_id is None:
             return []
-        found = await interaction.client.services.tournaments.choices(
+        found = await interaction.client.services.tournament_reading.choices(
             interaction.guild_id, str(value).strip().lstrip("#"), STATUS_GROUPS[self.group], AUTOCOMPLETE_LIMIT)
         return [app_commands.Choice(name=f"#{number} {name} ({STATUS_WORDS.get(status, status)})"[:100],
                                     value=str(number)) for number, name, status in found]
@@ -76,11 +76,11 @@ async def the_tournament(interaction: discord.Interaction[NapkinBot], given: Tou
     if given is not None:
         return given
     guild_id = require_guild(interaction)
-    found = await interaction.client.services.tournaments.choices(guild_id, "", STATUS_GROUPS[group], 2)
+    found = await interaction.client.services.tournament_reading.choices(guild_id, "", STATUS_GROUPS[group], 2)
     if not found:
         what = {"open": "open ", "running": "running ", "live": "open or running "}.get(group, "")
         raise BadOption(f"This server has no {what}tournament; `/tournament list` shows them all.")
     if len(found) > 1:
         raise BadOption("This server has several tournaments this applies to: choose one with the `tournament` "
                         "option.")
-    return await interaction.client.services.tournaments.get(found[0][0], guild_id)
+    return await interaction.client.services.tournament_reading.get(found[0][0], guild_id)

@@ -24,7 +24,7 @@ from bot.contract import MESSAGE_CONTENT
 from bot.exts.match import begin_match
 from bot.exts.tournament._show import podium_text, round_embed, standings_payload, title
 from bot.service.tournament_director import FINAL_NEWS, ROUND_NEWS, STALLED_NEWS, WAITING_NEWS
-from bot.service.tournaments import RoundNews
+from bot.service.tournament_reading import RoundNews
 from bot.utils.messages import send_dm
 from bot.utils.names import addressed, escape
 from bot.utils.outbox import Poster, Progress
@@ -94,7 +94,7 @@ class TournamentRounds(commands.Cog):
         return channel
 
     async def _view(self, news: OutboxRecord) -> RoundNews | None:
-        return await self.bot.services.tournaments.news(news)
+        return await self.bot.services.tournament_reading.news(news)
 
     async def _post_round(self, news: OutboxRecord, progress: Progress) -> bool:
         """The round's pairings; the standings before it (from round 2 on); then each game's thread and first board

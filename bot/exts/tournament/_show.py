@@ -18,7 +18,8 @@ import renderers.standings
 from bot.contract import EMBED_FIELD_VALUE
 from bot.exts.match import variant_words
 from bot.service.standings import SHORT_TIEBREAKS, TIEBREAKS, Line, points_text, tiebreak_text
-from bot.service.tournaments import FORMAT_WORDS, RoundNews, TournamentView
+from bot.service.tournament_reading import RoundNews, TournamentView
+from bot.service.tournaments import FORMAT_WORDS
 from bot.texts import plural
 from bot.utils.images import image_file
 from bot.utils.names import escape
