@@ -2,8 +2,8 @@
 no private module of the bot imported from outside its package (tests and benchmarks too); no circle of imports that
 run; no storage transaction or service construction in the extensions, ``bot.utils`` and the games' Discord
 modules; a type-only import of the client really type-only (how large modules and classes may grow is
-tests/bot/test_rooms.py's). ``make lint`` checks the same layers with import-linter (``pyproject.toml``); this test
-also reads ``tests/`` and ``bench/``, which import-linter does not.
+tests/structure/test_rooms.py's). ``make lint`` checks the same layers with import-linter (``pyproject.toml``); this
+test also reads ``tests/`` and ``bench/``, which import-linter does not.
 
 Each rule is a function over source text, and each is shown to catch a violation before it is run on the tree.
 """
