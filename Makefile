@@ -7,7 +7,7 @@ PLAYERS ?= alice,bob
 # Playwright drives Debian's chromium; it must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: play demo run test test-deps lint bench arena lock clean
+.PHONY: play demo run test test-fast test-deps lint bench arena lock clean
 
 # Everything: the bot, napkin play, the tests and the benchmarks.
 $(STAMP): pyproject.toml
@@ -47,6 +47,16 @@ TEST_WORKERS ?= 2
 test: test-deps
 	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+
+# The quick loop: ruff (a second), then every test not marked slow, in TEST_WORKERS processes: under 3 minutes on
+# 2 CPUs. Slow are the strength matches and equivalence checks (the computer's levels played out, reviews and exact
+# searches against independent implementations over thousands of cases, the shipped puzzles), the browser suite and
+# the fault suites (a real PostgreSQL server killed, second processes, SIGKILLs). It installs no system package:
+# without PostgreSQL's server binaries its tests are skipped (make test-deps installs them). mypy and the import
+# contracts are make lint's; make test runs everything.
+test-fast: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow"
 
 # The benchmarks (bench/): make bench, or some of them: make bench ARGS="--only boards --only backends"
 bench: $(STAMP)

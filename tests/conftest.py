@@ -55,10 +55,14 @@ BACKENDS = ("sqlite", "postgresql")
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Tests marked ``both_backends`` (and, with ``NAPKIN_TEST_ALL_BACKENDS`` set, every test) that use the ``db``
-    fixture run once per storage backend."""
+    fixture run once per storage backend. The PostgreSQL run is marked ``slow``: the quick loop (``make test-fast``)
+    runs each such test once, on SQLite (the storage suite's own PostgreSQL tests still run there); ``make test`` runs
+    both."""
     if "backend" in metafunc.fixturenames and (metafunc.definition.get_closest_marker("both_backends")
                                                or os.environ.get("NAPKIN_TEST_ALL_BACKENDS")):
-        metafunc.parametrize("backend", BACKENDS, indirect=True)
+        runs = [backend if backend == "sqlite" else pytest.param(backend, marks=pytest.mark.slow)
+                for backend in BACKENDS]
+        metafunc.parametrize("backend", runs, indirect=True)
 
 
 @pytest.fixture

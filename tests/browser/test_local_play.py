@@ -16,7 +16,8 @@ from storage import Database, MatchRecord
 from tests.bot.helpers import stored
 from tests.browser._driver import TIMEOUT_MS, Typed, headline
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+"""The browser suite: headless Chromium, slow (make test runs it; make test-fast leaves it out)."""
 
 
 def _stored_match(database: Path, match_id: int) -> MatchRecord:

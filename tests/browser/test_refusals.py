@@ -11,7 +11,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser._driver import PlayPage, Typed, headline
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+"""The browser suite: headless Chromium, slow (make test runs it; make test-fast leaves it out)."""
 
 FAILURE_NOTES = ("Action outcome uncertain", "will not be retried", "The bot action failed", "Env error log",
                  "Action was not completed")

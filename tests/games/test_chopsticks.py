@@ -345,6 +345,7 @@ def play_out(variant: dict[str, Any], levels: tuple[str, str], seed: int) -> Cho
     return state
 
 
+@pytest.mark.slow  # strength: hard against easy, played out over the variants
 @pytest.mark.parametrize("hard_seat", [0, 1])
 def test_hard_never_loses_to_easy(hard_seat: int) -> None:
     levels = ("hard", "easy") if hard_seat == 0 else ("easy", "hard")

@@ -284,6 +284,7 @@ def test_solve_matches_the_vectors(vector: dict) -> None:
     assert solve(state) == vector["value"]
 
 
+@pytest.mark.slow  # cross-check: the solver against brute force
 @pytest.mark.parametrize(("n", "unique", "placed", "seed"),
                          [(4, False, 0, 0), (4, True, 0, 0), (5, False, 1, 1), (5, True, 1, 2), (6, False, 3, 3),
                           (6, True, 2, 4), (7, False, 3, 5), (9, True, 5, 6), (12, False, 8, 7)])
@@ -323,6 +324,7 @@ def test_hard_plays_exactly_on_small_grids(n: int, unique: bool) -> None:
             state = state.apply(move)
 
 
+@pytest.mark.slow  # strength: hard against easy, 100 games
 def test_hard_never_loses_to_easy() -> None:
     losses = []
     for game in range(100):

@@ -168,6 +168,7 @@ def random_game(seed: int, order: str, count: int) -> GroebnerNimState:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # cross-check: random games against sympy's Gröbner bases
 @pytest.mark.parametrize("order", ["grevlex", "lex"])
 def test_finished_random_games_match_sympy(order: str) -> None:
     for seed in range(110):
@@ -194,6 +195,7 @@ def test_game_continues_exactly_while_some_pair_adds_a_stick(order: str) -> None
         assert state.adding_pairs() == []
 
 
+@pytest.mark.slow  # equivalence: par against Buchberger's pairs
 @pytest.mark.parametrize("order", ["grevlex", "lex"])
 def test_playing_buchbergers_pairs_takes_par_turns(order: str) -> None:
     for seed in range(30):
@@ -399,6 +401,7 @@ def test_state_is_immutable() -> None:
 # Computer players
 
 
+@pytest.mark.slow  # strength: every level's searches played out twice
 @pytest.mark.parametrize("mode", ["duel", "solitaire"])
 def test_computer_levels_play_legal_moves_deterministically(mode: str, search_without_cpu_cap: None) -> None:
     for seed in range(4):
@@ -436,6 +439,7 @@ def test_solitaire_plan_completes_the_basis() -> None:
         assert state.is_over
 
 
+@pytest.mark.slow  # strength: hard against easy, played out
 def test_hard_duel_beats_easy_more_often_than_not() -> None:
     margin = 0
     for seed in range(6):

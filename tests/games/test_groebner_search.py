@@ -117,6 +117,7 @@ def test_the_search_reduces_every_pair_as_the_rules_do(order: str) -> None:
     assert checked > 1000 and 0 < zeros < checked
 
 
+@pytest.mark.slow  # equivalence: exact par against brute force
 @pytest.mark.parametrize("order", ["grevlex", "lex"])
 def test_exact_par_agrees_with_brute_force(order: str) -> None:
     starts = small_starts(2, order, range(40), 4) + small_starts(3, order, range(10), 3)
@@ -150,6 +151,7 @@ def test_exact_par_out_of_budget_is_an_upper_bound() -> None:
 BRUTE_FORCE_SEEDS = (14, 17, 18, 21, 34, 40, 42, 44, 46, 56)
 
 
+@pytest.mark.slow  # equivalence: duel values against brute force
 @pytest.mark.parametrize("bonus", [False, True])
 def test_duel_value_agrees_with_brute_force(bonus: bool) -> None:
     order = "grevlex"
@@ -242,6 +244,7 @@ def test_the_start_note_names_a_forced_win_only_for_typed_duel_starts() -> None:
     assert game.start_note(game.new_state({}, random.Random(4))) is None  # random starts are drawn fair
 
 
+@pytest.mark.slow  # strength: hard's choice checked by exact search
 def test_hard_keeps_the_value_with_the_pair_that_leaves_most_ways_to_go_wrong() -> None:
     order = "grevlex"
     chosen = 0

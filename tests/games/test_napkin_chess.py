@@ -479,6 +479,7 @@ def test_full_size_game_ends_exactly() -> None:
 # --------------------------------------------------------------------------------------------- computer
 
 
+@pytest.mark.slow  # strength: every level's searches played out twice
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_computer_moves_are_legal_and_deterministic(level: str, search_without_cpu_cap: None) -> None:
     state = random_board(random.Random(3), {"preset": "holed"}, 9)
@@ -536,6 +537,7 @@ def test_symmetry_strategy_wins_where_the_supply_is_even_after_the_opening(seed,
     assert state.ply % 2 == 1 and state.outcome.winner == 0  # seat 0 placed the last coin and leads by the opening
 
 
+@pytest.mark.slow  # strength: the symmetry strategy played out
 def test_symmetry_strategy_needs_a_lattice_centre_and_no_hole() -> None:
     for variant in ({"width": 16.5, "height": 22.25, "supply": [21, 16, 8]}, {"hole": True, "supply": [21, 16, 8]}):
         state = GAME.new_state(variant)
@@ -593,6 +595,7 @@ def _brute_values(state: NapkinState, moves: list[Move]) -> list[int]:
     return [gain(i, (1 << n) - 1, supply[1], supply[2]) for i in range(n)]
 
 
+@pytest.mark.slow  # cross-check: the exact search against plain minimax
 @pytest.mark.parametrize("scoring", ["points", "last_mover"])
 @pytest.mark.parametrize("seed", range(10))
 def test_exact_search_agrees_with_plain_minimax_on_the_graph(seed: int, scoring: str) -> None:
@@ -629,6 +632,7 @@ def test_the_exact_search_makes_each_move_only_when_it_is_searched() -> None:
     assert (test.work, full.work) == (7, 17)
 
 
+@pytest.mark.slow  # equivalence: a position's whole graph against the rules
 def test_graph_of_a_position_holds_only_legal_placements_and_stops_at_its_budget() -> None:
     state = random_board(random.Random(5), {"preset": "holed"}, 12)
     graph = computer._Graph.of(state, 75, 5)
@@ -652,6 +656,7 @@ class _LoadedClock:
         return self.now
 
 
+@pytest.mark.slow  # strength: hard's searches played out twice
 @pytest.mark.parametrize("preset", ["classic", "holed"])
 def test_hard_plays_legal_moves_and_is_deterministic(preset: str, monkeypatch: pytest.MonkeyPatch,
                                                      search_without_cpu_cap: None) -> None:
@@ -692,6 +697,7 @@ def test_hards_cpu_cap_stops_its_play_outs_on_a_loaded_machine(monkeypatch: pyte
 # ------------------------------------------------------------------------------------------ random games
 
 
+@pytest.mark.slow  # a sweep: random games played to their end
 @settings(max_examples=12, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),

@@ -362,6 +362,7 @@ def test_face_count_follows_euler(seed: int, count: int, size: int) -> None:
 # ------------------------------------------------------------------------------------- computer
 
 
+@pytest.mark.slow  # strength: every level's games played out twice
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_computer_plays_legal_reproducible_games(level: str, search_without_cpu_cap: None) -> None:
     variant = {"size": 8, "dots": 3}
@@ -413,6 +414,7 @@ def test_medium_takes_the_best_provisional_margin() -> None:
     assert margins[GAME.computer_move(state, "medium", random.Random(1))] == max(margins.values())
 
 
+@pytest.mark.slow  # strength: hard against easy, played out
 def test_hard_beats_easy(search_without_cpu_cap: None) -> None:
     # The first seat (odd faces) wins under good play, so hard must win every game there; as the second seat it
     # must not lose these (its draws are the seat's, 18 of 250 in the arena against easy).
@@ -485,6 +487,7 @@ def test_hard_searches_eight_dots_left_exactly_whatever_the_number_of_dots() -> 
     assert GAME.exact_value(state.apply(move), seat).amount == value.amount
 
 
+@pytest.mark.slow  # cross-check: the fast scorer against the rules
 @pytest.mark.parametrize("search", [False, True], ids=["pairs", "masks"])
 @pytest.mark.parametrize("seed", range(8))
 def test_fast_scorer_agrees_with_the_rules(seed: int, search: bool) -> None:
@@ -536,6 +539,7 @@ def test_fast_scorer_agrees_with_the_face_vectors(vector: dict) -> None:
     assert computer._Drawing([tuple(p) for p in vector["points"]]).margin(vector["path"]) == odd - even
 
 
+@pytest.mark.slow  # cross-check: the exact search against plain minimax
 @pytest.mark.parametrize("seed", range(12))
 def test_exact_search_agrees_with_plain_minimax(seed: int) -> None:
     state = _drawing_from(seed, 3 + seed % 3, 2 + seed % 4)
@@ -544,6 +548,7 @@ def test_exact_search_agrees_with_plain_minimax(seed: int) -> None:
     assert GAME.exact_value(state, 1 - seat).amount == -polygons_margin(state.points, list(state.path), seat)
 
 
+@pytest.mark.slow  # equivalence: two search orders compared
 def test_long_segments_first_for_the_odd_side_saves_work_and_changes_no_value() -> None:
     # The exact search tries the odd side's longest segments first and the even side's shortest. Zeroed lengths
     # make every key equal, so the stable sort leaves the dots in index order: the search as it was before.
@@ -564,6 +569,7 @@ def test_long_segments_first_for_the_odd_side_saves_work_and_changes_no_value() 
     assert ordered_leaves < 0.9 * plain_leaves  # 25,316 against 30,506
 
 
+@pytest.mark.slow  # equivalence: moves with and without the shared table
 def test_the_shared_table_never_changes_a_move(search_without_cpu_cap: None) -> None:
     states = [_drawing_from(seed, 5, 8) for seed in range(3)]
     warm = []
@@ -638,6 +644,7 @@ def test_komi_shifts_every_exact_value() -> None:
             assert given == plain + (2 if seat == 1 else -2)
 
 
+@pytest.mark.slow  # strength: hard's placement against every other
 @pytest.mark.parametrize("seat", [0, 1])
 def test_hard_places_the_dot_that_serves_its_side(seat: int, search_without_cpu_cap: None) -> None:
     # Eight or nine dots placed at random; hard places the ninth (seat 0; the tenth then goes at random) or the
@@ -707,6 +714,7 @@ def _best_segments(state: PolygonsState) -> list[Move]:
     return [move for move, v in values.items() if v == max(values.values())]
 
 
+@pytest.mark.slow  # strength: hard against a random drawer
 @pytest.mark.parametrize("left", [6, 8])
 def test_hard_swindles_a_random_drawer_among_its_best_segments(left: int) -> None:
     # With six or eight dots left to connect, hard keeps a segment of best exact value and, among those, the one
@@ -732,6 +740,7 @@ def test_hard_swindles_a_random_drawer_among_its_best_segments(left: int) -> Non
     assert checked == 2
 
 
+@pytest.mark.slow  # equivalence: exact search with and without the table
 def test_the_first_segment_is_searched_exactly_and_never_depends_on_the_table(
         monkeypatch: pytest.MonkeyPatch, search_without_cpu_cap: None) -> None:
     # With 10 dots the whole drawing after the first segment is within the exact search, so hard searches the first

@@ -216,6 +216,7 @@ def _differences_brute(state: DifferencesState) -> int:
     return value(tuple(mark["square"] for mark in state.to_dict()["marks"]))
 
 
+@pytest.mark.slow  # equivalence: proofs against brute-force minimax
 def test_differences_proofs_agree_with_brute_force_minimax_over_the_rules() -> None:
     checked = 0
     for puzzle in _of("differences"):
@@ -333,6 +334,7 @@ SMALL_STARTS = ["x^7*y^5 + x^2*y, x^7*y^7 + x^3*y^3", "x^3*y^6 + x*y^4, x^7*y^9 
 """Two starts whose whole game brute force walks in seconds (those of the review's tests)."""
 
 
+@pytest.mark.slow  # equivalence: puzzles against brute force
 @pytest.mark.parametrize("variant", [{}, {"bonus_turn": True}, {"mode": "solitaire"}])
 def test_groebner_puzzles_are_exactly_the_positions_brute_force_finds(variant: dict[str, Any]) -> None:
     """Every position of a few matches from a small start: a puzzle exactly where brute force over the rules sees
@@ -421,6 +423,7 @@ def test_the_defence_is_the_best_reply_then_the_slowest_loss_then_the_first_in_m
         assert defence(rules, state) == chosen
 
 
+@pytest.mark.slow  # equivalence: puzzles proven to rate them
 def test_ratings_follow_the_stated_rule() -> None:
     for puzzle in _shipped()[::7]:
         state = GAMES[puzzle.game].load(puzzle.position)
@@ -445,6 +448,7 @@ def _missed_win(key: str) -> Puzzle:
     return next(p for p in _of(key) if p.value.result == "win" and p.source.kind == "self-play")
 
 
+@pytest.mark.slow  # equivalence: every move of a match searched exactly
 @pytest.mark.parametrize("key", sorted(RULES))
 def test_a_match_where_a_player_missed_the_only_win_yields_that_puzzle_from_that_move(key: str) -> None:
     puzzle = _missed_win(key)

@@ -49,6 +49,7 @@ def _first(puzzles: tuple[Puzzle, ...], per_game: int) -> list[Puzzle]:
     return sorted(found, key=lambda puzzle: puzzle.id)
 
 
+@pytest.mark.slow  # equivalence: the generator run again against the shipped file
 def test_the_first_puzzles_of_each_game_are_generated_again_byte_for_byte() -> None:
     again = generate(SEED, count=PREFIX, seconds=None)
     assert len(again) == PREFIX * len(RULES)

@@ -91,6 +91,7 @@ def chopsticks_value(state: State[Any], seat: int) -> int:
     return found if mover == seat else -found
 
 
+@pytest.mark.slow  # equivalence: review marks against a retrograde iteration
 def test_chopsticks_marks_agree_with_a_retrograde_iteration_on_every_move_of_every_variant() -> None:
     verdicts: set[str] = set()
     reviewed = 0
@@ -155,6 +156,7 @@ def test_differences_endgame_values_agree_with_brute_force(n: int, unique: bool)
                           differences_value)
 
 
+@pytest.mark.slow  # equivalence: a whole review searched
 def test_differences_is_not_solved_while_many_marks_remain() -> None:
     states = play("differences", {"n": 8}, ("easy", "easy"), 1)
     result = review(GAMES["differences"], states, seconds=120)
@@ -203,6 +205,7 @@ def groebner_value(state: State[Any], seat: int) -> int:
 GROEBNER_STARTS = ["x^7*y^5 + x^2*y, x^7*y^7 + x^3*y^3", "x^3*y^6 + x*y^4, x^7*y^9 + x^6*y^9"]
 
 
+@pytest.mark.slow  # equivalence: review marks against brute force
 @pytest.mark.parametrize("start", GROEBNER_STARTS)
 @pytest.mark.parametrize("variant", [{}, {"bonus_turn": True}, {"mode": "solitaire"}])
 def test_groebner_exact_marks_agree_with_brute_force(start: str, variant: dict[str, Any]) -> None:
@@ -243,6 +246,7 @@ def test_napkin_chess_is_reviewed_as_an_estimate_from_the_hard_player() -> None:
         assert "computer" in mark.verdict
 
 
+@pytest.mark.slow  # equivalence: a whole review searched
 def test_polygons_placements_are_estimated_and_its_last_segments_exact() -> None:
     states = play("polygons", {"dots": 3, "size": 6}, ("hard", "easy"), 2)
     result = review(GAMES["polygons"], states, seconds=120)
@@ -277,6 +281,7 @@ def test_the_time_budget_is_kept_and_said() -> None:
     assert result.moves[-1].verdict == "not reviewed (time ran out)"
 
 
+@pytest.mark.slow  # equivalence: every game's review made twice, whole and piece by piece
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_a_review_made_piece_by_piece_is_the_whole_review(key: str) -> None:
     from games.review import assemble, review_piece, review_rest

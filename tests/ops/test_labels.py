@@ -11,6 +11,7 @@ import re
 import string
 from typing import Any
 
+import pytest
 from discord import InteractionType
 
 from bot.client import NapkinBot
@@ -63,6 +64,7 @@ async def _forge(actor: Any, channel: Any, rng: random.Random, bot: NapkinBot) -
     return str(data.get("custom_id") or f"{data['name']} {options[0].get('name', '')}")
 
 
+@pytest.mark.slow  # a sweep: a thousand forged interactions
 async def test_a_thousand_forged_ids_add_no_series(simcord_env: Any, simcord_bot: NapkinBot) -> None:
     world = World(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]

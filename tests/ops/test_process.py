@@ -154,6 +154,7 @@ def test_a_bad_size_setting_stops_the_start_with_its_name(tmp_path: Path, comman
     assert not (tmp_path / "x.db").exists() and not (tmp_path / "napkin.db").exists()
 
 
+@pytest.mark.slow  # a fault suite: a real process stopped by signals mid-search
 @pytest.mark.parametrize("stop", ["SIGTERM to the process", "Ctrl-C: SIGINT to its process group"])
 def test_a_signal_lets_the_move_and_the_hard_search_under_way_finish_then_stops_cleanly(tmp_path: Path,
                                                                                         stop: str) -> None:
@@ -183,6 +184,7 @@ def test_a_signal_lets_the_move_and_the_hard_search_under_way_finish_then_stops_
     assert _gone(tree, 0.5)  # the workers and the resource tracker ended with it, not after
 
 
+@pytest.mark.slow  # a fault suite: a real process signalled twice
 def test_a_second_sigterm_stops_at_once_and_leaves_no_worker(tmp_path: Path) -> None:
     database, port = tmp_path / "play.db", free_port()
     play = start_play(database, {"NAPKIN_COMPUTER_WORKERS": "1", "NAPKIN_METRICS_ADDR": f"127.0.0.1:{port}"})
@@ -205,6 +207,7 @@ def test_a_second_sigterm_stops_at_once_and_leaves_no_worker(tmp_path: Path) -> 
     assert workers and _gone(workers, GONE_SECONDS)
 
 
+@pytest.mark.slow  # a fault suite: a real process killed with SIGKILL
 def test_workers_end_within_seconds_after_a_sigkill_of_napkin_play(tmp_path: Path) -> None:
     database, port = tmp_path / "play.db", free_port()
     play = start_play(database, {"NAPKIN_COMPUTER_WORKERS": "1", "NAPKIN_METRICS_ADDR": f"127.0.0.1:{port}"})
@@ -219,6 +222,7 @@ def test_workers_end_within_seconds_after_a_sigkill_of_napkin_play(tmp_path: Pat
     assert len(workers) == 1 and _gone(workers, GONE_SECONDS)
 
 
+@pytest.mark.slow  # a fault suite: a real process killed with SIGKILL
 def test_workers_end_after_a_sigkill_without_the_kernels_help(tmp_path: Path) -> None:
     """A pool started outside the main thread does not ask Linux for a parent-death signal (which would follow that
     thread): its workers notice the dead parent themselves."""

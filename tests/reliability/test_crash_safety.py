@@ -25,7 +25,8 @@ KILLS = 60
 REPO = Path(__file__).resolve().parents[2]
 
 # SQLite only: it kills processes writing to one database file and checks what the file kept (WAL recovery).
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the driver processes are forked")
+pytestmark = [pytest.mark.slow,  # a fault suite: processes killed with SIGKILL, again and again
+              pytest.mark.skipif(not hasattr(os, "fork"), reason="the driver processes are forked")]
 
 
 class ForkServer:

@@ -23,6 +23,8 @@ from storage import Database, ReadTx, StorageError
 from tests.postgres_cluster import Cluster, fresh_database, start_cluster
 from tests.reliability._support import assert_consistent, assert_ratings_match_results, service_match
 
+pytestmark = pytest.mark.slow  # a fault suite: a real PostgreSQL server's sessions ended, restarted, crashed
+
 GUILD = 31
 PAIRS = ((Player(1, "alice"), Player(2, "bob")), (Player(3, "carol"), Player(4, "dave")))
 MATCHES_PER_PAIR = 4

@@ -11,6 +11,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from simcord import Env
@@ -199,6 +200,7 @@ async def _example(path: Path, data: Any, games: list[str], stats: Stats) -> Non
 
 # SQLite only: every Hypothesis example needs a fresh database, which is a new file here (the storage, service and
 # Discord-level suites run on both backends).
+@pytest.mark.slow  # a sweep: Hypothesis's random command sequences
 def test_random_command_sequences_keep_every_invariant(tmp_path: Path) -> None:
     games = _games()
     assert games, "no game is playable yet"

@@ -47,7 +47,8 @@ GUILD = 5 << 22  # on shard 1 of 2
 T0 = 1_700_000_000.0
 PROCESSES = 3
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="the test kills a process with SIGKILL")
+pytestmark = [pytest.mark.slow,  # a fault suite: real second processes, one killed with SIGKILL
+              pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="the test kills a process with SIGKILL")]
 
 
 class Driver:

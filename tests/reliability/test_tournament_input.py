@@ -154,6 +154,7 @@ command that changes things could be a valid one)."""
 READ_ONLY = {"tournament standings", "tournament info", "tournament list"}
 
 
+@pytest.mark.slow  # a sweep: 200 random values to each command
 async def test_two_hundred_random_values_to_each_command_change_nothing(simcord_env, db: Database) -> None:
     home = World(simcord_env, "alice", "bob", "carol")
     away = World(simcord_env, "dave", "erin")

@@ -255,6 +255,7 @@ def cut_names(texts: Sequence[DrawnText], names: Sequence[str]) -> list[str]:
     return problems
 
 
+@pytest.mark.slow  # a sweep: many random positions drawn and measured
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_random_positions_read_on_a_phone_with_labels_clear_and_names_whole(key: str) -> None:
     problems: list[str] = []

@@ -97,6 +97,7 @@ def test_one_state_is_one_frame_and_none_is_refused() -> None:
     assert buffer.getvalue() == b""
 
 
+@pytest.mark.slow  # a sweep: a replay of many frames written whole
 def test_the_writer_holds_two_frames_whatever_their_number() -> None:
     """Frames come from a generator and are written as they come: when frame k is made, every frame older than
     the two the writer keeps (the one written last, to compare with, and the one waiting for its duration) is

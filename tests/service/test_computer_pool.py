@@ -109,6 +109,7 @@ def _dies_once(marker: str) -> int:
     return os.getpid()
 
 
+@pytest.mark.slow  # a fault suite: a worker killed with SIGKILL
 async def test_a_dead_workers_piece_runs_again_on_a_fresh_worker_never_in_the_bots_process(tmp_path) -> None:
     key, state = _positions()[0]
     pool = ComputerPool(1)

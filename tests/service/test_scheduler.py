@@ -192,6 +192,7 @@ async def test_a_move_behind_a_full_queue_or_past_its_budget_is_quick_and_says_s
         await pool.close()
 
 
+@pytest.mark.slow  # strength: real hard searches fill both workers
 async def test_slow_moves_leave_a_worker_to_quick_ones_while_these_are_asked_for(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import bot.service.computer_scheduler as computer_scheduler

@@ -25,6 +25,8 @@ from games import GAMES
 from games.review import review_notations
 from tests.bot.helpers import until
 
+pytestmark = pytest.mark.slow  # a fault suite: real worker processes killed with SIGKILL, 20 times each
+
 KILLS = 20
 SEARCH = ("differences", {"n": 10})
 """A hard search of a few hundred milliseconds of CPU: long enough to be killed in the middle; bounded by its work

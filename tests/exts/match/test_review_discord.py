@@ -108,6 +108,7 @@ async def test_a_review_is_refused_for_a_running_match_another_servers_and_an_em
     assert nothing.ephemeral and f"Match `{empty}` ended before any move was played" in nothing.response.content
 
 
+@pytest.mark.slow  # strength: a whole review of hard searches
 def test_a_napkin_review_is_labelled_an_estimate_and_fits_an_embed() -> None:
     from types import SimpleNamespace
 
@@ -145,6 +146,7 @@ def test_a_long_review_lists_its_key_moments() -> None:
     assert "Key moments only: 179 other moves are not listed." in embed.description
 
 
+@pytest.mark.slow  # equivalence: every game's review made twice, in a worker and in the bot
 async def test_a_review_in_a_worker_process_is_the_one_made_in_the_bot_for_every_game() -> None:
     import functools
     import random

@@ -48,6 +48,7 @@ async def _finish_round(env, db: Database, tournament_id: int, number: int, befo
             await services.endings.resign(board.match_id, match.guild_id, board.second_id)
 
 
+@pytest.mark.slow  # a sweep: a 64-player round paced by emulated rate limits
 async def test_a_64_player_round_is_posted_whole_and_once_under_rate_limits(limits, simcord_env, db) -> None:
     env = simcord_env
     names = [f"player{n:02}" for n in range(PLAYERS)]
