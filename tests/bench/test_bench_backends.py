@@ -62,6 +62,7 @@ def test_sqlite_figures() -> None:
     _check(bench_backends.sqlite_rows(), "SQLite", "WAL, synchronous=FULL")
 
 
+@pytest.mark.slow  # the PostgreSQL run: the benchmarks against a real server
 def test_postgres_figures(postgres_cluster: Cluster) -> None:
     _check(bench_backends.postgres_rows(postgres_cluster), "PostgreSQL", "synchronous_commit=on")
 

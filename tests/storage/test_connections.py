@@ -157,6 +157,7 @@ async def test_sessions_the_server_ended_are_replaced_not_handed_out(postgres_ur
         await db.close()
 
 
+@pytest.mark.slow  # a fault suite: a real PostgreSQL server restarted and moved
 async def test_moves_go_on_after_a_restart_and_a_failover_to_a_new_address(own_cluster: Cluster,
                                                                             own_url: str) -> None:
     first, spare = own_cluster.port, free_port()
