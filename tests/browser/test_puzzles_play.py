@@ -16,7 +16,8 @@ from games.puzzles import Puzzle
 from storage import Database
 from tests.browser._driver import PlayPage
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+"""The browser suite: headless Chromium, slow (make test runs it; make test-fast leaves it out)."""
 
 
 def _latest_puzzle(database: Path) -> Puzzle:

@@ -9,11 +9,10 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SLOW_SUITES = ("tests/browser/test_local_play.py", "tests/browser/test_refusals.py",
-               "tests/reliability/test_faults.py", "tests/reliability/test_crash_safety.py",
-               "tests/reliability/test_multi_process.py", "tests/service/test_worker_deaths.py")
-"""The suites marked slow whole: the browser suite, and the fault suites (a real PostgreSQL server killed, second
-processes, SIGKILLs)."""
+FAULT_SUITES = ("tests/reliability/test_faults.py", "tests/reliability/test_crash_safety.py",
+                "tests/reliability/test_multi_process.py", "tests/service/test_worker_deaths.py")
+"""The fault suites, marked slow whole (a real PostgreSQL server killed, second processes, SIGKILLs); every module of
+the browser suite (``tests/browser/test_*.py``) is too."""
 
 
 def recipe(makefile: str, target: str) -> list[str]:
@@ -56,4 +55,7 @@ def test_make_test_fast_leaves_out_the_slow_tests_and_make_test_runs_everything(
 
 
 def test_the_browser_and_fault_suites_are_slow_whole() -> None:
-    assert [path for path in SLOW_SUITES if not marked_slow_whole((ROOT / path).read_text(encoding="utf-8"))] == []
+    browser = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "tests" / "browser").glob("test_*.py"))
+    assert len(browser) >= 2
+    suites = [*browser, *FAULT_SUITES]
+    assert [path for path in suites if not marked_slow_whole((ROOT / path).read_text(encoding="utf-8"))] == []
