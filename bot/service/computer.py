@@ -25,6 +25,8 @@ queued inside an executor, so the order is ours:
   long work is a *job*'s (:class:`LongWork`): jobs take their turn in fair order between servers, at most
   :attr:`ComputerPool.review_slots` at once (every worker but one, by default: long work never takes the last worker)
   and at most :attr:`ComputerPool.per_server` of one server at once; a job runs its pieces one after the other.
+  Background jobs (a finished match examined for puzzles, :mod:`bot.service.match_puzzles`) come after every other
+  job, and give their turn back between two pieces to any other job that waits.
 
 Slow work (slow moves, pairings and pieces of long work) leaves one worker free for quick moves while quick moves
 are being asked for (within :data:`QUICK_KEPT_SECONDS`; with more than one worker), so that a member whose game
@@ -295,10 +297,13 @@ class LongWork:
     """A job of long work (a review) in the long lane: made by :meth:`ComputerPool.long_work`. It waits for its turn
     (:meth:`turn`; its place meanwhile in :attr:`ahead`), then runs its pieces one after the other (:meth:`run`)."""
 
-    def __init__(self, pool: ComputerPool, server: int, member: int | None) -> None:
+    def __init__(self, pool: ComputerPool, server: int, member: int | None, background: bool = False) -> None:
         loop = asyncio.get_running_loop()
         self.server = server
         self.member = member
+        self.background = background
+        """Background work (a finished match examined for puzzles): after every other job, and it gives its turn
+        back between two pieces to a job that is not background and waits."""
         self.seconds = 0.0
         """CPU seconds its pieces took so far in the workers."""
         self._pool = pool
@@ -349,6 +354,8 @@ class LongWork:
             Exception: whatever ``function`` raises.
         """
         await self.turn()
+        if self.background and self._pool._give_way(self):
+            await self.turn()
         async with self._one_piece:
             value, seconds = await self._pool._piece("long", function, args, server=self.server)
         self.seconds += seconds
@@ -557,11 +564,13 @@ class ComputerPool:
     # ------------------------------------------------------------------------------------------ long work
 
     @contextlib.asynccontextmanager
-    async def long_work(self, *, server: int = 0, member: int | None = None,
-                        what: str = "review") -> AsyncIterator[LongWork]:
+    async def long_work(self, *, server: int = 0, member: int | None = None, what: str = "review",
+                        background: bool = False) -> AsyncIterator[LongWork]:
         """A job of long work of ``server`` (for ``member``, if a member asked for it), in line from the moment the
         block is entered; it leaves the line, or gives its place to the next job, when the block ends. Inside, wait
-        for its turn (:meth:`LongWork.turn`) and run its pieces (:meth:`LongWork.run`).
+        for its turn (:meth:`LongWork.turn`) and run its pieces (:meth:`LongWork.run`). A ``background`` job (work
+        nobody waits for) has its turn after every other job waiting, and gives it back between two of its pieces
+        whenever another job waits (:meth:`_give_way`).
 
         Raises:
             LimitReached: the member already has :data:`LONG_PER_MEMBER` jobs, the server
@@ -577,11 +586,11 @@ class ComputerPool:
         if len(self._jobs) >= self.long_queue:
             raise LimitReached(f"The computer has {plural(len(self._jobs), what)} waiting; please try again in a few "
                                "minutes.")
-        job = LongWork(self, server, member)
+        job = LongWork(self, server, member, background)
         if member is not None:
             self._per_member[member] += 1
         self.reviews += 1
-        self._jobs.push(job, server)
+        self._jobs.push(job, server, int(background))
         self._dispatch(moved=True)
         try:
             yield job
@@ -601,6 +610,20 @@ class ComputerPool:
                 if not job._turn.done():
                     job._turn.cancel()
             self._dispatch(moved=True)
+
+    def _give_way(self, job: LongWork) -> bool:
+        """Between two pieces of the background ``job``: when a job that is not background waits for its turn, ``job``
+        gives its turn back and waits in line again after it (``True``: wait for the turn again)."""
+        if job not in self._started_jobs or all(waiting.background for waiting in self._jobs):
+            return False
+        self._started_jobs.discard(job)
+        self._per_server[job.server] -= 1
+        if not self._per_server[job.server]:
+            del self._per_server[job.server]
+        job._turn = asyncio.get_running_loop().create_future()
+        self._jobs.push(job, job.server, 1)
+        self._dispatch(moved=True)
+        return True
 
     # ------------------------------------------------------------------------------------------ pairings
 
