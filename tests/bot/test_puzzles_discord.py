@@ -309,3 +309,33 @@ async def test_a_finished_match_where_a_win_was_missed_gives_its_server_that_puz
     assert (found.source.kind, found.source.match, found.source.ply) == ("match", match.id, puzzle.source.ply)
     shown = _shown(await world["bob"].slash(world.channel, "puzzle next"))
     assert "**Puzzle** · Chopsticks" in shown.content
+
+
+async def test_a_match_puzzle_names_its_players_only_when_both_allow_it(simcord_env, db: Database) -> None:
+    env = simcord_env
+    _use(env, [])
+    _, moves = _missed_win_match()
+    world = World(env, "alice", "bob", "cat", "dan")
+    services = env.bot.services
+    match = await service_match(services, "chopsticks", world.guild.id, (Player(world["alice"].id, "alice"),
+                                                                         Player(world["bob"].id, "bob")))
+    await _play_to_the_end(world, match.id, moves)
+    await until(lambda: services.match_puzzles.examined == 1, 0.05)
+    allowed = _shown(await world["alice"].slash(world.channel, "notify", puzzle_names="on"))
+    assert "Your name under puzzles: on" in allowed.content and allowed.ephemeral
+    assert (await services.vacations.prefs(world["alice"].id)).puzzle_names  # stored
+    assert not (await services.vacations.prefs(world["bob"].id)).puzzle_names  # off by default
+
+    async def answer_shown_to(name: str) -> tuple[str, int]:
+        shown = _shown(await world[name].slash(world.channel, "puzzle next"))
+        served = await db.read(ReadTx.get_puzzle, (await _attempts(db))[-1][2])
+        assert served is not None and served.guild_id == world.guild.id
+        source = Puzzle.from_json(served.record).source
+        assert (source.kind, source.match) == ("match", match.id)
+        return _shown(await world[name].click(shown, label="Show the answer")).content, source.ply + 1
+
+    answer, move = await answer_shown_to("cat")  # only alice allows it: nobody is named
+    assert f"From match #{match.id}, move {move}." in answer and "alice" not in answer and "bob" not in answer
+    await world["bob"].slash(world.channel, "notify", puzzle_names="on")
+    answer, move = await answer_shown_to("dan")  # both allow it
+    assert f"From alice vs bob, move {move}." in answer and f"match #{match.id}" not in answer
