@@ -247,6 +247,9 @@ class MemberPrefs:
     """A direct message when it becomes their turn (after an opponent's move, and at the reminder)."""
     pings: bool = True
     """Boards and reminders may @-mention them."""
+    puzzle_names: bool = False
+    """They may be named under the puzzles from their matches ("from alice vs bob, move 14"), when every seat allows
+    it."""
 
 
 @dataclass

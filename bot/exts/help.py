@@ -40,7 +40,7 @@ MATCH_COMMANDS = (
 )
 CORRESPONDENCE_COMMANDS = (
     ("/vacation start", "pause your deadlines in this server (`/vacation end` to come back)"),
-    ("/notify", "a direct message when it is your move; pings on or off"),
+    ("/notify", "a direct message when it is your move; pings on or off; your name under puzzles"),
 )
 PUZZLE_COMMANDS = (
     ("/puzzle next", "a puzzle near your puzzle rating, proven by exact search (only you see it)"),

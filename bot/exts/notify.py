@@ -1,5 +1,7 @@
 """``/notify``: how the bot tells a member it is their turn — a direct message (opt-in), and whether boards and
-reminders may @-mention them. The preferences are the member's own, the same in every server."""
+reminders may @-mention them — and whether the puzzles from their matches may name them (opt-in: a match puzzle's
+source names the players only when every seat allowed it). The preferences are the member's own, the same in every
+server."""
 
 from __future__ import annotations
 
@@ -28,7 +30,9 @@ def describe(prefs: MemberPrefs) -> str:
     pings = ("on (boards and reminders mention you when it is your move, challenges when they are for you)"
              if prefs.pings else "off (nothing mentions you: your name is in bold instead, and a challenge to you "
                                  "comes by direct message)")
-    return f"• Direct messages: {dm}\n• Pings: {pings}"
+    names = ("on (the puzzles from your matches say \"from you vs your opponent\" when your opponent allows it too)"
+             if prefs.puzzle_names else "off (the puzzles from your matches say only \"match #N\", never your name)")
+    return f"• Direct messages: {dm}\n• Pings: {pings}\n• Your name under puzzles: {names}"
 
 
 class Notify(commands.Cog):
@@ -37,25 +41,29 @@ class Notify(commands.Cog):
     def __init__(self, bot: NapkinBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="notify", description="How I tell you it is your move (no option: show)",
-                          extras=PRIVATE)
+    @app_commands.command(name="notify", description="How I tell you it is your move, and your name under puzzles "
+                                                     "(no option: show)", extras=PRIVATE)
     @app_commands.describe(dm="A direct message when it becomes your move, and at the reminder",
-                           pings="@-mention you on boards, reminders and challenges")
-    @app_commands.choices(dm=ON_OFF, pings=ON_OFF)
+                           pings="@-mention you on boards, reminders and challenges",
+                           puzzle_names="Name you under puzzles from your matches (when your opponent allows it too)")
+    @app_commands.choices(dm=ON_OFF, pings=ON_OFF, puzzle_names=ON_OFF)
     async def notify(self, interaction: discord.Interaction[NapkinBot], dm: Literal["on", "off"] | None = None,
-                     pings: Literal["on", "off"] | None = None) -> None:
+                     pings: Literal["on", "off"] | None = None,
+                     puzzle_names: Literal["on", "off"] | None = None) -> None:
         """Show the member's preferences, or change the ones given (for every server)."""
-        if dm is None and pings is None:
+        if dm is None and pings is None and puzzle_names is None:
             prefs = await self.bot.services.vacations.prefs(interaction.user.id)
-            await respond(interaction, f"Your notifications (in every server):\n{describe(prefs)}", private=True)
+            await respond(interaction, f"Your preferences (in every server):\n{describe(prefs)}", private=True)
             return
         prefs = await self.bot.services.vacations.set_prefs(interaction.user.id,
                                                             dm_turns=None if dm is None else dm == "on",
-                                                            pings=None if pings is None else pings == "on")
+                                                            pings=None if pings is None else pings == "on",
+                                                            puzzle_names=None if puzzle_names is None
+                                                            else puzzle_names == "on")
         note = ""
         if dm == "on":
             note = "\nIf your direct messages are closed to members of a server, I cannot reach you there."
-        await respond(interaction, f"Notifications updated (in every server):\n{describe(prefs)}{note}", private=True)
+        await respond(interaction, f"Preferences updated (in every server):\n{describe(prefs)}{note}", private=True)
 
 
 async def setup(bot: NapkinBot) -> None:

@@ -179,11 +179,13 @@ class ComputerPool(Scheduler):
     # ------------------------------------------------------------------------------------------ long work
 
     @contextlib.asynccontextmanager
-    async def long_work(self, *, server: int = 0, member: int | None = None,
-                        what: str = "review") -> AsyncIterator[LongWork]:
+    async def long_work(self, *, server: int = 0, member: int | None = None, what: str = "review",
+                        background: bool = False) -> AsyncIterator[LongWork]:
         """A job of long work of ``server`` (for ``member``, if a member asked for it), in line from the moment the
         block is entered; it leaves the line, or gives its place to the next job, when the block ends. Inside, wait
-        for its turn (:meth:`LongWork.turn`) and run its pieces (:meth:`LongWork.run`).
+        for its turn (:meth:`LongWork.turn`) and run its pieces (:meth:`LongWork.run`). A ``background`` job (work
+        nobody waits for) has its turn after every other job waiting, and gives it back between two of its pieces
+        whenever another job waits.
 
         Raises:
             LimitReached: the member already has :data:`LONG_PER_MEMBER` jobs, the server
@@ -199,11 +201,11 @@ class ComputerPool(Scheduler):
         if len(self._jobs) >= self.long_queue:
             raise LimitReached(f"The computer has {plural(len(self._jobs), what)} waiting; please try again in a few "
                                "minutes.")
-        job = LongWork(self, server, member)
+        job = LongWork(self, server, member, background)
         if member is not None:
             self._per_member[member] += 1
         self.reviews += 1
-        self._jobs.push(job, server)
+        self._jobs.push(job, server, int(background))
         self._dispatch(moved=True)
         try:
             yield job

@@ -13,7 +13,9 @@ Work waits in one of the lanes (:data:`bot.service.computer_lines.Lane`) and is 
   long work is a *job*'s (:class:`LongWork`): jobs take their turn in fair order between servers
   (:class:`bot.service.computer_lines.FairLine`), at most :attr:`Scheduler.review_slots` at once (every worker but
   one, by default: long work never takes the last worker) and at most :attr:`Scheduler.per_server` of one server at
-  once; a job runs its pieces one after the other.
+  once; a job runs its pieces one after the other. Background jobs (a finished match examined for puzzles,
+  :mod:`bot.service.match_puzzles`) come after every other job, and give their turn back between two pieces to any
+  other job that waits (:meth:`Scheduler._give_way`).
 
 Slow work (slow moves, pairings and pieces of long work) leaves one worker free for quick moves while quick moves
 are being asked for (within :data:`QUICK_KEPT_SECONDS`; with more than one worker), so that a member whose game
@@ -77,10 +79,13 @@ class LongWork:
     It waits for its turn (:meth:`turn`; its place meanwhile in :attr:`ahead`), then runs its pieces one after the
     other (:meth:`run`)."""
 
-    def __init__(self, pool: Scheduler, server: int, member: int | None) -> None:
+    def __init__(self, pool: Scheduler, server: int, member: int | None, background: bool = False) -> None:
         loop = asyncio.get_running_loop()
         self.server = server
         self.member = member
+        self.background = background
+        """Background work (a finished match examined for puzzles): after every other job, and it gives its turn
+        back between two pieces to a job that is not background and waits."""
         self.seconds = 0.0
         """CPU seconds its pieces took so far in the workers."""
         self._pool = pool
@@ -131,6 +136,8 @@ class LongWork:
             Exception: whatever ``function`` raises.
         """
         await self.turn()
+        if self.background and self._pool._give_way(self):
+            await self.turn()
         async with self._one_piece:
             value, seconds = await self._pool._piece("long", function, args, server=self.server)
         self.seconds += seconds
@@ -212,6 +219,20 @@ class Scheduler:
         if lane == "pair":
             return len(self._pairings)
         return len(self._moves) if lane == "move" else len(self._jobs) + len(self._ready)
+
+    def _give_way(self, job: LongWork) -> bool:
+        """Between two pieces of the background ``job``: when a job that is not background waits for its turn, ``job``
+        gives its turn back and waits in line again after it (``True``: wait for the turn again)."""
+        if job not in self._started_jobs or all(waiting.background for waiting in self._jobs):
+            return False
+        self._started_jobs.discard(job)
+        self._per_server[job.server] -= 1
+        if not self._per_server[job.server]:
+            del self._per_server[job.server]
+        job._turn = asyncio.get_running_loop().create_future()
+        self._jobs.push(job, job.server, 1)
+        self._dispatch(moved=True)
+        return True
 
     def line(self) -> list[LongWork]:
         """The jobs of long work waiting for their turn, in the order they are to have it as the line stands now."""

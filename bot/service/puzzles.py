@@ -100,6 +100,8 @@ class Judged:
         worth, best: for a wrong answer, the exact value of the move played and of the best move, for the member.
         rating_before, rating_after: the member's puzzle rating around this result when it was the rated one.
         player: the member's puzzle rating after it (``None`` when they have none).
+        players: when the puzzle came from a match whose every seat's member allows it (``/notify puzzle_names``,
+            :func:`named_players`), their names by seat, for its source ("from alice vs bob, move 14"); else empty.
     """
 
     verdict: Verdict
@@ -113,6 +115,21 @@ class Judged:
     rating_before: float | None = None
     rating_after: float | None = None
     player: PuzzlePlayerRecord | None = None
+    players: tuple[str, ...] = ()
+
+
+def named_players(tx: ReadTx, puzzle: Puzzle) -> tuple[str, ...]:
+    """The names, by seat, under which ``puzzle``'s source may name its match's players: only a match's puzzle, only
+    when every seat is a member (never the computer) who allows it (``MemberPrefs.puzzle_names``, off by default),
+    read as the preferences stand now; else ``()`` (the source then says "match #N, move K")."""
+    if puzzle.source.kind != "match" or puzzle.source.match is None:
+        return ()
+    match = tx.get_match(puzzle.source.match)
+    if match is None or not match.seats:
+        return ()
+    if any(seat.level is not None or not tx.member_prefs(seat.user_id).puzzle_names for seat in match.seats):
+        return ()
+    return tuple(seat.display_name for seat in match.seats)
 
 
 @dataclass(frozen=True)
@@ -403,8 +420,9 @@ class PuzzleService:
             tx.update_attempt(attempt_id, **changes)
             stored = tx.get_attempt(attempt_id)
             assert stored is not None
+            players = named_players(tx, served.puzzle) if verdict in ("solved", "shown") else ()
             return Judged(verdict, stored, served.puzzle, move, defence, state, worth, best, before, after,
-                          player or tx.puzzle_player(attempt.user_id))
+                          player or tx.puzzle_player(attempt.user_id), players)
 
         return await write(self.db, body)
 

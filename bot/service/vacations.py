@@ -224,7 +224,8 @@ class VacationService:
         """A member's preferences."""
         return await self.db.read(ReadTx.member_prefs, user_id)
 
-    async def set_prefs(self, user_id: int, *, dm_turns: bool | None = None, pings: bool | None = None) -> MemberPrefs:
+    async def set_prefs(self, user_id: int, *, dm_turns: bool | None = None, pings: bool | None = None,
+                        puzzle_names: bool | None = None) -> MemberPrefs:
         """Change the preferences given (``None`` keeps one) and return them all."""
         now = self.clock()
 
@@ -234,6 +235,8 @@ class VacationService:
                 prefs.dm_turns = dm_turns
             if pings is not None:
                 prefs.pings = pings
+            if puzzle_names is not None:
+                prefs.puzzle_names = puzzle_names
             tx.put_member_prefs(prefs, now)
             return prefs
 

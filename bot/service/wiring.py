@@ -17,6 +17,7 @@ from bot.service.computer_turns import ComputerTurnService
 from bot.service.daily_puzzles import DailyPuzzleService
 from bot.service.deadlines import DeadlineService
 from bot.service.endings import EndingService
+from bot.service.match_puzzles import MatchPuzzleService
 from bot.service.moves import MoveService
 from bot.service.outbox import OutboxService
 from bot.service.premoves import PremoveService
@@ -88,6 +89,11 @@ class Services:
         """Leaderboards, seasons and members' records."""
         self.puzzles = PuzzleService(db, clock=clock, shards=shards)
         """Puzzles for members."""
+        self.match_puzzle_doorbell = Doorbell()
+        """Rung when a finished match waits to be examined for puzzles: the match puzzles' task answers it."""
+        self.match_puzzles = MatchPuzzleService(db, computer=self.computer, puzzles=self.puzzles,
+                                                ends=self.match_ends, wake=self.match_puzzle_doorbell.ring)
+        """Every finished match of a game with exact values examined in the background; its puzzles kept."""
         self.daily_puzzles = DailyPuzzleService(db, self.puzzles, clock=clock, shards=shards)
         """Servers' daily puzzles and the monthly table."""
         director = Director(db, clock=clock, computer=self.computer,

@@ -476,4 +476,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE guild_settings ADD COLUMN puzzle_hour INTEGER NOT NULL DEFAULT 12
         CHECK (puzzle_hour BETWEEN 0 AND 23);
     """,
+    # 15: as in SQLite.
+    """
+    ALTER TABLE member_prefs ADD COLUMN puzzle_names INTEGER NOT NULL DEFAULT 0 CHECK (puzzle_names IN (0, 1));
+    """,
 )

@@ -576,4 +576,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE guild_settings ADD COLUMN puzzle_hour INTEGER NOT NULL DEFAULT 12
         CHECK (puzzle_hour BETWEEN 0 AND 23);
     """,
+    # 15: a member's consent to be named under the puzzles from their matches (``/notify puzzle_names``): a match
+    # puzzle's source names the players ("from alice vs bob, move 14") only when every seat's member gave it. Off by
+    # default.
+    """
+    ALTER TABLE member_prefs ADD COLUMN puzzle_names INTEGER NOT NULL DEFAULT 0 CHECK (puzzle_names IN (0, 1));
+    """,
 )

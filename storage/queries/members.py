@@ -5,9 +5,16 @@
 from __future__ import annotations
 
 from storage.queries.base import Queries, shard_where
-from storage.records import MemberPrefs, Shards, VacationRecord, vacation_from_row
+from storage.records import MemberPrefs, Row, Shards, VacationRecord, vacation_from_row
 
 _VACATION_COLUMNS = "id, guild_id, user_id, started_at, ends_by, ended_at, days"
+
+
+def _prefs(user_id: int, row: Row | None) -> MemberPrefs:
+    """A member's preferences from their row (the defaults without one)."""
+    if row is None:
+        return MemberPrefs(user_id)
+    return MemberPrefs(user_id, bool(row["dm_turns"]), bool(row["pings"]), bool(row["puzzle_names"]))
 
 
 class MemberReads(Queries):
@@ -15,8 +22,8 @@ class MemberReads(Queries):
 
     def member_prefs(self, user_id: int) -> MemberPrefs:
         """A member's preferences (defaults if never set)."""
-        row = self._one("SELECT dm_turns, pings FROM member_prefs WHERE user_id = ?", (user_id,))
-        return MemberPrefs(user_id, bool(row["dm_turns"]), bool(row["pings"])) if row else MemberPrefs(user_id)
+        row = self._one("SELECT dm_turns, pings, puzzle_names FROM member_prefs WHERE user_id = ?", (user_id,))
+        return _prefs(user_id, row)
 
     def open_vacation(self, guild_id: int, user_id: int) -> VacationRecord | None:
         """The member's vacation in ``guild_id`` that has not been ended, or ``None`` (``vacations_open``)."""
@@ -91,17 +98,17 @@ class MemberWrites(MemberReads):
         :meth:`put_member_prefs`."""
         self._defer("INSERT INTO member_prefs (user_id, updated_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
                     (user_id, now))
-        row = self._one(f"SELECT dm_turns, pings FROM member_prefs WHERE user_id = ?"  # noqa: S608 - dialect constants
+        row = self._one(f"SELECT dm_turns, pings, puzzle_names FROM member_prefs WHERE user_id = ?"  # noqa: S608 - dialect constants
                         f"{self._dialect.for_update('member_prefs')}", (user_id,))
-        return MemberPrefs(user_id, bool(row["dm_turns"]), bool(row["pings"])) if row else MemberPrefs(user_id)
+        return _prefs(user_id, row)
 
     def put_member_prefs(self, prefs: MemberPrefs, now: float) -> None:
         """Insert or replace a member's preferences."""
         self._conn.execute(
-            "INSERT INTO member_prefs (user_id, dm_turns, pings, updated_at) VALUES (?, ?, ?, ?) "
+            "INSERT INTO member_prefs (user_id, dm_turns, pings, puzzle_names, updated_at) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET dm_turns = excluded.dm_turns, pings = excluded.pings, "
-            "updated_at = excluded.updated_at",
-            (prefs.user_id, int(prefs.dm_turns), int(prefs.pings), now),
+            "puzzle_names = excluded.puzzle_names, updated_at = excluded.updated_at",
+            (prefs.user_id, int(prefs.dm_turns), int(prefs.pings), int(prefs.puzzle_names), now),
         )
 
     def insert_vacation(self, guild_id: int, user_id: int, started_at: float, ends_by: float) -> int:

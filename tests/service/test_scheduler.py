@@ -308,3 +308,37 @@ async def test_a_pairing_without_workers_runs_in_a_thread_within_its_budget_of_w
     with pytest.raises(TimeoutError):
         await pool.pair(_pause, 0.5, budget=0.05)
     assert pool.pairings == 0
+
+
+async def test_background_work_comes_after_reviews_and_gives_its_turn_back_between_pieces() -> None:
+    pool = ComputerPool(2)  # one review slot; not started: the pieces run in threads, the turns are the scheduler's
+    assert pool.review_slots == 1
+    order: list[str] = []
+    go = asyncio.Event()
+
+    async def background() -> None:
+        async with pool.long_work(server=1, background=True, what="examination") as job:
+            for piece in range(3):
+                await job.run(_pause, 0.05)
+                order.append(f"background {piece}")
+                await go.wait()
+
+    examined = asyncio.create_task(background())
+    await until(lambda: order == ["background 0"], 0.01)  # it had its turn at once: nothing else waited
+    reviewed = asyncio.create_task(_job(pool, 2, order, "review", pieces=2))
+    await _settled()
+    assert order == ["background 0"] and not pool.line()[0].background  # the review waits for the turn
+    go.set()  # the background job's next piece: it gives way first
+    await asyncio.gather(examined, reviewed)
+    # the review waited for at most the piece under way, then had the turn; the background work finished after it
+    assert order == ["background 0", "review", "background 1", "background 2"]
+    waiting_first = asyncio.create_task(background())
+    order.clear()
+    async with pool.long_work(server=3) as blocker:  # a review holds the slot: then a background job and another
+        await blocker.turn()
+        await _settled()
+        late = asyncio.create_task(_job(pool, 4, order, "later review"))
+        await _settled()
+        assert pool.line()[-1].background  # the background job waits behind the review that came after it
+    await asyncio.gather(waiting_first, late)
+    assert order[0] == "later review"

@@ -12,15 +12,15 @@ Anyone in the match's server may review it, once it is finished (a review of a r
 players). It is shown only to the member who asked unless they choose ``public:true``: a review posted in a match
 thread would otherwise answer every curious bystander with a long message for all.
 
-A review also keeps the puzzles the match holds (:func:`games.puzzles.from_match` on the review just made): the
-server's ``/puzzle`` serves them to its members, never naming the players ("match #N, move K").
+A review also keeps the puzzles the match holds (:meth:`bot.service.match_puzzles.MatchPuzzleService.keep` on the
+review just made), as every finished match's are in the background: the server's ``/puzzle`` serves them to its
+members.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -43,8 +43,7 @@ from bot.utils.images import DESCRIPTION_LIMIT as ALT_TEXT_LIMIT
 from bot.utils.images import image_file
 from bot.utils.names import escape, names_of
 from bot.utils.queues import member_key
-from games import GAMES, RulesError
-from games.puzzles import from_match
+from games import GAMES
 from games.review import REVIEW_SECONDS, Review
 from games.values import GameValue
 from storage import MatchRecord
@@ -213,23 +212,11 @@ class ReviewCommand(commands.Cog):
             except ComputerStopped:
                 await respond(interaction, RESTARTING, private=True)
                 return
-            await self._keep_puzzles(job, record, [move.notation for move in moves], result)
+            await self.bot.services.match_puzzles.keep(job, record, [move.notation for move in moves], result)
         png, alt = await asyncio.to_thread(_turning_point_board, record, moves, result)
         name = f"review-{record.id}.png"
         await respond(interaction, embed=review_embed(record, result, name), file=image_file(png, name, alt),
                       private=not public)
-
-
-    async def _keep_puzzles(self, job: LongWork, record: MatchRecord, notations: list[str], result: Review) -> None:
-        """The puzzles the reviewed match holds (moves where a player gave value away and exactly one move kept it:
-        :func:`games.puzzles.from_match`, on the review just made, in the same job), kept for this server's
-        ``/puzzle``. A failure here is logged and leaves the review as it is."""
-        try:
-            found = await job.run(functools.partial(from_match, initial_state=record.initial_state,
-                                                    match_id=record.id, reviewed=result), record.game, notations)
-            await self.bot.services.puzzles.add_from_match(record.guild_id, found)
-        except (WorkerLost, ComputerStopped, RulesError, ValueError) as error:
-            log.warning("no puzzles kept from match %s: %s", record.id, error)
 
 
 async def _wait_turn(interaction: discord.Interaction[NapkinBot], job: LongWork, match_id: int) -> None:

@@ -1,7 +1,8 @@
 """``/puzzle``: ``next`` (a puzzle near the member's puzzle rating, of any game or one), ``stats`` (a member's puzzle
 rating, streak and results by game) and ``month`` (this month's solvers of the server's daily puzzles); the
 components under a puzzle (:mod:`._views`) call into :class:`Puzzles`; and the task that plans each server's daily
-puzzle (posted and revealed through the outbox: :mod:`._news`).
+puzzle (posted and revealed through the outbox: :mod:`._news`), and the task that examines every finished match for
+the puzzles it holds (:mod:`bot.service.match_puzzles`).
 
 Everything about a member's own puzzle is ephemeral (nobody else is spoiled); the daily post is public, its
 answers private, its solvers revealed in its thread when the day ends. Refusals are the service's domain errors,
@@ -66,16 +67,27 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
         self.puzzles = bot.services.puzzles
         self.job = Job("daily puzzles", lambda: self.bot.services.daily_puzzles.plan_daily(), longest=MAX_SLEEP,
                        ready=bot.wait_until_ready, clock=bot.now)
+        self.match_job = Job("match puzzles", self._examine_matches, longest=MAX_SLEEP, ready=bot.wait_until_ready,
+                             clock=bot.now)
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Answer the puzzle doorbell (a server changed its daily puzzle channel) and start the task."""
+        """Answer the puzzle doorbells (a server changed its daily puzzle channel; a match ended) and start the
+        tasks."""
         self.bot.services.puzzle_doorbell.connect(self.job.wake)
         self.job.start()
+        self.bot.services.match_puzzle_doorbell.connect(self.match_job.wake)
+        self.match_job.start()
 
     async def cog_unload(self) -> None:
-        """Stop the task."""
+        """Stop the tasks."""
         self.job.stop()
+        self.match_job.stop()
+
+    async def _examine_matches(self) -> None:
+        """The match puzzles' pass: the finished matches waiting are examined, their puzzles kept (the service's
+        :meth:`~bot.service.match_puzzles.MatchPuzzleService.examine_waiting`); woken when a match ends."""
+        await self.bot.services.match_puzzles.examine_waiting()
 
     @app_commands.command(name="next", description="A puzzle near your puzzle rating (only you see it)",
                           extras=PRIVATE)

@@ -113,6 +113,17 @@ def line_text_prefix(served: Served) -> str:
     return " · ".join(f"`{m}`" if i % 2 == 0 else f"{OPPONENT} `{m}`" for i, m in enumerate(shown))
 
 
+def source_text(puzzle: Puzzle, players: Sequence[str] = ()) -> str:
+    """Where a puzzle was met, as its answer names it: ``"alice vs bob, move 14"`` when its match's players are
+    named (every seat allowed it: :attr:`Judged.players`; ``"alice's match, move 3"`` for a solitaire), else
+    ``"match #14, move 14"``
+    (:meth:`games.puzzles.Source.describe`)."""
+    if not players:
+        return puzzle.source.describe()
+    who = " vs ".join(escape(name) for name in players) if len(players) > 1 else f"{escape(players[0])}'s match"
+    return f"{who}, move {puzzle.source.move_number}"
+
+
 def judged_text(judged: Judged) -> str:
     """What an answer did, in words."""
     puzzle, attempt = judged.puzzle, judged.attempt
@@ -126,7 +137,7 @@ def judged_text(judged: Judged) -> str:
     if judged.verdict == "right":
         return f"Right: `{judged.move}`. The {OPPONENT} answers `{judged.defence}`. Your move again."
     themes = ", ".join(puzzle.themes)
-    source = "" if puzzle.source.kind == "self-play" else f"\nFrom {puzzle.source.describe()}."
+    source = "" if puzzle.source.kind == "self-play" else f"\nFrom {source_text(puzzle, judged.players)}."
     if judged.verdict == "shown":
         return f"The answer: {line_text(puzzle)}.\nThemes: {themes}.{source}{rating}"
     if attempt.daily_id:

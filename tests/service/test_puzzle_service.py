@@ -11,11 +11,13 @@ import random
 import glicko2  # type: ignore[import-untyped]
 import pytest
 
-from bot.service import BadOption, MatchOver, NotAllowed, Services
+from bot.service import BadOption, MatchOver, NotAllowed, Player, Services
 from bot.service.daily_puzzles import DAILY_NEWS, REVEAL_NEWS, day_start
 from bot.service.puzzles import PuzzleService, line_state
+from games import GAMES
 from games.puzzles import Puzzle, Step, shipped
 from storage import Database, ReadTx
+from tests.reliability._support import service_match
 
 SHIPPED = shipped()
 NOW = 1_765_000_000.0
@@ -168,3 +170,27 @@ async def test_the_daily_puzzle_is_planned_once_a_day_through_the_outbox(db: Dat
     with pytest.raises(MatchOver, match="day is over"):  # an answer after the day ends is not counted
         await services.puzzles.answer(attempt.attempt.id, 7, puzzle.answer[0])
     assert (await db.read(ReadTx.get_attempt, attempt.attempt.id)) == judged.attempt
+
+
+async def test_ended_matches_wait_for_their_examination_within_a_cap_and_beyond_it_are_dropped(
+        db: Database, caplog: pytest.LogCaptureFixture) -> None:
+    services = Services(db, clock=Clock())
+    rung: list[int] = []
+    line = services.match_puzzles
+    line.wake = lambda: rung.append(line.waiting)
+    line.cap = 2
+    alice, bob = Player(1, "alice"), Player(2, "bob")
+    ended = []
+    for game in ("chopsticks", "chopsticks", "napkin_chess", "chopsticks"):
+        match = await service_match(services, game, 7, (alice, bob))
+        if game == "chopsticks":  # a move played, then resigned: a finished match with a move to examine
+            state = GAMES[game].new_state()
+            assert match.current_seat is not None
+            mover = match.seats[match.current_seat].user_id
+            await services.moves.play(match.id, 7, mover, state.format_move(state.legal_moves()[0]))
+        resigned = await services.endings.resign(match.id, 7, match.seats[0].user_id)
+        assert resigned.status != "active"
+        ended.append(match.id)
+    # the Napkin Chess match has no exact values: not in line; the third Chopsticks match finds the line full
+    assert rung == [1, 2] and line.waiting == 2 and line.dropped == 1
+    assert f"match {ended[3]} is not examined for puzzles: 2 matches are waiting already" in caplog.text

@@ -25,7 +25,7 @@ from games import GAMES
 from games.puzzles import Puzzle, Step, shipped
 from games.puzzles.generate import self_play
 from storage import Database, ReadTx
-from tests.bot.helpers import World, buttons
+from tests.bot.helpers import World, buttons, until
 from tests.reliability._support import service_match
 
 SHIPPED = shipped()
@@ -277,3 +277,65 @@ async def test_a_reviewed_match_where_a_win_was_missed_gives_its_server_that_puz
     answer = _shown(await world["bob"].click(shown, label="Show the answer"))
     assert f"From match #{match.id}, move {source.ply + 1}." in answer.content
     assert "alice" not in answer.content  # the players are never named
+
+
+async def _play_to_the_end(world: World, match_id: int, moves: list[str]) -> None:
+    """The seats to move play ``moves`` through the service, and the match is over."""
+    services = world.env.bot.services
+    for notation in moves:
+        current = await services.reading.get_match(match_id)
+        assert current.current_seat is not None
+        await services.moves.play(match_id, world.guild.id, current.seats[current.current_seat].user_id, notation)
+    assert (await services.reading.get_match(match_id)).status == "finished"
+
+
+async def test_a_finished_match_where_a_win_was_missed_gives_its_server_that_puzzle_unreviewed(
+        simcord_env, db: Database) -> None:
+    env = simcord_env
+    _use(env, [])  # no shipped puzzles: only what the server's own matches give
+    puzzle, moves = _missed_win_match()
+    world = World(env, "alice", "bob")
+    services = env.bot.services
+    match = await service_match(services, "chopsticks", world.guild.id, (Player(world["alice"].id, "alice"),
+                                                                         Player(world["bob"].id, "bob")))
+    assert await db.read(ReadTx.get_puzzle, puzzle.id) is None
+    await _play_to_the_end(world, match.id, moves)
+    # the examination, woken by the match's end, runs in the computer's long lane: wait for it (at most a minute)
+    await until(lambda: services.match_puzzles.examined == 1, 0.05)
+    stored = await db.read(ReadTx.get_puzzle, puzzle.id)
+    assert stored is not None and stored.guild_id == world.guild.id  # no /match review was asked for
+    assert services.match_puzzles.examined == 1 and services.match_puzzles.waiting == 0
+    found = Puzzle.from_json(stored.record)
+    assert (found.source.kind, found.source.match, found.source.ply) == ("match", match.id, puzzle.source.ply)
+    shown = _shown(await world["bob"].slash(world.channel, "puzzle next"))
+    assert "**Puzzle** · Chopsticks" in shown.content
+
+
+async def test_a_match_puzzle_names_its_players_only_when_both_allow_it(simcord_env, db: Database) -> None:
+    env = simcord_env
+    _use(env, [])
+    _, moves = _missed_win_match()
+    world = World(env, "alice", "bob", "cat", "dan")
+    services = env.bot.services
+    match = await service_match(services, "chopsticks", world.guild.id, (Player(world["alice"].id, "alice"),
+                                                                         Player(world["bob"].id, "bob")))
+    await _play_to_the_end(world, match.id, moves)
+    await until(lambda: services.match_puzzles.examined == 1, 0.05)
+    allowed = _shown(await world["alice"].slash(world.channel, "notify", puzzle_names="on"))
+    assert "Your name under puzzles: on" in allowed.content and allowed.ephemeral
+    assert (await services.vacations.prefs(world["alice"].id)).puzzle_names  # stored
+    assert not (await services.vacations.prefs(world["bob"].id)).puzzle_names  # off by default
+
+    async def answer_shown_to(name: str) -> tuple[str, int]:
+        shown = _shown(await world[name].slash(world.channel, "puzzle next"))
+        served = await db.read(ReadTx.get_puzzle, (await _attempts(db))[-1][2])
+        assert served is not None and served.guild_id == world.guild.id
+        source = Puzzle.from_json(served.record).source
+        assert (source.kind, source.match) == ("match", match.id)
+        return _shown(await world[name].click(shown, label="Show the answer")).content, source.ply + 1
+
+    answer, move = await answer_shown_to("cat")  # only alice allows it: nobody is named
+    assert f"From match #{match.id}, move {move}." in answer and "alice" not in answer and "bob" not in answer
+    await world["bob"].slash(world.channel, "notify", puzzle_names="on")
+    answer, move = await answer_shown_to("dan")  # both allow it
+    assert f"From alice vs bob, move {move}." in answer and f"match #{match.id}" not in answer
