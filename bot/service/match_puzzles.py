@@ -23,7 +23,9 @@ import logging
 from collections.abc import Callable, Sequence
 
 from bot.service.base import MatchEnds
-from bot.service.computer import ComputerPool, ComputerStopped, LongWork, WorkerLost
+from bot.service.computer import ComputerPool
+from bot.service.computer_scheduler import LongWork
+from bot.service.computer_workers import ComputerStopped, WorkerLost
 from bot.service.errors import LimitReached
 from bot.service.puzzles import PuzzleService
 from bot.service.reviews import review_match
