@@ -31,6 +31,7 @@ COPY bot ./bot
 COPY games ./games
 COPY renderers ./renderers
 COPY storage ./storage
+COPY i18n ./i18n
 RUN pip install --no-deps --no-build-isolation . && pip check
 
 # The commit this image was built from (napkin --version, napkin_build_info); "unknown" unless the build names it.

@@ -7,7 +7,7 @@ PLAYERS ?= alice,bob
 # Playwright drives Debian's chromium; it must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: play demo run test test-fast test-deps lint bench arena lock clean
+.PHONY: play demo run test test-fast test-deps lint bench arena lock clean catalogs
 
 # Everything: the bot, napkin play, the tests and the benchmarks.
 $(STAMP): pyproject.toml
@@ -34,8 +34,13 @@ run: $(PLAY_STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy games renderers storage bot
+	$(VENV)/bin/mypy games renderers storage bot i18n
 	$(VENV)/bin/lint-imports
+
+# The catalogs in step with the code: Babel's extractor (babel.cfg) writes i18n/napkin.pot, then every shipped
+# language's i18n/locales/<locale>/LC_MESSAGES/napkin.po is updated from it (new ids arrive untranslated).
+catalogs: $(STAMP)
+	$(PY) -m i18n.catalogs
 
 # Chromium and PostgreSQL's server first (installed when missing and root; otherwise one line saying how, and stop).
 test-deps:

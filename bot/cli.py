@@ -207,8 +207,38 @@ def _sync(args: argparse.Namespace) -> int:
     return _with_bot("sync", body)
 
 
+def _localized_in(item: Any) -> set[str]:
+    """Every locale a command's payload (or a part of it) carries a localization for."""
+    found: set[str] = set()
+    if isinstance(item, dict):
+        for key, value in item.items():
+            if key.endswith("_localizations") and isinstance(value, dict):
+                found |= set(value)
+            else:
+                found |= _localized_in(value)
+    elif isinstance(item, list):
+        for value in item:
+            found |= _localized_in(value)
+    return found
+
+
+def _in_language(item: Any, locale: str) -> Any:
+    """A command's payload as a member of ``locale`` reads it: each localization of ``locale`` in place of the
+    English, the others dropped (``en-US``: the English)."""
+    if isinstance(item, list):
+        return [_in_language(value, locale) for value in item]
+    if not isinstance(item, dict):
+        return item
+    shown = {key: _in_language(value, locale) for key, value in item.items() if not key.endswith("_localizations")}
+    for key, value in item.items():
+        if key.endswith("_localizations") and isinstance(value, dict) and locale in value:
+            shown[key.removesuffix("_localizations")] = value[locale]
+    return shown
+
+
 def _sync_check() -> int:
-    """Build the command tree offline and hold it against Discord's limits: each command's size, then every breach;
+    """Build the command tree offline and hold it against Discord's limits: each command's size (its longest
+    localizations counted, as Discord counts), the largest command as each language reads it, then every breach;
     exit code 1 if Discord would refuse it."""
     from bot.client import built_command_tree
     from bot.contract import COMMAND_CHARACTERS, command_size, contract
@@ -218,6 +248,11 @@ def _sync_check() -> int:
     width = max(len(str(command["name"])) for command in commands) + 1
     for command in sorted(commands, key=lambda command: -command_size(command)):
         print(f"/{command['name']:<{width}} {command_size(command):>6,} of {COMMAND_CHARACTERS:,} characters")
+    languages = sorted({locale for command in commands for locale in _localized_in(command)})
+    if languages:
+        sizes = {locale: max(command_size(_in_language(command, locale)) for command in commands)
+                 for locale in ["en-US", *languages]}
+        print("largest command per language: " + " · ".join(f"{locale} {size:,}" for locale, size in sizes.items()))
     breaches = contract().check_commands(commands)
     if breaches:
         for breach in breaches:

@@ -10,11 +10,12 @@ registered by the match feature when it loads, so they keep working after a rest
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import discord
@@ -29,7 +30,9 @@ from bot.ops.interactions import InteractionGate
 from bot.ops.metrics import Metrics
 from bot.service import Services
 from bot.service.computer import ComputerPool
+from bot.translator import CONTEXT, CatalogTranslator
 from bot.utils.outbox import Posters
+from i18n import catalog_digest
 from storage import Database, ReadTx, Shards, Tx
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,42 @@ async def built_command_tree(dev_guild: int | None = None) -> list[dict[str, Any
             return await bot.command_payload()
     finally:
         await db.close()
+
+
+class _Recorder(app_commands.Translator):
+    """Notes every text of the command tree that the catalogs translate, and translates none."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, None] = {}
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        if context.location not in CatalogTranslator.kept:
+            self.texts.setdefault(string.message)
+        return None
+
+
+async def command_texts() -> list[str]:
+    """Every description and choice of the command tree (what :class:`bot.translator.CatalogTranslator`
+    translates), in the tree's order, each once."""
+    db = await Database.open(":memory:")
+    try:
+        async with NapkinBot(db, computer_workers=0) as bot:
+            await bot.load_extensions()
+            recorder = _Recorder()
+            await bot.tree.set_translator(recorder)
+            await bot.command_payload()
+            return list(recorder.texts)
+    finally:
+        await db.close()
+
+
+def extract_command_texts(fileobj: Any, keywords: Any, comment_tags: Any,
+                          options: Any) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+    """Babel's extraction method ``commands`` (babel.cfg): the command tree's texts as ``p_("command", text)``
+    messages, whatever the file it is pointed at holds (the tree is built from the extensions, not read)."""
+    for text in asyncio.run(command_texts()):
+        yield 1, "p_", (CONTEXT, text), ["Discord: at most 100 characters; command and option names stay English."]
 
 
 def discover_extensions() -> list[str]:
@@ -171,7 +210,10 @@ class NapkinBot(commands.AutoShardedBot):
             log.info("not syncing commands: the process that runs shard 0 does")
 
     async def load_extensions(self) -> None:
-        """Load every extension of :func:`discover_extensions` (their commands and persistent buttons register)."""
+        """Load every extension of :func:`discover_extensions` (their commands and persistent buttons register), with
+        the command tree's translator set (:class:`bot.translator.CatalogTranslator`)."""
+        if self.tree.translator is None:
+            await self.tree.set_translator(CatalogTranslator())
         for name in discover_extensions():
             await self.load_extension(name)
 
@@ -209,12 +251,14 @@ class NapkinBot(commands.AutoShardedBot):
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
 
     def command_tree_hash(self) -> str:
-        """SHA-256 of the command tree's JSON with the application and the target server (what would be synced):
-        a database reused with another Discord application syncs again."""
+        """SHA-256 of the command tree's JSON with the application, the target server and the catalogs (what would
+        be synced, localizations included): a database reused with another Discord application syncs again, and so
+        does a changed translation."""
         guild = discord.Object(self.dev_guild) if self.dev_guild else None
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
         blob = json.dumps(payload, sort_keys=True, default=str)
-        return hashlib.sha256(f"{self.application_id}:{self.dev_guild}:{blob}".encode()).hexdigest()
+        catalogs = catalog_digest()
+        return hashlib.sha256(f"{self.application_id}:{self.dev_guild}:{catalogs}:{blob}".encode()).hexdigest()
 
     async def sync_commands(self, force: bool = False) -> bool:
         """Sync the command tree when it changed since the last sync; return ``True`` if it synced.

@@ -121,6 +121,27 @@ def test_every_command_fits_with_room_for_translations() -> None:
     assert "tournament" in sizes and len(sizes) >= 14
 
 
+def test_every_command_reads_in_each_shipped_language_and_keeps_its_names() -> None:
+    """The translator gives each command's description in French, German, Spanish and Brazilian Portuguese, choices
+    too; names (commands, groups, options) stay English in every language (bot/translator.py)."""
+    commands = {command["name"]: command for command in asyncio.run(built_command_tree())}
+    for locale in ("fr", "de", "es-ES", "pt-BR"):
+        for name in ("match", "tournament", "chopsticks", "settings", "help"):
+            localized = commands[name].get("description_localizations") or {}
+            assert localized.get(locale) and localized[locale] != commands[name]["description"], (name, locale)
+    assert commands["match"]["description_localizations"]["fr"] == "Vos parties"
+    level = next(option for sub in commands["chopsticks"]["options"] if sub["name"] == "start"
+                 for option in sub["options"] if option["name"] == "level")
+    assert {choice["name"]: choice["name_localizations"].get("de") for choice in level["choices"]} == {
+        "easy": "leicht", "medium": "mittel", "hard": "schwer", "perfect": "perfekt"}
+
+    def names(item: dict) -> list[object]:
+        found = [item.get("name_localizations")] if "description" in item else []
+        return found + [name for option in item.get("options", []) for name in names(option)]
+
+    assert not any(found for command in commands.values() for found in names(command))
+
+
 def test_napkin_sync_check_prints_each_command_within_its_limit(capsys) -> None:
     assert cli.main(["sync", "--check"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -130,6 +151,10 @@ def test_napkin_sync_check_prints_each_command_within_its_limit(capsys) -> None:
         size = int(line.split()[1].replace(",", ""))
         assert size <= TREE_BUDGET and line.endswith("of 4,000 characters"), line
     assert out[-1].endswith("each within Discord's limits (longest localizations counted).")
+    per_language = next(line for line in out if line.startswith("largest command per language: "))
+    sizes = dict(part.split() for part in per_language.removeprefix("largest command per language: ").split(" · "))
+    assert {"en-US", "fr", "de", "es-ES", "pt-BR"} <= set(sizes)
+    assert all(int(size.replace(",", "")) <= TREE_BUDGET for size in sizes.values())
 
 
 def test_napkin_sync_check_fails_on_a_4001_character_command(capsys, monkeypatch: pytest.MonkeyPatch) -> None:

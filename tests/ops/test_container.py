@@ -91,7 +91,7 @@ def test_the_image_runs_napkin_run_as_a_user_without_privileges() -> None:
     assert entry == ["napkin"] and scripts["napkin"] == "bot.cli:main" and command == ["run"]
     assert _subcommand_exists(command)
     copied = {arguments.split()[0] for name, arguments in _dockerfile() if name == "COPY"}
-    assert {"bot", "games", "renderers", "storage", "pyproject.toml"} <= copied
+    assert {"bot", "games", "renderers", "storage", "i18n", "pyproject.toml"} <= copied
     assert all((ROOT / path).exists() for path in copied)
 
 
