@@ -4,6 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 PLAYERS ?= alice,bob
+LOCALE ?= en-US
 # Playwright drives Debian's chromium; it must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
@@ -24,7 +25,7 @@ $(PLAY_STAMP): pyproject.toml
 	touch $(PLAY_STAMP)
 
 play: $(PLAY_STAMP)
-	$(VENV)/bin/napkin play --players $(PLAYERS)
+	$(VENV)/bin/napkin play --players $(PLAYERS) --locale $(LOCALE)
 
 demo: $(PLAY_STAMP)
 	$(VENV)/bin/napkin demo

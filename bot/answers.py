@@ -31,6 +31,7 @@ from typing import Any, TypeVar, cast
 
 import discord
 
+import i18n
 from bot.contract import TOKEN_LIFETIME
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,26 @@ Visibility = bool | Callable[[discord.Interaction[Any]], bool]
 Suggest = TypeVar("Suggest", bound=Callable[..., Awaitable[list[Any]]])
 
 _KEY = "napkin.answer"
+LANGUAGE_KEY = "napkin.language"
+"""``interaction.extras`` key of the server's language for the interaction's public answers, when the command tree
+learnt it (its ``/settings language``); else Discord's ``guild_locale`` is used."""
+
+
+def language_of(interaction: discord.Interaction[Any], *, private: bool) -> str:
+    """The shipped locale an answer to ``interaction`` is written in: the member's (``interaction.locale``) when only
+    they see it, else the server's (its ``/settings language`` when known, else ``guild_locale``; in a direct
+    message, the member's)."""
+    if private or interaction.guild_id is None:
+        return i18n.resolve(str(interaction.locale.value) if interaction.locale else None)
+    chosen = interaction.extras.get(LANGUAGE_KEY)
+    if chosen:
+        return i18n.resolve(chosen)
+    guild_locale = interaction.guild_locale
+    return i18n.resolve(str(guild_locale.value) if guild_locale else None)
+
+
+def _rendered(interaction: discord.Interaction[Any], private: bool, content: i18n.Textual | None) -> str | None:
+    return i18n.render(content, language_of(interaction, private=private))
 
 
 @dataclass(eq=False)
@@ -136,13 +157,13 @@ async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None
         await _defer(interaction, state, private)
 
 
-async def progress(interaction: discord.Interaction[Any], text: str) -> None:
+async def progress(interaction: discord.Interaction[Any], text: i18n.Textual) -> None:
     """Say where a deferred answer stands (``"2 replays ahead of yours"``) in its placeholder, which the answer
     fills in later; nothing when there is no placeholder."""
     state = _state(interaction)
     async with state.lock:
         if state.placeholder is not None and not token_expired(interaction):
-            await interaction.edit_original_response(content=text)
+            await interaction.edit_original_response(content=_rendered(interaction, state.placeholder, text))
 
 
 def _edits(content: str | None, fields: dict[str, Any]) -> dict[str, Any]:
@@ -157,19 +178,21 @@ def _edits(content: str | None, fields: dict[str, Any]) -> dict[str, Any]:
     return edits
 
 
-async def respond(interaction: discord.Interaction[Any], content: str | None = None, *, private: bool = False,
-                  **fields: Any) -> discord.Message | None:
+async def respond(interaction: discord.Interaction[Any], content: i18n.Textual | None = None, *,
+                  private: bool = False, **fields: Any) -> discord.Message | None:
     """Send the interaction's answer (``private``: only the member sees it; ``fields``: ``send``'s keywords — embed,
     file, view, allowed_mentions…): as the response when none was sent yet, into the placeholder when it was
-    deferred, else as a follow-up. Returns the message sent; ``None`` when it was sent but Discord would not say which
-    message it is.
+    deferred, else as a follow-up. A :class:`i18n.Text` is written in the reader's language (:func:`language_of`).
+    Returns the message sent; ``None`` when it was sent but Discord would not say which message it is.
 
     Raises:
         discord.HTTPException: Discord refused the answer.
     """
     state = _state(interaction)
     if content is not None:
-        fields["content"] = content
+        fields["content"] = _rendered(interaction, private, content)
+    elif isinstance(fields.get("content"), i18n.Text):
+        fields["content"] = _rendered(interaction, private, fields["content"])
     async with state.lock:
         _stop_watch(state)
         if not interaction.response.is_done():
@@ -193,7 +216,8 @@ async def respond(interaction: discord.Interaction[Any], content: str | None = N
                 await interaction.edit_original_response(content="…")
                 await interaction.delete_original_response()
             else:  # a private placeholder for a public answer: it says where the answer went
-                await interaction.edit_original_response(content="Done; my answer is below.")
+                await interaction.edit_original_response(
+                    content=_rendered(interaction, True, i18n._("Done; my answer is below.")))
         return await interaction.followup.send(ephemeral=private, wait=True, **fields)
 
 
@@ -220,6 +244,8 @@ async def update(interaction: discord.Interaction[Any], **fields: Any) -> None:
         discord.HTTPException: Discord refused the edit (the message was deleted meanwhile, …).
     """
     state = _state(interaction)
+    if isinstance(fields.get("content"), i18n.Text):
+        fields["content"] = _rendered(interaction, False, fields["content"])
     async with state.lock:
         _stop_watch(state)
         if not interaction.response.is_done():

@@ -128,7 +128,7 @@ def _password(settings: Any) -> str | None:
 
 def _play(args: argparse.Namespace) -> int:
     try:
-        from bot.local_play import parse_players, play
+        from bot.local_play import discord_locale, parse_players, play
     except ModuleNotFoundError as error:
         print(f"napkin play needs the 'play' extra ({error.name} is missing): pip install -e '.[play]', "
               "or run make play, which installs it.", file=sys.stderr)
@@ -137,6 +137,11 @@ def _play(args: argparse.Namespace) -> int:
         names = parse_players(args.players)
     except ValueError as error:
         print(f"napkin play: --players: {error}", file=sys.stderr)
+        return 2
+    try:
+        locale = discord_locale(args.locale)
+    except ValueError as error:
+        print(f"napkin play: --locale: {error}", file=sys.stderr)
         return 2
     from pydantic import ValidationError
     from simcord import SetupError
@@ -155,7 +160,7 @@ def _play(args: argparse.Namespace) -> int:
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(play(args.database, names, port=args.port, announce=lambda line: print(line, flush=True),
-                             settings=settings))
+                             settings=settings, locale=locale))
     except SetupError as error:  # the port is taken, or the page's files are missing
         print(f"napkin play: {error}", file=sys.stderr)
         return 2
@@ -495,6 +500,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--players", default="alice,bob", help="comma-separated player names (default: alice,bob)")
     play.add_argument("--database", default="play.db", help="SQLite file; matches go on across runs (default: play.db)")
     play.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
+    play.add_argument("--locale", default="en-US",
+                      help="the Discord locale the players and the server read, such as fr or pt-BR (default: en-US)")
     play.set_defaults(func=_play)
     demo = sub.add_parser("demo", help="play computer-vs-computer matches offline and write the boards")
     demo.add_argument("--out", default="demo-out",

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import exts
-from bot.answers import watch
+from bot.answers import LANGUAGE_KEY, watch
 from bot.contract import Breach, contract
 from bot.errors import reply_error
 from bot.ops.interactions import InteractionGate
@@ -118,11 +118,16 @@ class NapkinTree(app_commands.CommandTree["NapkinBot"]):
     seconds whatever it waits on (:func:`bot.answers.watch`, with the visibility its ``extras`` declare)."""
 
     async def interaction_check(self, interaction: discord.Interaction[NapkinBot]) -> bool:
-        """Watch a command's answer (autocomplete needs none); never refuses."""
+        """Watch a command's answer (autocomplete needs none), and learn the language of its public answers (the
+        server's ``/settings language``); never refuses."""
         if interaction.type is discord.InteractionType.application_command:
             command = interaction.command
             extras = command.extras if command is not None else {}
             watch(interaction, extras.get("private", False))
+            if interaction.guild_id is not None:
+                reported = interaction.guild_locale.value if interaction.guild_locale else None
+                interaction.extras[LANGUAGE_KEY] = await interaction.client.services.languages.server_language(
+                    interaction.guild_id, reported)
         return True
 
 

@@ -14,46 +14,63 @@ from discord import app_commands
 from bot.answers import respond
 from bot.ops.interactions import note_error
 from bot.service import ServiceError
-from bot.texts import plural, quote
+from bot.texts import quote
 from games import RulesError
+from i18n import Text, Textual, _, n_
 
 log = logging.getLogger(__name__)
 
-PERMISSION_NAMES = {"manage_guild": "Manage Server", "manage_messages": "Manage Messages"}
-"""Discord's own display names where they differ from the API's."""
+PERMISSION_NAMES = {"manage_guild": _("Manage Server"), "manage_messages": _("Manage Messages")}
+"""Discord's own display names of the permissions the bot's commands need (as each language's client shows them)."""
 
-GENERIC = "Something went wrong on our side; nothing was changed. Please try again."
-STALE_COMMAND = ("That is not one of my commands as they are now; Discord may still be updating its list. Try again "
-                 "in a minute, or type / to see them.")
+GENERIC = _("Something went wrong on our side; nothing was changed. Please try again.")
+STALE_COMMAND = _("That is not one of my commands as they are now; Discord may still be updating its list. Try "
+                  "again in a minute, or type / to see them.")
 """The answer to a command the bot does not have (a forged one, or one Discord's list still shows after an update)."""
-DISCORD_FAILED = ("Discord failed to deliver my answer. What you did may already be saved: `/match board` or "
-                  "`/match list` shows where things stand.")
+DISCORD_FAILED = _("Discord failed to deliver my answer. What you did may already be saved: `/match board` or "
+                   "`/match list` shows where things stand.")
 
 
-def message_for(error: BaseException) -> str:
-    """Return the sentence a member sees for ``error``."""
+def _said(error: ServiceError | RulesError) -> Textual:
+    """A domain error's sentence: its :class:`i18n.Text` when it carries one (rendered in the reader's language),
+    else its English words."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, Text) else str(error)
+
+
+def message_for(error: BaseException, command: str | None = None) -> Textual:
+    """Return the sentence a member sees for ``error`` (``command``: the command's name as typed, ``match board``,
+    for the refusals that name it), a :class:`i18n.Text` to render in their language, or English words (a refusal
+    not yet in the catalogs)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, ServiceError | RulesError):
-        return str(error)
+        return _said(error)
     if isinstance(error, app_commands.TransformerError):
         if isinstance(error.__cause__, ServiceError | RulesError):  # a transformer's own refusal (the match option)
-            return str(error.__cause__)
-        return f"`{quote(error.value)}` is not a valid value here."
+            return _said(error.__cause__)
+        return _("`{value}` is not a valid value here.", value=quote(error.value))
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return STALE_COMMAND
     if isinstance(error, app_commands.MissingPermissions):
-        needed = ", ".join(PERMISSION_NAMES.get(p, p.replace("_", " ").title()) for p in error.missing_permissions)
-        return f"You need the {needed} permission to do that."
+        permission = error.missing_permissions[0] if error.missing_permissions else "manage_guild"
+        needed = PERMISSION_NAMES.get(permission, permission.replace("_", " ").title())
+        return _("You need the {permission} permission to do that.", permission=needed)
     if isinstance(error, app_commands.CommandOnCooldown):
         seconds = max(1, round(error.retry_after))
-        return f"That command is resting; try again in {plural(seconds, 'second')}."
+        if command:
+            return n_("`/{command}` takes a rest between uses, so that its heavy work does not hold up everyone "
+                      "else's games; try it again in {count} second.",
+                      "`/{command}` takes a rest between uses, so that its heavy work does not hold up everyone "
+                      "else's games; try it again in {count} seconds.", seconds, command=command)
+        return n_("That takes a rest between uses; try it again in {count} second.",
+                  "That takes a rest between uses; try it again in {count} seconds.", seconds)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Napkin Games works in servers, not in direct messages."
+        return _("Napkin Games works in servers, not in direct messages.")
     if isinstance(error, app_commands.CheckFailure):
-        return "You are not allowed to use this command here."
+        return _("You are not allowed to use this command here.")
     if isinstance(error, discord.Forbidden):
-        return "I am missing a permission in this channel (send messages, attach files or create threads)."
+        return _("I am missing a permission in this channel (send messages, attach files or create threads).")
     if isinstance(error, discord.HTTPException):
         return DISCORD_FAILED
     return GENERIC
@@ -67,9 +84,10 @@ def is_refusal(error: BaseException) -> bool:
 
 
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer ``interaction`` ephemerally with :func:`message_for` (logging unexpected errors); an autocomplete is
-    answered with no choices."""
-    text = message_for(error)
+    """Answer ``interaction`` ephemerally with :func:`message_for`, in the member's language (logging unexpected
+    errors); an autocomplete is answered with no choices."""
+    command = interaction.command.qualified_name if interaction.command is not None else None
+    text = message_for(error, command)
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     unexpected = not is_refusal(error)
     note_error(original, expected=not unexpected)

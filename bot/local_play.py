@@ -29,10 +29,11 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import discord
 import tzlocal
 from simcord import MemberActor, SetupError
 from simcord.env import Env
@@ -85,6 +86,52 @@ def parse_players(text: str) -> tuple[str, ...]:
 
 
 @dataclass
+class Languages:
+    """The languages the simulated Discord reports with each interaction. SimCord sends every interaction with
+    ``locale`` and ``guild_locale`` ``en-US``; Discord sends the member's client language and the server's
+    (its Community "primary language"). :func:`report_languages` makes the interactions say these instead.
+
+    Attributes:
+        members: a member's locale by user id (Discord's identifiers: ``fr``, ``pt-BR``).
+        member: the locale of every member not in ``members``.
+        server: the server's locale (``guild_locale``).
+    """
+
+    members: dict[int, str] = field(default_factory=dict)
+    member: str = "en-US"
+    server: str = "en-US"
+
+
+def discord_locale(text: str) -> str:
+    """``text`` if it is one of Discord's locales (``fr``, ``de``, ``es-ES``, ``pt-BR``, ``en-US``, ``ja``...).
+
+    Raises:
+        ValueError: it is not; the message quotes it and names ours.
+    """
+    try:
+        return discord.Locale(text).value
+    except ValueError:
+        raise ValueError(f"'{text}' is not one of Discord's locales (such as en-US, fr, de, es-ES, pt-BR)") from None
+
+
+def report_languages(bot: NapkinBot, languages: Languages) -> None:
+    """From now on, the interactions ``bot`` receives report ``languages`` (each member's ``locale``, the server's
+    ``guild_locale``) instead of SimCord's ``en-US``: the gateway event is rewritten before the bot reads it, as if
+    Discord had sent it so."""
+    state = bot._connection  # discord.py's connection state: its parsers are the gateway events' handlers
+    inner = state.parsers["INTERACTION_CREATE"]
+
+    def receive(data: Any) -> None:
+        user = (data.get("member") or {}).get("user") or data.get("user") or {}
+        data["locale"] = languages.members.get(int(user.get("id") or 0), languages.member)
+        if data.get("guild_id") is not None:
+            data["guild_locale"] = languages.server
+        inner(data)
+
+    state.parsers["INTERACTION_CREATE"] = receive
+
+
+@dataclass
 class LocalServer:
     """The running local game: the SimCord environment, the bot, the ``#games`` channel and the players."""
 
@@ -109,9 +156,10 @@ async def _roster(db: Database, names: Sequence[str]) -> list[str]:
 
 @contextlib.asynccontextmanager
 async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, computer_workers: int | None = None,
-                       review_slots: int | None = None) -> AsyncIterator[LocalServer]:
+                       review_slots: int | None = None, locale: str = "en-US") -> AsyncIterator[LocalServer]:
     """Run the bot on ``db`` in a simulated server with a ``#games`` channel and the players ``names``, with
-    ``computer_workers`` and ``review_slots`` as :class:`~bot.client.NapkinBot` takes them.
+    ``computer_workers`` and ``review_slots`` as :class:`~bot.client.NapkinBot` takes them; the players and the
+    server read ``locale`` (a Discord locale: their interactions report it, :func:`report_languages`).
 
     The server's ids are the same in every run on the same database (see the module's docstring). The
     simulated clock is set to real time before the bot starts.
@@ -138,6 +186,7 @@ async def local_server(db: Database, names: Sequence[str] = DEFAULT_PLAYERS, *, 
         ours = bot.tree.on_error
         await env.start()
         _refusals_unrecorded(bot, ours)
+        report_languages(bot, Languages(member=locale, server=locale))
         try:
             await bot.sync_commands(force=True)
             await bot.services.settings.update(GUILD_ID, use_threads=False)
@@ -293,10 +342,12 @@ async def preview_page(server: LocalServer, *, port: int = 0) -> AsyncIterator[L
 
 
 async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, port: int = 0,
-               announce: Callable[[str], None] = print, settings: Settings | None = None) -> None:
+               announce: Callable[[str], None] = print, settings: Settings | None = None,
+               locale: str = "en-US") -> None:
     """Open ``database``, start the local server and serve the page until it is closed, the task cancelled, or a
     SIGTERM or SIGINT stops it gracefully (:mod:`bot.ops.stopping`). From ``settings`` (default: none set) come the
-    computer's workers and review slots, the health and metrics address and the graceful stop's bound."""
+    computer's workers and review slots, the health and metrics address and the graceful stop's bound; ``locale``
+    is the language the players and the server read (a Discord locale: ``fr``, ``pt-BR``)."""
     settings = settings or Settings()
     endpoint = reserve_endpoint(settings.metrics_address)  # a taken port is found before the database is written
     try:
@@ -307,7 +358,7 @@ async def play(database: Path | str, names: Sequence[str] = DEFAULT_PLAYERS, *, 
         raise
     try:
         async with local_server(db, names, computer_workers=settings.computer_workers,
-                                review_slots=settings.reviews_at_once) as server, \
+                                review_slots=settings.reviews_at_once, locale=locale) as server, \
                 preview_page(server, port=port) as page:
             count = len({match.id for member in server.players.values()
                          for match in await db.read(ReadTx.active_matches_of, GUILD_ID, member.id)})

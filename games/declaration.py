@@ -26,6 +26,7 @@ from games.outcome import Outcome
 from games.search import LEVELS, Level, collector_paused
 from games.state import MoveT, State
 from games.values import Estimate, GameValue, MoveValues
+from i18n import gettext
 
 StateT = TypeVar("StateT", bound="State[Any]")
 """A game's state type."""
@@ -278,8 +279,15 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
         return command.name, {command.params[0].name: notation}
 
     def describe_end(self, outcome: Outcome) -> str:
-        """Why the match ended, as a phrase (``"both hands are dead"``, ``"out of time"``)."""
+        """Why the match ended, as a phrase (``"both hands are dead"``, ``"out of time"``), in the language being
+        spoken (:func:`i18n.speaking`)."""
         return outcome.termination.phrase(self.natural_end)
+
+    @property
+    def local_title(self) -> str:
+        """The game's title in the language being spoken (:func:`i18n.speaking`): ``Baguettes`` for Chopsticks in
+        French."""
+        return gettext(self.title)
 
     def start_note(self, state: StateT) -> str | None:
         """A sentence players should read about a start position before they play it (for example that perfect

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.errors import InvalidState
+from i18n import N_, gettext
 
 
 class Termination(enum.StrEnum):
@@ -39,8 +40,9 @@ class Termination(enum.StrEnum):
 
     def phrase(self, natural_end: str) -> str:
         """How this termination reads in a sentence (``"third repetition"``, ``"out of time"``): ``natural_end`` (the
-        game's :attr:`games.declaration.Game.natural_end`) for ``NATURAL``, else :data:`TERMINATION_PHRASES`."""
-        return natural_end if self is Termination.NATURAL else TERMINATION_PHRASES[self]
+        game's :attr:`games.declaration.Game.natural_end`) for ``NATURAL``, else :data:`TERMINATION_PHRASES`, in the
+        language being spoken (:func:`i18n.speaking`)."""
+        return gettext(natural_end if self is Termination.NATURAL else TERMINATION_PHRASES[self])
 
     @property
     def by_player(self) -> bool:
@@ -78,28 +80,35 @@ class Outcome:
             winner_style: how the winner's name is set (a message's ``**bold**``); unchanged by default.
 
         Returns:
-            One line without a final stop: ``"Ann wins: both hands are dead"``, ``"Draw: third repetition"``,
+            One line without a final stop, in the language being spoken (:func:`i18n.speaking`; here English):
+            ``"Ann wins: both hands are dead"``, ``"Draw: third repetition"``,
             ``"Finished: the sticks form a Gröbner basis in 5 turns"`` (solitaire), ``"Bob resigned: Ann wins"``,
             ``"Ann ran out of time: Bob wins"``, ``"Ann resigned"`` (solitaire), ``"Draw agreed"``, ``"Aborted"``.
             A winner or loser seat outside ``names`` is left unnamed.
         """
         termination = self.termination
         if termination is Termination.ABORTED:
-            return "Aborted"
+            return gettext("Aborted")
         if termination is Termination.DRAW_AGREED:
-            return "Draw agreed"
+            return gettext("Draw agreed")
         winner = names[self.winner] if self.winner is not None and 0 <= self.winner < len(names) else None
         if winner is not None and winner_style is not None:
             winner = winner_style(winner)
         if termination in (Termination.RESIGNED, Termination.OUT_OF_TIME) and self.loser is not None \
                 and 0 <= self.loser < len(names):
-            done = "resigned" if termination is Termination.RESIGNED else "ran out of time"
-            return f"{names[self.loser]} {done}" + (f": {winner} wins" if winner is not None else "")
+            loser = names[self.loser]
+            if termination is Termination.RESIGNED:
+                if winner is None:
+                    return gettext("{loser} resigned").format(loser=loser)
+                return gettext("{loser} resigned: {winner} wins").format(loser=loser, winner=winner)
+            if winner is None:
+                return gettext("{loser} ran out of time").format(loser=loser)
+            return gettext("{loser} ran out of time: {winner} wins").format(loser=loser, winner=winner)
         if self.draw:
-            return f"Draw: {end}"
+            return gettext("Draw: {end}").format(end=end)
         if winner is None:
-            return f"Finished: {end}"
-        return f"{winner} wins: {end}"
+            return gettext("Finished: {end}").format(end=end)
+        return gettext("{winner} wins: {end}").format(winner=winner, end=end)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-safe dict (``termination`` by its value)."""
@@ -141,13 +150,13 @@ def stored_outcome_agrees(stored: Any, outcome: Outcome | None) -> bool:
 
 
 TERMINATION_PHRASES: dict[Termination, str] = {
-    Termination.NATURAL: "the game is over",
-    Termination.REPETITION: "third repetition",
-    Termination.MOVE_LIMIT: "move limit",
-    Termination.RESIGNED: "resignation",
-    Termination.OUT_OF_TIME: "out of time",
-    Termination.DRAW_AGREED: "draw agreed",
-    Termination.ABORTED: "aborted",
+    Termination.NATURAL: N_("the game is over"),
+    Termination.REPETITION: N_("third repetition"),
+    Termination.MOVE_LIMIT: N_("move limit"),
+    Termination.RESIGNED: N_("resignation"),
+    Termination.OUT_OF_TIME: N_("out of time"),
+    Termination.DRAW_AGREED: N_("draw agreed"),
+    Termination.ABORTED: N_("aborted"),
 }
 """How each termination reads in a sentence (``NATURAL``: the game's own
 :attr:`games.declaration.Game.natural_end`)."""

@@ -51,7 +51,7 @@ SHIPPED = ("en", "fr", "de", "es_ES", "pt_BR")
 LOCALES = Path(__file__).parent / "locales"
 """Where the catalogs are: ``<locale>/LC_MESSAGES/napkin.po``."""
 KEYWORDS = {"_": None, "N_": None, "n_": (1, 2), "p_": ((1, "c"), 2), "gettext": None, "ngettext": (1, 2),
-            "pgettext": ((1, "c"), 2)}
+            "pgettext": ((1, "c"), 2), "plural_forms": (1, 2)}
 """The markers Babel's extractor looks for, as ``babel.messages.extract`` takes them: :func:`_`, :func:`n_`,
 :func:`p_` make a :class:`Text`; :func:`gettext`, :func:`ngettext`, :func:`pgettext` translate at once into the
 language being spoken (:func:`speaking`), for code that draws or writes words itself (the renderers)."""

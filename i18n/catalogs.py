@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = LOCALES.parent / f"{DOMAIN}.pot"
 """The extracted ids (no translation)."""
 KEYWORD_FLAGS = ["--no-default-keywords", "-k", "_", "-k", "N_", "-k", "n_:1,2", "-k", "p_:1c,2", "-k", "gettext", "-k",
-                 "ngettext:1,2", "-k", "pgettext:1c,2"]
+                 "ngettext:1,2", "-k", "pgettext:1c,2", "-k", "plural_forms:1,2"]
 """:data:`i18n.KEYWORDS` as pybabel's command line takes them."""
 
 

@@ -6,8 +6,9 @@ is, whose turn or the result, the score, the last move), then the position in th
 (:class:`Listing`), each keeping its first items and saying how many it left out when the limit comes.
 
 Every sentence is one whole template with named placeholders, marked with :func:`_` (singular and plural forms with
-:func:`ngettext`), so that a later change can move them into gettext catalogs unchanged: no sentence is assembled
-from fragments a translator could not reorder. The values put in are names, numbers and the game's notation.
+:func:`i18n.ngettext`) and read from the catalogs in the language being spoken (:func:`i18n.speaking`): no sentence
+is assembled from fragments a translator could not reorder. The values put in are names, numbers and the game's
+notation.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from i18n import gettext, ngettext
 from renderers._common import ELLIPSIS, clean_name
 
 ALT_TEXT_LIMIT = 1024
@@ -22,18 +24,20 @@ ALT_TEXT_LIMIT = 1024
 
 
 def _(message: str) -> str:
-    """Mark ``message`` (a whole sentence template) for the message catalogs; returns it unchanged for now."""
-    return message
-
-
-def ngettext(singular: str, plural: str, count: int) -> str:
-    """The template for ``count``: ``singular`` for 1, else ``plural`` (English rules until the catalogs come)."""
-    return singular if count == 1 else plural
+    """``message`` (a whole sentence template, extracted into the catalogs) in the language being spoken
+    (:func:`i18n.speaking`)."""
+    return gettext(message)
 
 
 def sentence(template: str, **values: object) -> str:
     """``template`` (a :func:`_` message) with its named placeholders filled in."""
     return template.format(**values)
+
+
+def plural_forms(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a sentence's singular and plural templates (with ``{count}``) for the catalogs as one plural entry, to be
+    chosen with :func:`i18n.ngettext` where the count is known (a :class:`Listing`'s ``rest``)."""
+    return singular, plural
 
 
 def names_for_alt(names: Sequence[str]) -> list[str]:

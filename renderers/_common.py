@@ -28,13 +28,14 @@ import io
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
 from games import GAMES, Outcome, State, Termination
+from i18n import gettext, spoken
 
 # Seat colours (seat 0, seat 1), the highlight for the last move, and neutral tones.
 SEAT_COLOURS: tuple[tuple[int, int, int], ...] = ((190, 70, 20), (30, 100, 180))
@@ -63,6 +64,26 @@ SYSTEM_FONTS = (
 )
 """DejaVu Sans, where the system has it: unlike Pillow's bundled font it covers Greek, Cyrillic, arrows and
 accented letters, so player names in those scripts are drawn instead of as boxes."""
+
+
+T = TypeVar("T")
+
+
+def language_cache(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``functools.lru_cache`` for a layout that measures texts: one entry per language being spoken
+    (:func:`i18n.speaking`) and arguments, since the same names take other lines in another language."""
+    def wrap(function: Callable[..., T]) -> Callable[..., T]:
+        @functools.lru_cache(maxsize=maxsize)
+        def cached(language: str, *args: Any) -> T:
+            return function(*args)
+
+        @functools.wraps(function)
+        def call(*args: Any) -> T:
+            return cached(spoken(), *args)
+
+        return call
+
+    return wrap
 
 
 @functools.lru_cache(maxsize=16)
@@ -388,19 +409,19 @@ def status_line(state: State[Any], names: Sequence[str], outcome: Outcome | None
     shown = ended(state.outcome, outcome)
     if shown is not None:
         return outcome_text(state.game, names, shown)
-    return f"{names[state.current_seat or 0]} to move"
+    return gettext("{name} to move").format(name=names[state.current_seat or 0])
 
 
 def move_count(ply: int) -> str:
     """The board's word for how far a match is, the same as the bot's texts: ``"move 12"`` (moves played)."""
-    return f"move {ply}"
+    return gettext("move {ply}").format(ply=ply)
 
 
 def status_texts(game: str, names: Sequence[str]) -> list[str]:
     """Every status line a board of ``game`` with these ``names`` may show: each seat to move and every result
     (:func:`outcome_text` of each way a match can end). A panel reserves the lines the longest of them needs, so that
     every board of a match (every frame of its replay) has the same size."""
-    texts = [f"{name} to move" for name in names]
+    texts = [gettext("{name} to move").format(name=name) for name in names]
     seats = range(len(names))
     outcomes = [Outcome(None, True, None, Termination.REPETITION), Outcome(None, True, None, Termination.MOVE_LIMIT),
                 Outcome(None, True, None, Termination.NATURAL), Outcome(None, True, None, Termination.DRAW_AGREED),

@@ -13,7 +13,6 @@ the last move are written out, wrapped, never cut.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from games import Outcome, Termination
 from games.chopsticks import FINGERS, ChopsticksState, Hands, SelfTap, Split, Tap, Variant
+from i18n import N_
 from renderers._alt import ALT_TEXT_LIMIT, _, compose, names_for_alt, sentence
 from renderers._common import (
     BACKGROUND,
@@ -37,6 +37,7 @@ from renderers._common import (
     finish,
     fit_text,
     fixed_palette,
+    language_cache,
     lines_needed,
     min_text_px,
     move_count,
@@ -63,7 +64,8 @@ SMALL = min_text_px(WIDTH)
 NAME_SIZE = 28
 _LINE = SMALL + 6
 _BOTTOM_TOP = ROW_TOP[1] + _ROW_HEIGHT + 14
-_HAND_NAMES = ("left", "right")
+_HAND_NAMES = (N_("left"), N_("right"))
+_DEAD_HAND_NAMES = (N_("left (dead)"), N_("right (dead)"))
 _FINGER_W, _FINGER_GAP = 16, 6
 _PALM_HALF_W = 46
 _DEAD_FILL = (225, 225, 225)
@@ -97,14 +99,13 @@ class _Layout:
         return _BOTTOM_TOP + (self.status_lines + self.last_lines) * _LINE + 12
 
 
-_LONGEST_DETAIL = ("self LR", "own left taps own right: 4 → dead")
-
-
-@functools.lru_cache(maxsize=256)
+@language_cache(maxsize=256)
 def _layout(names: tuple[str, str]) -> _Layout:
     room = WIDTH - 2 * NAME_X
-    statuses = [*status_texts("chopsticks", names), *(f"{name} to move · {_REPEATED}" for name in names)]
-    lasts = [f"Last move: {name} {_LONGEST_DETAIL[0]} ({_LONGEST_DETAIL[1]})" for name in names]
+    statuses = [*status_texts("chopsticks", names),
+                *(f"{_('{name} to move').format(name=name)} · {_(_REPEATED)}" for name in names)]
+    lasts = [_(template).format(name=name, notation="self LR", before=4, after=_("dead"))
+             for name in names for template in (*_LAST_TAPS.values(), *_LAST_SELF_TAPS.values())]
     return _Layout(lines_needed(statuses, SMALL, room), lines_needed(lasts, SMALL, room))
 
 
@@ -152,7 +153,7 @@ def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int, hand: i
     number = str(count)
     centre = ((palm[0] + palm[2]) / 2, (palm[1] + palm[3]) / 2)
     _text(image, centre, number, 40, DEAD if dead else colour, "mm")
-    label = f"{_HAND_NAMES[hand]} (dead)" if dead else _HAND_NAMES[hand]
+    label = _(_DEAD_HAND_NAMES[hand] if dead else _HAND_NAMES[hand])
     _text(image, (cx, palm[3] + 16), label, SMALL, DEAD if dead else INK, "mm")
     if dead:
         x0, y0, x1, y1 = cx - 52, top + 2, cx + 52, palm[3]
@@ -223,9 +224,9 @@ def _draw_last_move_arrow(draw: ImageDraw.ImageDraw, state: ChopsticksState) -> 
         _arrow(draw, (tip_x, top - 2), (tip_x, top + 16), width=7)
 
 
-_RULE_WORDS = {"cutoff": _("cutoff"), "rollover": _("rollover"), "self-taps": _("self-taps"),
-               "no self-taps": _("no self-taps"), "transfer": _("transfer splits"), "even": _("even splits"),
-               "none": _("no splits"), "suicide": _("suicide splits"), "swaps": _("swaps")}
+_RULE_WORDS = {"cutoff": N_("cutoff"), "rollover": N_("rollover"), "self-taps": N_("self-taps"),
+               "no self-taps": N_("no self-taps"), "transfer": N_("transfer splits"), "even": N_("even splits"),
+               "none": N_("no splits"), "suicide": N_("suicide splits"), "swaps": N_("swaps")}
 """The words of each rule variant (a list of terms, for the board's rules line and the alt text)."""
 
 
@@ -237,39 +238,54 @@ def _rules(variant: Variant) -> str:
             parts.append(_RULE_WORDS["suicide"])
         if variant.swaps:
             parts.append(_RULE_WORDS["swaps"])
-    return ", ".join(parts)
+    return ", ".join(_(part) for part in parts)
+
+
+_LAST_TAPS = {
+    (0, 0): N_("Last move: {name} {notation} (left taps their left: {before} → {after})"),
+    (0, 1): N_("Last move: {name} {notation} (left taps their right: {before} → {after})"),
+    (1, 0): N_("Last move: {name} {notation} (right taps their left: {before} → {after})"),
+    (1, 1): N_("Last move: {name} {notation} (right taps their right: {before} → {after})"),
+}
+"""The last move's line for a tap, by (tapping hand, tapped hand): whole sentences, so that each language orders its
+words itself."""
+_LAST_SELF_TAPS = {
+    0: N_("Last move: {name} {notation} (own left taps own right: {before} → {after})"),
+    1: N_("Last move: {name} {notation} (own right taps own left: {before} → {after})"),
+}
+_LAST_SPLIT = N_("Last move: {name} {notation} ({left} {right} → {new_left} {new_right})")
 
 
 def _describe_move(state: ChopsticksState, names: Sequence[str]) -> str:
     move, previous = state.last_move, state.previous_hands
     if move is None or previous is None:
-        return "No move yet."
+        return _("No move yet.")
     seat = state.positions[-2][1]
     other = 1 - seat
     notation = state.format_move(move)
+    dead = _("dead")
     if isinstance(move, Tap):
         before, after = previous[other][move.target], state.hands[other][move.target]
-        result = "dead" if after == 0 else str(after)
-        detail = f"{_HAND_NAMES[move.hand]} taps their {_HAND_NAMES[move.target]}: {before} → {result}"
-    elif isinstance(move, SelfTap):
+        return _(_LAST_TAPS[(move.hand, move.target)]).format(name=names[seat], notation=notation, before=before,
+                                                         after=dead if after == 0 else after)
+    if isinstance(move, SelfTap):
         target = 1 - move.hand
         before, after = previous[seat][target], state.hands[seat][target]
-        result = "dead" if after == 0 else str(after)
-        detail = f"own {_HAND_NAMES[move.hand]} taps own {_HAND_NAMES[target]}: {before} → {result}"
-    else:
-        detail = f"{previous[seat][0]} {previous[seat][1]} → {move.left} {move.right}"
-    return f"Last move: {names[seat]} {notation} ({detail})"
+        return _(_LAST_SELF_TAPS[move.hand]).format(name=names[seat], notation=notation, before=before,
+                                               after=dead if after == 0 else after)
+    return _(_LAST_SPLIT).format(name=names[seat], notation=notation, left=previous[seat][0], right=previous[seat][1],
+                            new_left=move.left, new_right=move.right)
 
 
 def _seat_tag(outcome: Outcome, seat: int) -> str:
     """What a finished match says beside ``seat``'s name."""
     if outcome.termination is Termination.ABORTED:
-        return "aborted"
+        return _("aborted")
     if outcome.winner == seat:
-        return "WINS"
+        return _("WINS")
     if outcome.loser == seat:
-        return "resigned" if outcome.termination is Termination.RESIGNED else "out of time"
-    return "both hands dead" if outcome.winner is not None else "draw"
+        return _("resigned") if outcome.termination is Termination.RESIGNED else _("out of time")
+    return _("both hands dead") if outcome.winner is not None else _("draw")
 
 
 def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksState, names: Sequence[str],
@@ -282,7 +298,7 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksS
                            outline=colour if to_move else GRID, width=3 if to_move else 2)
     size = NAME_SIZE if len(wrap_text(names[seat], NAME_SIZE, NAME_MAX_WIDTH - NAME_SIZE)) <= 3 else SMALL
     y = draw_seat_label(image, seat, (NAME_X, top + 14), names[seat], size, NAME_MAX_WIDTH, size + 3)
-    role = "first player" if seat == 0 else "second player"
+    role = _("first player") if seat == 0 else _("second player")
     _text(image, (NAME_X, y + 2), role, SMALL, MUTED, "la")
     if outcome is not None:
         tag = _seat_tag(outcome, seat)
@@ -295,7 +311,7 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksS
         _draw_hand(image, draw, seat, hand, hands[hand])
 
 
-_REPEATED = "position seen twice; a third time draws"
+_REPEATED = N_("position seen twice; a third time draws")
 
 
 def status_line(state: ChopsticksState, names: Sequence[str], outcome: Outcome | None = None) -> str:
@@ -303,7 +319,7 @@ def status_line(state: ChopsticksState, names: Sequence[str], outcome: Outcome |
     the position would draw."""
     line = common_status_line(state, names, outcome)
     if ended(state.outcome, outcome) is None and state.repetitions() == 2:
-        line += f" · {_REPEATED}"
+        line += f" · {_(_REPEATED)}"
     return line
 
 
@@ -332,7 +348,7 @@ def draw_board(state: ChopsticksState, names: Sequence[str], *, outcome: Outcome
     layout = _layout((names[0], names[1]))
     shown = ended(state.outcome, outcome)
     image, draw = new_canvas(WIDTH, layout.height)
-    _text(image, (NAME_X, 12), "Chopsticks", 28, INK, "la")
+    _text(image, (NAME_X, 12), _("Chopsticks"), 28, INK, "la")
     _text(image, (WIDTH - 24, 14), move_count(state.ply), SMALL, MUTED, "ra")
     rules = fit_text(_rules(state.variant), SMALL, WIDTH - 2 * NAME_X)[0]
     _text(image, (NAME_X, 50), rules, SMALL, MUTED, "la")
@@ -359,14 +375,14 @@ def draw_board(state: ChopsticksState, names: Sequence[str], *, outcome: Outcome
 # ------------------------------------------------------------------------------------------------ alt text
 
 _TAPS = {
-    (0, 0): _("{name}'s left hand tapped {other}'s left hand: {before} became {after}."),
-    (0, 1): _("{name}'s left hand tapped {other}'s right hand: {before} became {after}."),
-    (1, 0): _("{name}'s right hand tapped {other}'s left hand: {before} became {after}."),
-    (1, 1): _("{name}'s right hand tapped {other}'s right hand: {before} became {after}."),
+    (0, 0): N_("{name}'s left hand tapped {other}'s left hand: {before} became {after}."),
+    (0, 1): N_("{name}'s left hand tapped {other}'s right hand: {before} became {after}."),
+    (1, 0): N_("{name}'s right hand tapped {other}'s left hand: {before} became {after}."),
+    (1, 1): N_("{name}'s right hand tapped {other}'s right hand: {before} became {after}."),
 }
 _SELF_TAPS = {
-    0: _("{name}'s left hand tapped their own right hand: {before} became {after}."),
-    1: _("{name}'s right hand tapped their own left hand: {before} became {after}."),
+    0: N_("{name}'s left hand tapped their own right hand: {before} became {after}."),
+    1: N_("{name}'s right hand tapped their own left hand: {before} became {after}."),
 }
 
 
@@ -378,11 +394,11 @@ def _alt_last_move(state: ChopsticksState, names: Sequence[str]) -> list[str]:
     other = 1 - seat
     played = sentence(_("Last move: {name} played {move}."), name=names[seat], move=state.format_move(move))
     if isinstance(move, Tap):
-        detail = sentence(_TAPS[(move.hand, move.target)], name=names[seat], other=names[other],
+        detail = sentence(_(_TAPS[(move.hand, move.target)]), name=names[seat], other=names[other],
                           before=previous[other][move.target], after=state.hands[other][move.target])
     elif isinstance(move, SelfTap):
         target = 1 - move.hand
-        detail = sentence(_SELF_TAPS[move.hand], name=names[seat], before=previous[seat][target],
+        detail = sentence(_(_SELF_TAPS[move.hand]), name=names[seat], before=previous[seat][target],
                           after=state.hands[seat][target])
     else:
         detail = sentence(_("{name} split {old_left} {old_right} into {left} {right}."), name=names[seat],

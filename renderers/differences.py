@@ -16,7 +16,6 @@ drawn whole (wrapped); the board is as tall as the grid and the names need (:fun
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter
 from collections.abc import Sequence
@@ -26,7 +25,8 @@ from PIL import Image, ImageDraw
 
 from games import Outcome
 from games.differences import FILES, DifferencesState
-from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, sentence
+from i18n import N_, ngettext
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, plural_forms, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -40,14 +40,16 @@ from renderers._common import (
     draw_text,
     ended,
     finish,
+    fit_text,
     fixed_palette,
+    language_cache,
     lines_needed,
     min_text_px,
-    move_count,
     new_canvas,
     outcome_text,
     status_line,
     status_texts,
+    text_width,
     to_png,
     wrap_text,
 )
@@ -66,8 +68,9 @@ _PAPER = (255, 255, 253)
 _LAST_FILL = (252, 231, 176)
 _COLUMN = WIDTH // 2 - _MARGIN - 8
 """Width in pixels of each seat's column in the header."""
-_ROLES = ("scores rows, left to right", "scores columns, bottom to top")
-_RUNNING = "Running scores use the filled columns and rows so far."
+_ROLES = (N_("scores row differences, reading the columns left to right"),
+          N_("scores column differences, reading the rows bottom to top"))
+_RUNNING = N_("Running scores use the filled columns and rows so far.")
 
 
 def cell_pixels(n: int) -> int:
@@ -91,18 +94,19 @@ def _header_top(status_lines: int) -> int:
     return STATUS_TOP + status_lines * _LINE
 
 
-@functools.lru_cache(maxsize=256)
+@language_cache(maxsize=256)
 def _layout(n: int, unique: bool, names: tuple[str, str]) -> _Layout:
     """Where things go for an ``n`` x ``n`` grid and these names: the status and the names take the lines their
     longest text needs, so every board of a match has the same size."""
     status = lines_needed(status_texts("differences", names), SMALL, WIDTH - 2 * _MARGIN)
     seat_lines = max(len(wrap_text(f"{name}: {n * n}", SMALL, _COLUMN - round(SMALL * 1.05))) +
-                     len(wrap_text(role, SMALL, _COLUMN)) for name, role in zip(names, _ROLES, strict=True))
+                     len(wrap_text(_(role), SMALL, _COLUMN)) for name, role in zip(names, _ROLES, strict=True))
     board_top = _header_top(status) + seat_lines * _LINE + 10
-    kind = "occurring once" if unique else "distinct"
+    kind = _("occurring once") if unique else _("distinct")
     values = " ".join(str(value) for value in range(1, n))
-    score = lines_needed([f"{kind}: {values} = {n - 1} points"], SMALL, WIDTH - 2 * _MARGIN - 16)
-    lists = 2 * ((2 + score) * _LINE + 12) + lines_needed([_RUNNING], SMALL, WIDTH - 2 * _MARGIN) * _LINE
+    total = ngettext("{count} point", "{count} points", n - 1).format(count=n - 1)
+    score = lines_needed([f"{kind}: {values} = {total}"], SMALL, WIDTH - 2 * _MARGIN - 16)
+    lists = 2 * ((2 + score) * _LINE + 12) + lines_needed([_(_RUNNING)], SMALL, WIDTH - 2 * _MARGIN) * _LINE
     return _Layout(board_top, status, score, board_top + cell_pixels(n) * n + _STRIP + lists + 10)
 
 
@@ -149,9 +153,11 @@ def _scoring_values(diffs: Sequence[int], unique: bool) -> list[int]:
 def _header(image: Image.Image, state: DifferencesState, names: Sequence[str], outcome: Outcome | None,
             layout: _Layout) -> None:
     scores = state.scores
-    _text(image, (_MARGIN, 12), "Grid Game of Differences", TITLE, INK)
-    _text(image, (WIDTH - _MARGIN, 14), f"{move_count(state.ply)} of {state.n}", SMALL, MUTED, anchor="ra")
-    rule = "unique: only differences occurring once score" if state.unique else "distinct differences score"
+    count = _("move {ply} of {n}").format(ply=state.ply, n=state.n)
+    room = WIDTH - 2 * _MARGIN - text_width(count, SMALL) - 12
+    _text(image, (_MARGIN, 12), *fit_text(_("Grid Game of Differences"), TITLE, room, min_size=SMALL), INK)
+    _text(image, (WIDTH - _MARGIN, 14), count, SMALL, MUTED, anchor="ra")
+    rule = _("unique: only differences occurring once score") if state.unique else _("distinct differences score")
     _text(image, (_MARGIN, 12 + TITLE + 8), f"{state.n} × {state.n} · {rule}", SMALL, MUTED)
     shown = ended(state.outcome, outcome)
     if shown is not None:
@@ -167,7 +173,7 @@ def _header(image: Image.Image, state: DifferencesState, names: Sequence[str], o
         x = _MARGIN if seat == 0 else WIDTH // 2 + 8
         y = draw_seat_label(image, seat, (x, top), f"{names[seat]}: {scores[seat]}", SMALL, _COLUMN, _LINE,
                             style="cross")
-        for part in wrap_text(_ROLES[seat], SMALL, _COLUMN):
+        for part in wrap_text(_(_ROLES[seat]), SMALL, _COLUMN):
             _text(image, (x, y), part, SMALL, MUTED)
             y += _LINE
 
@@ -238,24 +244,24 @@ def _board(image: Image.Image, draw: ImageDraw.ImageDraw, state: DifferencesStat
 def _lists(image: Image.Image, state: DifferencesState, top: int, layout: _Layout) -> None:
     """Spell out each seat's differences (after the seat's mark), the values that score and the points."""
     y = top
-    kind = "occurring once" if state.unique else "distinct"
+    kind = _("occurring once") if state.unique else _("distinct")
     room = WIDTH - 2 * _MARGIN - 16
     for seat, diffs in enumerate(state.difference_lists):
-        what = "row differences, left to right" if seat == 0 else "column differences, bottom to top"
+        what = _("row differences, left to right") if seat == 0 else _("column differences, bottom to top")
         draw_seat_label(image, seat, (_MARGIN, y), what, SMALL, WIDTH - 2 * _MARGIN, _LINE, style="cross")
-        listed = " ".join(map(str, diffs)) if diffs else "none yet"
+        listed = " ".join(map(str, diffs)) if diffs else _("none yet")
         _text(image, (_MARGIN + 16, y + _LINE), listed, SMALL, INK)
         scoring = _scoring_values(diffs, state.unique)
         points = state.scores[seat]
-        values = " ".join(map(str, scoring)) if scoring else "none"
-        total = f"{points} point{'s' if points != 1 else ''}"
+        values = " ".join(map(str, scoring)) if scoring else _("none")
+        total = ngettext("{count} point", "{count} points", points).format(count=points)
         line_y = y + 2 * _LINE
         for part in wrap_text(f"{kind}: {values} = {total}", SMALL, room):
             _text(image, (_MARGIN + 16, line_y), part, SMALL, INK)
             line_y += _LINE
         y += (2 + layout.score_lines) * _LINE + 12
     if not state.is_over and state.marks:
-        for part in wrap_text(_RUNNING, SMALL, WIDTH - 2 * _MARGIN):
+        for part in wrap_text(_(_RUNNING), SMALL, WIDTH - 2 * _MARGIN):
             _text(image, (_MARGIN, y), part, SMALL, MUTED)
             y += _LINE
 
@@ -324,7 +330,8 @@ def alt_text(state: DifferencesState, names: Sequence[str], *, outcome: Outcome 
         parts.append(_("No mark has been placed yet."))
     listings = [Listing(_("Marks of {name}, in the order placed: {items}."),
                         [mark.square.name for mark in state.marks if mark.seat == seat],
-                        (_("{count} more mark of {name} not listed."), _("{count} more marks of {name} not listed.")),
+                        plural_forms("{count} more mark of {name} not listed.",
+                                     "{count} more marks of {name} not listed."),
                         (("name", names[seat]),)) for seat in (0, 1)]
     if not state.is_over:
         parts_free = sentence(_("Free columns: {columns}. Free rows: {rows}."),
@@ -333,7 +340,7 @@ def alt_text(state: DifferencesState, names: Sequence[str], *, outcome: Outcome 
         listings.append(Listing("{items}", [parts_free], ("", "")))
     roles = (_("{name}'s row differences, left to right: {items}."),
              _("{name}'s column differences, bottom to top: {items}."))
-    more = (_("{count} more difference not listed."), _("{count} more differences not listed."))
+    more = plural_forms("{count} more difference not listed.", "{count} more differences not listed.")
     for seat, diffs in enumerate(state.difference_lists):
         if diffs:
             listings.append(Listing(roles[seat], [str(value) for value in diffs], more, (("name", names[seat]),)))

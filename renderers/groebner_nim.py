@@ -23,7 +23,8 @@ from PIL import Image, ImageDraw
 
 from games import Outcome
 from games.groebner_nim import GroebnerNimState, Point, Stick, format_stick
-from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, sentence
+from i18n import ngettext
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, plural_forms, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -42,6 +43,7 @@ from renderers._common import (
     finish,
     fit_text,
     fixed_palette,
+    language_cache,
     lines_needed,
     min_text_px,
     move_count,
@@ -109,10 +111,11 @@ def status_line(state: GroebnerNimState, names: Sequence[str], outcome: Outcome 
     shown = ended(state.outcome, outcome)
     if shown is not None and state.variant.mode == "solitaire" and shown.termination.value == "natural":
         par = state.par or 0
-        verdict = "under par" if state.ply < par else "on par" if state.ply == par else "over par"
+        verdict = _("Basis complete: under par") if state.ply < par else _("Basis complete: on par") \
+            if state.ply == par else _("Basis complete: over par")
         if not state.par_exact:  # par is then only an upper bound: "on par" is all that can be said of equal
-            verdict = "within par" if state.ply <= par else "over par"
-        return f"Basis complete: {verdict}"
+            verdict = _("Basis complete: within par") if state.ply <= par else _("Basis complete: over par")
+        return verdict
     return common_status_line(state, names, outcome)
 
 
@@ -145,9 +148,16 @@ def draw_board(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcom
     return finish(image, _palette())
 
 
+def _par(state: GroebnerNimState) -> str:
+    """Solitaire par in words, in the language being spoken: ``par 3``, or ``par ≤ 5`` when the exact search did not
+    finish (:meth:`games.groebner_nim.GroebnerNimState.par_text`)."""
+    return (_("par {par}") if state.par_exact else _("par ≤ {par}")).format(par=state.par)
+
+
 def _mode(state: GroebnerNimState) -> str:
     variant = state.variant
-    return "solitaire" if variant.mode == "solitaire" else ("duel, bonus turn" if variant.bonus_turn else "duel")
+    return _("solitaire") if variant.mode == "solitaire" else (_("duel, bonus turn") if variant.bonus_turn
+                                                               else _("duel"))
 
 
 @dataclass(frozen=True)
@@ -156,17 +166,18 @@ class _Panel:
     height: int
 
 
-@functools.lru_cache(maxsize=256)
+@language_cache(maxsize=256)
 def _panel(solitaire: bool, names: tuple[str, ...]) -> _Panel:
     """The panel's layout for these names: the status takes the lines its longest text needs; the board is tall
     enough for the players, the status, the last pair, a basis of five and a few picked pairs."""
     texts = status_texts("groebner_nim", names)
     if solitaire:
-        texts += ["Basis complete: within par"]
+        texts += [_("Basis complete: within par")]
     status = lines_needed(texts, SMALL, _PANEL_ROOM)
     seats = sum(seat_label_lines(name, SMALL, _PANEL_ROOM, None if solitaire else "99") for name in names)
-    heading = len(wrap_text("duel, bonus turn · grevlex", SMALL, _PANEL_ROOM)) + \
-        len(wrap_text("99 turns · par ≤ 99", SMALL, _PANEL_ROOM))
+    heading = len(wrap_text(f"{_('duel, bonus turn')} · grevlex", SMALL, _PANEL_ROOM)) + \
+        len(wrap_text(f"{ngettext('{count} turn', '{count} turns', 99).format(count=99)} · "
+                      f"{_('par ≤ {par}').format(par=99)}", SMALL, _PANEL_ROOM))
     lines = heading + seats + status + 2 + 5 + 2  # the last pair and its stick, a basis of four and "… and 2 more"
     height = 8 + _TITLE + 6 + 4 + lines * _LINE + 6 + 6 + 6 + 10
     return _Panel(status, max(HEIGHT, height))
@@ -291,11 +302,11 @@ def _draw_panel(image: Image.Image, state: GroebnerNimState, names: Sequence[str
     room = _PANEL_ROOM
     y = 8
     variant = state.variant
-    draw_text(image, (x, y), "Gröbner Nim", _TITLE, INK)
+    draw_text(image, (x, y), *fit_text(_("Gröbner Nim"), _TITLE, room, min_size=SMALL), INK)
     y += _TITLE + 6
     solitaire = variant.mode == "solitaire"
-    counter = f"{state.ply} turn{'s' if state.ply != 1 else ''} · {state.par_text()}" if solitaire \
-        else move_count(state.ply)
+    counter = f"{ngettext('{count} turn', '{count} turns', state.ply).format(count=state.ply)} · {_par(state)}" \
+        if solitaire else move_count(state.ply)
     for part in wrap_text(f"{_mode(state)} · {variant.order}", SMALL, room) + wrap_text(counter, SMALL, room):
         draw_text(image, (x, y), part, SMALL, MUTED)
         y += _LINE
@@ -315,9 +326,9 @@ def _draw_panel(image: Image.Image, state: GroebnerNimState, names: Sequence[str
     last = state.last_move
     if last is not None:
         new = state.added[-1]
-        draw_text(image, (x, y), f"Last pair {last}", SMALL, MUTED)
+        draw_text(image, (x, y), _("Last pair {pair}").format(pair=last), SMALL, MUTED)
         y += _LINE
-        result = f"+{new}: {polynomial(state.sticks[new - 1])}" if new is not None else "reduced to zero"
+        result = f"+{new}: {polynomial(state.sticks[new - 1])}" if new is not None else _("reduced to zero")
         for part in wrap_text(result, SMALL, room):
             draw_text(image, (x, y), part, SMALL, INK)
             y += _LINE
@@ -338,7 +349,7 @@ def _draw_basis(image: Image.Image, state: GroebnerNimState, x: int, y: int) -> 
         draw_text(image, (x, y), fit_text(polynomial(stick), SMALL, room)[0], SMALL, INK)
         y += _LINE
     if len(basis) > len(shown):
-        draw_text(image, (x, y), f"… and {len(basis) - len(shown)} more", SMALL, MUTED)
+        draw_text(image, (x, y), _("… and {count} more").format(count=len(basis) - len(shown)), SMALL, MUTED)
         y += _LINE
     return y + 6
 
@@ -358,13 +369,13 @@ def _draw_picked(image: Image.Image, state: GroebnerNimState, x: int, y: int, he
     capacity = rows * columns
     if rows <= 0:
         return
-    draw_text(image, (x, y), f"Picked pairs ({state.ply})", SMALL, MUTED)
+    draw_text(image, (x, y), _("Picked pairs ({count})").format(count=state.ply), SMALL, MUTED)
     y += _LINE
     entries = list(zip(texts, state.added, state.movers, strict=True))
     if len(entries) > capacity:
         hidden = len(entries) - (capacity - columns)
         entries = entries[hidden:]
-        draw_text(image, (x, y), f"… {hidden} earlier", SMALL, MUTED)
+        draw_text(image, (x, y), _("… {count} earlier").format(count=hidden), SMALL, MUTED)
         y += _LINE
     draw = ImageDraw.Draw(image)
     for n, (text, new, seat) in enumerate(entries):
@@ -413,7 +424,7 @@ def alt_text(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcome 
     else:
         parts.append(sentence(_("{name} to move."), name=names[state.current_seat or 0]))
     if solitaire:
-        parts.append(sentence(_("Turns so far: {turns}; {par}."), turns=state.ply, par=state.par_text()))
+        parts.append(sentence(_("Turns so far: {turns}; {par}."), turns=state.ply, par=_par(state)))
     else:
         parts.append(sentence(_("Score: {first} {first_score}, {second} {second_score}."), first=names[0],
                               second=names[1], first_score=state.scores[0], second_score=state.scores[1]))
@@ -430,21 +441,21 @@ def alt_text(state: GroebnerNimState, names: Sequence[str], *, outcome: Outcome 
     parts.append(sentence(_("Sticks 1 to {count} are the start."), count=state.start_count))
     listings = [Listing(_("Sticks by number, head first: {items}."),
                         [f"{number}: {format_stick(stick)}" for number, stick in enumerate(state.sticks, start=1)],
-                        (_("{count} newer stick not listed."), _("{count} newer sticks not listed.")),
+                        plural_forms("{count} newer stick not listed.", "{count} newer sticks not listed."),
                         separator="; ")]
     picked = [sentence(_("{pair} added {number}"), pair=pair, number=new) if new is not None else
               sentence(_("{pair} reduced to zero"), pair=pair) for pair, new in zip(state.picked, state.added,
                                                                                    strict=True)]
     if picked:
         listings.append(Listing(_("Picked pairs in order: {items}."), picked,
-                                (_("{count} later pair not listed."), _("{count} later pairs not listed.")),
+                                plural_forms("{count} later pair not listed.", "{count} later pairs not listed."),
                                 separator="; "))
     if state.is_over:  # the result of the game first: the basis is short (a handful of sticks)
         listings.insert(0, Listing(_("Reduced Gröbner basis: {items}."),
                                    [format_stick(stick) for stick in state.final_basis()],
-                                   (_("{count} more polynomial not listed."),
-                                    _("{count} more polynomials not listed.")), separator="; "))
+                                   plural_forms("{count} more polynomial not listed.",
+                                    "{count} more polynomials not listed."), separator="; "))
     else:
         listings.append(Listing(_("Pairs not picked yet: {items}."), [str(pair) for pair in state.unpicked_pairs()],
-                                (_("{count} more pair not listed."), _("{count} more pairs not listed."))))
+                                plural_forms("{count} more pair not listed.", "{count} more pairs not listed.")))
     return compose(parts, listings, limit)

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 
 from games import Outcome
 from games.napkin_chess import SCALE, SIZES, Move, NapkinState, format_coord, format_move
-from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, sentence
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, plural_forms, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -40,6 +40,7 @@ from renderers._common import (
     ended,
     finish,
     fixed_palette,
+    language_cache,
     lines_needed,
     min_text_px,
     move_count,
@@ -184,7 +185,7 @@ def _panel_room(state: NapkinState) -> tuple[int, int]:
     return panel_x, WIDTH - panel_x - 12
 
 
-@functools.lru_cache(maxsize=256)
+@language_cache(maxsize=256)
 def _panel(width_h: int, height_h: int, hole: bool, names: tuple[str, str]) -> _Panel:
     """The panel's layout for a napkin of ``width_h`` x ``height_h`` hundredths and these names."""
     scale = BOARD_PX / (max(width_h, height_h) / SCALE)
@@ -192,10 +193,13 @@ def _panel(width_h: int, height_h: int, hole: bool, names: tuple[str, str]) -> _
     room = WIDTH - panel_x - 12
     status = lines_needed(status_texts("napkin_chess", names), SMALL, room)
     seats = sum(seat_label_lines(name, SMALL, room, "999") for name in names)
-    facts = 2 + len(wrap_text(f"{format_move_units(width_h)} × {format_move_units(height_h)} napkin, hole", SMALL,
-                              room)) + 1
+    napkin = _("{width} × {height} napkin, hole").format(width=format_move_units(width_h),
+                                                        height=format_move_units(height_h))
+    scoring = max((_("last mover wins"), _("most points wins")), key=lambda fact: len(wrap_text(fact, SMALL, room)))
+    facts = 2 + len(wrap_text(napkin, SMALL, room)) + len(wrap_text(scoring, SMALL, room))
     lines = seats + status + 1 + 1 + facts
-    height = _TOP - 8 + _TITLE + 8 + _LINE + 4 + lines * _LINE + 3 * (_LINE + 2) + 10 + 8 + 12
+    title = len(wrap_text(_("Napkin Chess"), _TITLE, room)) * (_TITLE + 4) + 4
+    height = _TOP - 8 + title + _LINE + 4 + lines * _LINE + 3 * (_LINE + 2) + 10 + 8 + 12
     return _Panel(status, height)
 
 
@@ -245,8 +249,10 @@ def _draw_panel(image: Image.Image, state: NapkinState, names: Sequence[str], fr
     panel_x, room = _panel_room(state)
     variant = state.variant
     y = _TOP - 8
-    text((panel_x, y), "Napkin Chess", _TITLE, INK)
-    y += _TITLE + 8
+    for part in wrap_text(_("Napkin Chess"), _TITLE, room):
+        text((panel_x, y), part, _TITLE, INK)
+        y += _TITLE + 4
+    y += 4
     text((panel_x, y), move_count(state.ply), SMALL, MUTED)
     y += _LINE + 4
     for seat, score in enumerate(state.scores):
@@ -260,10 +266,11 @@ def _draw_panel(image: Image.Image, state: NapkinState, names: Sequence[str], fr
     y = status_top + panel.status_lines * _LINE
     if state.last_move is not None:
         seat = (state.ply - 1) % 2
-        y = draw_seat_label(image, seat, (panel_x, y), f"Last: {format_move(state.last_move)}", SMALL, room, _LINE)
+        last = _("Last: {move}").format(move=format_move(state.last_move))
+        y = draw_seat_label(image, seat, (panel_x, y), last, SMALL, room, _LINE)
     y += 10
 
-    text((panel_x, y), "Supply", SMALL, INK)
+    text((panel_x, y), _("Supply"), SMALL, INK)
     y += _LINE
     for size, count in zip(SIZES, state.supply, strict=True):
         rad = size * 3
@@ -271,20 +278,20 @@ def _draw_panel(image: Image.Image, state: NapkinState, names: Sequence[str], fr
         ink = INK if count else MUTED
         draw.ellipse([panel_x + 13 - rad, cy - rad, panel_x + 13 + rad, cy + rad], fill=_SUPPLY, outline=ink,
                      width=2)
-        text((panel_x + 32, cy), f"size {size}: {count} left", SMALL, ink, "lm")
+        text((panel_x + 32, cy), _("size {size}: {count} left").format(size=size, count=count), SMALL, ink, "lm")
         y += _LINE + 2
     y += 8
     if free_size is None:
-        facts = [f"{format_move_units(variant.width)} × {format_move_units(variant.height)} napkin"
-                 + (", hole" if variant.hole else ""),
-                 "last mover wins" if variant.scoring == "last_mover" else "most points wins"]
+        napkin = _("{width} × {height} napkin, hole") if variant.hole else _("{width} × {height} napkin")
+        facts = [napkin.format(width=format_move_units(variant.width), height=format_move_units(variant.height)),
+                 _("last mover wins") if variant.scoring == "last_mover" else _("most points wins")]
         for fact in facts:
             for part in wrap_text(fact, SMALL, room):
                 text((panel_x, y), part, SMALL, MUTED)
                 y += _LINE
     else:
         fits = state.fits(free_size)
-        label = f"Size {free_size} fits" if fits else f"Size {free_size} fits nowhere"
+        label = (_("Size {size} fits") if fits else _("Size {size} fits nowhere")).format(size=free_size)
         draw.rectangle([panel_x, y + 5, panel_x + 16, y + 21], fill=blend(_FREE, _NAPKIN, _FREE_ALPHA / 255)
                        if fits else MUTED)
         for part in wrap_text(label, SMALL, room - 24):
@@ -372,7 +379,7 @@ def _alt_sentences(state: NapkinState, names: Sequence[str], outcome: Outcome | 
 def _coins(state: NapkinState) -> Listing:
     return Listing(_("Coins as size@x,y, newest first: {items}."),
                    [format_move(coin.move) for coin in reversed(state.coins)],
-                   (_("{count} older coin not listed."), _("{count} older coins not listed.")), separator="; ")
+                   plural_forms("{count} older coin not listed.", "{count} older coins not listed."), separator="; ")
 
 
 def alt_text(state: NapkinState, names: Sequence[str], *, outcome: Outcome | None = None,
@@ -420,8 +427,8 @@ def free_alt_text(state: NapkinState, names: Sequence[str], size: int, *, limit:
                for x, y in state.pocket_points(size, limit=12)]
     if places:
         lead = [sentence(_("Map of where a size {size} coin still fits, shaded green."), size=size)]
-        listing = Listing(_("It fits {items}."), places, (_("{count} more place not listed."),
-                                                          _("{count} more places not listed.")), separator="; ")
+        listing = Listing(_("It fits {items}."), places, plural_forms("{count} more place not listed.",
+                                                          "{count} more places not listed."), separator="; ")
     else:
         lead = [sentence(_("Map of where a size {size} coin still fits: it fits nowhere."), size=size)]
         listing = Listing("{items}", [], ("", ""))

@@ -23,7 +23,8 @@ from PIL import Image, ImageChops, ImageDraw
 
 from games import Outcome
 from games.polygons import Dot, Face, PolygonsState
-from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, ngettext, sentence
+from i18n import ngettext
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, names_for_alt, plural_forms, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -41,7 +42,9 @@ from renderers._common import (
     draw_text,
     ended,
     finish,
+    fit_text,
     fixed_palette,
+    language_cache,
     lines_needed,
     min_text_px,
     move_count,
@@ -299,17 +302,19 @@ class _Panel:
     height: int
 
 
-@functools.lru_cache(maxsize=256)
+@language_cache(maxsize=256)
 def _panel(size: int, dots: int, komi: int, names: tuple[str, str]) -> _Panel:
     """The panel's layout for these names and variant: the status takes the lines its longest text needs; the
     height is what the busiest phase needs (every board of a match has the same size)."""
     status = lines_needed(status_texts("polygons", names), PANEL_SIZE, _PANEL_ROOM)
     seats = sum(seat_label_lines(name, PANEL_SIZE, _PANEL_ROOM, "99") for name in names)
     path = "-".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: 2 * dots])
-    info = [f"{2 * dots} of {2 * dots} dots connected", "Next segment from A", "Scores so far", f"Path: {path}",
-            "Last move: A-B"]
+    info = [_("{connected} of {total} dots connected").format(connected=2 * dots, total=2 * dots),
+            _("Next segment from {dot}").format(dot="A"), _("Scores so far"), _("Path: {path}").format(path=path),
+            _("Last move: {move}").format(move="A-B")]
     if komi:
-        info.append(f"Komi: {komi} faces to {names[1]}")
+        info.append(ngettext("Komi: {count} point to {name}", "Komi: {count} points to {name}", komi)
+                    .format(count=komi, name=names[1]))
     lines = sum(len(wrap_text(line, SMALL, _PANEL_ROOM)) for line in info) + 2
     height = MARGIN - 8 + _TITLE + 6 + _LINE + 4 + (seats + status + lines) * _LINE + 6 + 6 + 14
     return _Panel(status, max(HEIGHT, height))
@@ -320,7 +325,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsSt
     left, width = _PANEL_LEFT, _PANEL_ROOM
     text = functools.partial(draw_text, image)
     y = MARGIN - 8
-    text((left, y), "Polygons & Dots", _TITLE, INK)
+    text((left, y), *fit_text(_("Polygons & Dots"), _TITLE, width, min_size=SMALL), INK)
     y += _TITLE + 6
     text((left, y), move_count(state.ply), SMALL, MUTED)
     y += _LINE + 4
@@ -341,7 +346,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, state: PolygonsSt
             y += _LINE
     y += 6
     if phase != "place":
-        for seat, label in ((0, "odd faces"), (1, "even faces")):
+        for seat, label in ((0, _("odd faces")), (1, _("even faces"))):
             swatch = (left, y + 4, left + SMALL, y + 4 + SMALL - 4)
             draw.rectangle(swatch, fill=SEAT_LIGHT[seat], outline=SEAT_COLOURS[seat])
             if seat == 1:
@@ -359,27 +364,29 @@ def _info(state: PolygonsState, names: Sequence[str], dots: Sequence[Dot], faces
     info: list[str] = []
     phase = state.phase
     if phase == "place":
-        info.append(f"Placing dots: {len(state.points)} of {state.total_dots}")
-        info.append("x: in line with two dots")
+        info.append(_("Placing dots: {placed} of {total}").format(placed=len(state.points), total=state.total_dots))
+        info.append(_("x: in line with two dots"))
     else:
         connected = len(state.path)
         if phase == "draw":
-            info.append(f"{connected} of {len(state.points)} dots connected")
+            info.append(_("{connected} of {total} dots connected").format(connected=connected,
+                                                                           total=len(state.points)))
             if state.path_end:
-                info.append(f"Next segment from {state.path_end}")
+                info.append(_("Next segment from {dot}").format(dot=state.path_end))
             else:
-                info.append("First segment: any two dots")
+                info.append(_("First segment: any two dots"))
             if connected >= 2:
-                info.append("Scores so far")
+                info.append(_("Scores so far"))
         else:
-            info.append(f"{len(faces)} face{'s' if len(faces) != 1 else ''}")
+            info.append(ngettext("{count} face", "{count} faces", len(faces)).format(count=len(faces)))
         if state.path:
-            info.append("Path: " + "-".join(dots[i].name for i in state.path))
+            info.append(_("Path: {path}").format(path="-".join(dots[i].name for i in state.path)))
     if state.komi:
-        info.append(f"Komi: {state.komi} point{'s' if state.komi != 1 else ''} to {names[1]}")
+        info.append(ngettext("Komi: {count} point to {name}", "Komi: {count} points to {name}", state.komi)
+                    .format(count=state.komi, name=names[1]))
     last = state.last_move
     if last is not None:
-        info.append(f"Last move: {state.format_move(last)}")
+        info.append(_("Last move: {move}").format(move=state.format_move(last)))
     return info
 
 
@@ -485,7 +492,8 @@ def alt_text(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | N
     dots = state.dots
     listings = [Listing(_("Dots of {name}: {items}."), [f"{dot.name} {dot.x},{dot.y}" for dot in dots
                                                          if dot.seat == seat],
-                        (_("{count} more dot of {name} not listed."), _("{count} more dots of {name} not listed.")),
+                        plural_forms("{count} more dot of {name} not listed.",
+                                     "{count} more dots of {name} not listed."),
                         (("name", names[seat]),), separator="; ") for seat in (0, 1)]
     if state.path:
         listings.append(Listing(_("Path: {items}."), ["-".join(dots[i].name for i in state.path)], ("", "")))
@@ -497,5 +505,5 @@ def alt_text(state: PolygonsState, names: Sequence[str], *, outcome: Outcome | N
         listings.append(Listing("{items}", [parts_faces], ("", "")))
         if faces:
             listings.append(Listing(_("Sides of each face: {items}."), [str(face.sides) for face in faces],
-                                    (_("{count} more face not listed."), _("{count} more faces not listed."))))
+                                    plural_forms("{count} more face not listed.", "{count} more faces not listed.")))
     return compose(parts, listings, limit)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, sentence
+from renderers._alt import ALT_TEXT_LIMIT, Listing, _, compose, plural_forms, sentence
 from renderers._common import (
     BACKGROUND,
     GRID,
@@ -151,6 +151,6 @@ def alt_text(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], 
     items = [sentence(_("{rank}. {name}: {values}"), rank=row[0], name=clean_name(row[1]),
                       values=", ".join(f"{heading} {cell}" for heading, cell in zip(columns[2:], row[2:], strict=True)))
              for row in rows]
-    listing = Listing("{items}.", items, (_("{count} more row not listed."), _("{count} more rows not listed.")),
+    listing = Listing("{items}.", items, plural_forms("{count} more row not listed.", "{count} more rows not listed."),
                       separator="; ")
     return compose(parts, [listing], limit)

@@ -221,6 +221,9 @@ class SettingsRecord:
     """The channel of the server's daily puzzle (``None``: no daily puzzle)."""
     puzzle_hour: int = 12
     """The hour of the day (UTC, 0–23) the daily puzzle is posted."""
+    language: str | None = None
+    """The language of the server's public posts (boards, news, standings), a shipped locale (``fr``, ``pt_BR``), or
+    ``None``: the language Discord reports for the server."""
 
 
 @dataclass

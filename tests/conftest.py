@@ -12,6 +12,7 @@ from discord import app_commands
 from simcord.env import Env
 
 from bot.client import NapkinBot
+from bot.local_play import Languages, report_languages
 from bot.service import ServiceError
 from bot.utils.boards import add_game_module
 from games import RulesError, add_game_package
@@ -86,6 +87,15 @@ async def db(backend: str, db_path: Path, request: pytest.FixtureRequest) -> Asy
 def simcord_bot(db: Database) -> NapkinBot:
     """The bot SimCord runs: the real client on the test's database."""
     return NapkinBot(db)
+
+
+@pytest.fixture
+def languages(simcord_env: Env, simcord_bot: NapkinBot) -> Languages:
+    """The languages the test's interactions report (SimCord's own say ``en-US`` always): set ``members[user_id]``,
+    ``member`` or ``server`` (Discord locales such as ``fr``, ``pt-BR``) before the interaction."""
+    reported = Languages()
+    report_languages(simcord_bot, reported)
+    return reported
 
 
 def is_domain_error(error: BaseException) -> bool:

@@ -16,14 +16,27 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot.answers import PRIVATE, respond, suggest_in_time
+from bot.answers import PRIVATE, language_of, respond, suggest_in_time
 from bot.service import BadOption, ratings, uncertainty
+from bot.service.languages import AUTOMATIC
 from bot.service.seasons import season_of, season_words
 from bot.texts import plural, quote
 from bot.utils.converters import AUTOCOMPLETE_LIMIT, require_guild
 from bot.utils.images import DESCRIPTION_LIMIT, image_file
 from bot.utils.names import escape
 from games import GAMES, State
+from i18n import Listed, Text, _, n_
+from storage import SettingsRecord
+
+LANGUAGE_CHOICES = (
+    (AUTOMATIC, "automatic (the server's language in Discord)"),
+    ("en", "English"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+    ("es_ES", "Español (España)"),
+    ("pt_BR", "Português (Brasil)"),
+)
+"""``/settings language``'s choices: each shipped language by its own name (as every member recognizes it)."""
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -126,7 +139,7 @@ def example_state(game: str, plies: int = 4) -> State[Any]:
     """A deterministic example position: the default start after a few ``easy`` computer moves."""
     rng = random.Random(7)
     state: State[Any] = GAMES[game].new_state({}, rng)
-    for _ in range(plies):
+    for _ply in range(plies):
         if state.is_over:
             break
         state = state.apply(GAMES[game].computer_move(state, "easy", rng))
@@ -276,9 +289,11 @@ class Community(commands.Cog):
                            vacation_days="Vacation days per member per calendar year (0–365; 0: no vacations)",
                            seasons="Separate leaderboards per month or quarter (ratings carry on), or off",
                            puzzle_channel="Post a daily puzzle in this channel",
-                           puzzle_hour="The daily puzzle's hour (UTC, 0–23)", puzzle_off="Stop the daily puzzle")
+                           puzzle_hour="The daily puzzle's hour (UTC, 0–23)", puzzle_off="Stop the daily puzzle",
+                           language="Language of boards and news posted here (default: the server's, from Discord)")
     @app_commands.choices(days=[app_commands.Choice(name=plural(d, "day"), value=d) for d in (1, 2, 3, 5, 7, 14)] +
                           [app_commands.Choice(name="no limit", value=0)])
+    @app_commands.choices(language=[app_commands.Choice(name=name, value=value) for value, name in LANGUAGE_CHOICES])
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -290,29 +305,18 @@ class Community(commands.Cog):
                        vacation_days: app_commands.Range[int, 0, 365] | None = None,
                        seasons: Literal["off", "monthly", "quarterly"] | None = None,
                        puzzle_channel: discord.TextChannel | None = None,
-                       puzzle_hour: app_commands.Range[int, 0, 23] | None = None, puzzle_off: bool = False) -> None:
+                       puzzle_hour: app_commands.Range[int, 0, 23] | None = None, puzzle_off: bool = False,
+                       language: str | None = None) -> None:
         """Show the settings, or change the ones given (only members with Manage Server)."""
         guild_id = require_guild(interaction)
         current = await self.bot.services.settings.get(guild_id)
-        changes: dict[str, object] = {}
-        if days is not None:
-            changes["days_per_move"] = days
-        if threads is not None:
-            changes["use_threads"] = threads
-        if max_active is not None:
-            changes["max_active"] = max_active
-        if rate_computer is not None:
-            changes["rate_computer"] = rate_computer
-        if vacation_days is not None:
-            changes["vacation_days"] = vacation_days
-        if seasons is not None:
-            changes["seasons"] = seasons
-        if puzzle_channel is not None:
-            changes["puzzle_channel_id"] = puzzle_channel.id
+        given = {"days_per_move": days, "use_threads": threads, "max_active": max_active,
+                 "rate_computer": rate_computer, "vacation_days": vacation_days, "seasons": seasons,
+                 "puzzle_channel_id": puzzle_channel.id if puzzle_channel is not None else None,
+                 "puzzle_hour": puzzle_hour, "language": language}
+        changes: dict[str, object] = {key: value for key, value in given.items() if value is not None}
         if puzzle_off and current.puzzle_channel_id is not None:
             changes["puzzle_channel_id"] = None
-        if puzzle_hour is not None:
-            changes["puzzle_hour"] = puzzle_hour
         channels = set(current.allowed_channels)
         if all_channels:
             channels.clear()
@@ -324,18 +328,32 @@ class Community(commands.Cog):
             changes["allowed_channels"] = sorted(channels)
         if changes:
             current = await self.bot.services.settings.update(guild_id, **changes)
-        where = ", ".join(f"<#{c}>" for c in current.allowed_channels) or "any channel"
-        days_text = plural(current.days_per_move, "day") if current.days_per_move else "no limit"
-        text = (f"{'Settings updated.' if changes else 'Current settings.'}\n"
-                f"• Days per move: {days_text}\n• Threads per match: {'on' if current.use_threads else 'off'}\n"
-                f"• Matches may start in: {where}\n• Active matches per member: at most {current.max_active}\n"
-                f"• Matches against the computer count in records: {'yes' if current.rate_computer else 'no'}\n"
-                f"• Vacation per member and calendar year: "
-                f"{plural(current.vacation_days, 'day') if current.vacation_days else 'none'}\n"
-                f"• Seasons (separate leaderboards; ratings carry on): {current.seasons}\n"
-                f"• Daily puzzle: " + (f"in <#{current.puzzle_channel_id}> at {current.puzzle_hour:02d}:00 UTC"
-                                       if current.puzzle_channel_id else "off"))
-        await respond(interaction, text, private=True)
+        reader = language_of(interaction, private=True)
+        lines = _settings_lines(current, changed=bool(changes))
+        await respond(interaction, "\n".join(line.render(reader) for line in lines), private=True)
+
+
+def _settings_lines(current: SettingsRecord, *, changed: bool) -> list[Text]:
+    """``/settings``' answer, a line per setting (``changed``: the command changed some)."""
+    language_name = dict(LANGUAGE_CHOICES)[current.language or AUTOMATIC]
+    lines = [_("Settings updated.") if changed else _("Current settings."),
+             n_("• Days per move: {count} day", "• Days per move: {count} days", current.days_per_move)
+             if current.days_per_move else _("• Days per move: no limit"),
+             _("• Threads per match: on") if current.use_threads else _("• Threads per match: off"),
+             _("• Matches may start in: {channels}",
+               channels=Listed(tuple(f"<#{c}>" for c in current.allowed_channels)))
+             if current.allowed_channels else _("• Matches may start in: any channel"),
+             _("• Active matches per member: at most {count}", count=current.max_active),
+             _("• Matches against the computer count in records: yes") if current.rate_computer
+             else _("• Matches against the computer count in records: no"),
+             n_("• Vacation per member and calendar year: {count} day",
+                "• Vacation per member and calendar year: {count} days", current.vacation_days)
+             if current.vacation_days else _("• Vacation per member and calendar year: none"),
+             _("• Seasons (separate leaderboards; ratings carry on): {seasons}", seasons=current.seasons),
+             _("• Daily puzzle: in {channel} at {hour}:00 UTC", channel=f"<#{current.puzzle_channel_id}>",
+               hour=f"{current.puzzle_hour:02d}") if current.puzzle_channel_id else _("• Daily puzzle: off"),
+             _("• Language of boards and news posted here: {language}", language=language_name)]
+    return lines
 
 
 async def setup(bot: NapkinBot) -> None:

@@ -167,6 +167,8 @@ class InteractionGate:
             with context.bound(**self._context(data, command)):
                 handling.context = contextvars.copy_context()
                 self._parse(data)
+                if kind != _AUTOCOMPLETE and asyncio.all_tasks() - before:  # taken by a command or a button
+                    self._note_locales(data)
         finally:
             _current.reset(token)
         handling.tasks = asyncio.all_tasks() - before
@@ -178,6 +180,27 @@ class InteractionGate:
         self.metrics.in_flight.inc()
         for task in handling.tasks:
             task.add_done_callback(functools.partial(self._task_done, handling))
+
+    def _note_locales(self, data: Mapping[str, Any]) -> None:
+        """Remember the languages the interaction reports (the member's, the server's) for the posts and direct
+        messages sent later outside any interaction (:class:`bot.service.languages.LanguageService`), in a task of
+        the interaction's own (a graceful stop waits for it)."""
+        user = (data.get("member") or {}).get("user") or data.get("user") or {}
+        services = getattr(self.bot, "services", None)
+        if services is None or not user.get("id"):
+            return
+        guild_id = data.get("guild_id")
+        asyncio.get_running_loop().create_task(
+            self._seen(services, guild_id=int(guild_id) if guild_id else None, guild_locale=data.get("guild_locale"),
+                       user_id=int(user["id"]), locale=data.get("locale")),
+            name="languages seen")
+
+    @staticmethod
+    async def _seen(services: Any, **reported: Any) -> None:
+        try:
+            await services.languages.seen(**reported)
+        except Exception:  # never the interaction's failure: the language is remembered at the next one
+            log.warning("could not remember the languages of an interaction", exc_info=True)
 
     def _task_done(self, handling: Handling, task: asyncio.Task[Any]) -> None:
         if task.cancelled():

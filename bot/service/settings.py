@@ -1,6 +1,6 @@
 """A server's settings for Napkin Games (``/settings``): default days per move, threads, allowed channels, the limit
-of active matches, whether matches against the computer count, the vacation allowance, seasons, and the daily
-puzzle's channel and hour.
+of active matches, whether matches against the computer count, the vacation allowance, seasons, the daily puzzle's
+channel and hour, and the language of the server's public posts.
 
 No ``discord`` import; who may change them (Manage Server) is the extension's check. A change holds the server's
 settings row while it reads and writes it (:meth:`storage.Tx.lock_settings`), so two admins changing different
@@ -18,6 +18,7 @@ from typing import Any
 from bot.service.base import rerun, write
 from bot.service.clock import DAYS_PER_MOVE_CHOICES
 from bot.service.errors import BadOption
+from bot.service.languages import check_language
 from bot.service.seasons import SEASON_SETTINGS
 from storage import Database, ReadTx, SettingsRecord, Tx
 
@@ -61,7 +62,8 @@ class SettingsService:
 
         Keyword arguments are :class:`storage.SettingsRecord` fields (``days_per_move``, ``use_threads``,
         ``allowed_channels``, ``max_active``, ``rate_computer``, ``vacation_days``, ``seasons``, ``puzzle_channel_id``:
-        the daily puzzle's channel or ``None``, ``puzzle_hour``: its hour, UTC).
+        the daily puzzle's channel or ``None``, ``puzzle_hour``: its hour, UTC, ``language``: a shipped locale, or
+        ``auto`` for the one Discord reports).
 
         Raises:
             BadOption: a value is out of range, or a name is not a setting.
@@ -72,6 +74,8 @@ class SettingsService:
             raise BadOption("The limit of active matches must be between 1 and 100.")
         if "vacation_days" in changes:
             check_allowance(int(changes["vacation_days"]))
+        if "language" in changes:
+            changes["language"] = check_language(str(changes["language"])) if changes["language"] else None
         if "seasons" in changes and changes["seasons"] not in SEASON_SETTINGS:
             raise BadOption(f"Seasons are off, monthly or quarterly; `{changes['seasons']}` is none of these.")
         if "puzzle_hour" in changes and not 0 <= int(changes["puzzle_hour"]) <= 23:

@@ -17,6 +17,7 @@ from bot.service.computer_turns import ComputerTurnService
 from bot.service.daily_puzzles import DailyPuzzleService
 from bot.service.deadlines import DeadlineService
 from bot.service.endings import EndingService
+from bot.service.languages import LanguageService
 from bot.service.match_puzzles import MatchPuzzleService
 from bot.service.moves import MoveService
 from bot.service.outbox import OutboxService
@@ -69,6 +70,8 @@ class Services:
         """One match, a member's lists and pages, a match's move log."""
         self.settings = SettingsService(db, clock=clock, puzzles_changed=self.puzzle_doorbell.ring)
         """A server's settings."""
+        self.languages = LanguageService(db, clock=clock)
+        """Who reads which language: servers' public posts, members' direct messages."""
         self.challenges = ChallengeService(db, clock=clock, computer_id=computer_id, computer_name=computer_name)
         """Challenges and the start of matches."""
         self.premoves = PremoveService(db, clock=clock)

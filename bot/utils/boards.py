@@ -27,15 +27,17 @@ from bot.utils.buttons import RematchButton
 from bot.utils.images import image_file
 from bot.utils.names import escape, member_name, names_of
 from games import GAMES, Outcome, State, Termination
+from i18n import N_, gettext, ngettext, speaking
 from storage import MatchRecord
 
 log = logging.getLogger(__name__)
 
 
-QUICK_MOVES = {"overloaded": "because the bot is overloaded", "queue_full": "because the bot is overloaded",
-               "worker_lost": "because its search failed"}
-"""Why the computer played a quick (``easy``) move instead of searching at its level, after its name and "played a
-quick move" (:attr:`bot.service.MoveResult.quick`)."""
+QUICK_MOVES = {"overloaded": N_("{name} played a quick move because the bot is overloaded."),
+               "queue_full": N_("{name} played a quick move because the bot is overloaded."),
+               "worker_lost": N_("{name} played a quick move because its search failed.")}
+"""The line saying that the computer played a quick (``easy``) move instead of searching at its level, by why
+(:attr:`bot.service.MoveResult.quick`)."""
 
 
 BoardItems = Callable[[MatchRecord, State[Any]], Sequence[discord.ui.Item[Any]]]
@@ -117,16 +119,17 @@ def describe_outcome(match: MatchRecord) -> str:
     bold: ``bob resigned: **alice** wins.``), and for an aborted match that it counts for nobody (and who made no
     first move, when the deadline aborted it)."""
     if match.outcome is None:
-        return "Aborted; it counts for nobody."
+        return gettext("Aborted; it counts for nobody.")
     outcome = Outcome.from_dict(match.outcome)
     names = [escape(seat.display_name) for seat in match.seats]
     sentence = outcome.result(names, GAMES[match.game].describe_end(outcome), winner_style=lambda name: f"**{name}**")
     if match.status != "aborted" and outcome.termination is not Termination.ABORTED:
-        return f"{sentence}."
+        return gettext("{result}.").format(result=sentence)
     seat = outcome.loser
     if seat is not None and 0 <= seat < len(names):  # aborted at the deadline by the deadline pass
-        return f"{sentence}: {names[seat]} made no first move before the deadline; it counts for nobody."
-    return f"{sentence}; it counts for nobody."
+        return gettext("{result}: {name} made no first move before the deadline; it counts for nobody.").format(
+            result=sentence, name=names[seat])
+    return gettext("{result}; it counts for nobody.").format(result=sentence)
 
 
 def match_outcome(match: MatchRecord) -> Outcome | None:
@@ -139,48 +142,57 @@ def how_to_move(match: MatchRecord, state: State[Any]) -> str:
     """One line for a match's first board: the move command with a real example, the buttons, and ``/rules``."""
     game = GAMES[match.game]
     legal = list(state.legal_moves())
-    parts = []
+    example, others = "", ""
     if legal:
         name, options = game.command_for(state, state.format_move(legal[0]))
-        example = " ".join(f"{key}:{value}" for key, value in options.items())
-        parts.append(f"`/{game.command} {name} {example}`")
-        others = [f"`/{game.command} {command.name}`" for command in game.moves if command.name != name]
-        if others:
-            parts[-1] += " (also " + ", ".join(others) + ")"
-    if board_items(match, state):
-        parts.append("the buttons below")
-    how = " or ".join(parts) if parts else f"the `/{game.command}` commands"
-    return f"How to move: {how}. Rules: `/rules game:{match.game}` · all commands: `/help`."
+        shown = " ".join(f"{key}:{value}" for key, value in options.items())
+        example = f"`/{game.command} {name} {shown}`"
+        others = ", ".join(f"`/{game.command} {command.name}`" for command in game.moves if command.name != name)
+    buttons = bool(board_items(match, state))
+    if example and others:
+        how = (gettext("How to move: {example} (also {others}) or the buttons below.") if buttons
+               else gettext("How to move: {example} (also {others}).")).format(example=example, others=others)
+    elif example:
+        how = (gettext("How to move: {example} or the buttons below.") if buttons
+               else gettext("How to move: {example}.")).format(example=example)
+    else:
+        how = gettext("How to move: the `/{command}` commands.").format(command=game.command)
+    rules = gettext("Rules: `/rules game:{game}` · all commands: `/help`.").format(game=match.game)
+    return f"{how} {rules}"
 
 
 def headline(match: MatchRecord, state: State[Any], board: Board | None = None) -> str:
     """The text above a board: game, match, the moves just played, scores, whose move and the deadline."""
     board = board or Board()
     game = GAMES[match.game]
-    moves = f"move {state.ply}" if state.ply else "new match"
-    lines = [f"**{game.title}** · match #{match.id} · {moves}"]
-    played = [f"{escape(match.seats[r.seat].display_name)}'s conditional move `{r.notation}` was played"
-              if r.conditional else f"{escape(match.seats[r.seat].display_name)} played `{r.notation}`"
+    title = f"**{game.local_title}**"
+    lines = [(gettext("{game} · match #{match} · move {ply}") if state.ply else
+              gettext("{game} · match #{match} · new match")).format(game=title, match=match.id, ply=state.ply)]
+    # Each move is a clause of its own; the line joins them with "; " (the same in every language shipped).
+    played = [(gettext("{name}'s conditional move {move} was played") if r.conditional
+               else gettext("{name} played {move}")).format(name=escape(match.seats[r.seat].display_name),
+                                                            move=f"`{r.notation}`")
               for r in board.results]
     if played:
         lines.append("; ".join(played) + ".")
-    lines.extend(f"{escape(match.seats[r.seat].display_name)} played a quick move {QUICK_MOVES.get(r.quick, '')}."
-                 .replace(" .", ".") for r in board.results if r.quick)
+    lines.extend(gettext(QUICK_MOVES.get(r.quick, N_("{name} played a quick move."))).format(
+        name=escape(match.seats[r.seat].display_name)) for r in board.results if r.quick)
     if board.notice:
         lines.append(board.notice)
     scores = state.scores
     if scores is not None and len(match.seats) > 1:
-        lines.append("Score: " + " – ".join(f"{escape(seat.display_name)} {scores[seat.seat]}"
-                                            for seat in match.seats))
+        lines.append(gettext("Score: {scores}").format(scores=" – ".join(
+            f"{escape(seat.display_name)} {scores[seat.seat]}" for seat in match.seats)))
     elif scores is not None:
-        lines.append(f"Turns so far: {scores[0]}")
+        lines.append(gettext("Turns so far: {count}").format(count=scores[0]))
     lines.extend(_end_lines(match, board) if match.status != "active" else _turn_lines(match, board))
     if match.status == "active":
-        lines.extend(f"{escape(seat.display_name)} is on vacation until <t:{int(seat.away_until)}:f> (their deadlines "
-                     "are paused)." for seat in match.seats if seat.away_until is not None and not seat.is_computer)
+        lines.extend(gettext("{name} is on vacation until {time} (their deadlines are paused).").format(
+            name=escape(seat.display_name), time=f"<t:{int(seat.away_until)}:f>")
+            for seat in match.seats if seat.away_until is not None and not seat.is_computer)
     if match.draw_offer_seat is not None and match.status == "active":
         offer = escape(match.seats[match.draw_offer_seat].display_name)
-        lines.append(f"{offer} offers a draw (`/match draw` to accept).")
+        lines.append(gettext("{name} offers a draw (`/match draw` to accept).").format(name=offer))
     if board.first and match.status == "active":
         if board.note:
             lines.append(board.note)
@@ -193,17 +205,23 @@ def _end_lines(match: MatchRecord, board: Board) -> list[str]:
     lines = [describe_outcome(match)]
     members = [seat for seat in match.seats if not seat.is_computer]
     if match.status == "finished" and not match.rated and len(members) == 2 == len(match.seats):
-        lines.append(f"Not rated: {escape(members[0].display_name)} and {escape(members[1].display_name)} already "
-                     f"have {PAIR_RATED_PER_DAY} rated results against each other in the last 24 hours, the most "
-                     "that count in a day.")
+        lines.append(ngettext(
+            "Not rated: {first} and {second} already have {count} rated result against each other in the last 24 "
+            "hours, the most that counts in a day.",
+            "Not rated: {first} and {second} already have {count} rated results against each other in the last 24 "
+            "hours, the most that count in a day.", PAIR_RATED_PER_DAY).format(
+                first=escape(members[0].display_name), second=escape(members[1].display_name),
+                count=PAIR_RATED_PER_DAY))
     if match.rating_changes:
         changes = match.rating_changes
-        lines.append("Ratings: " + ", ".join(rating_change(seat.display_name, *changes[str(seat.user_id)])
-                                             for seat in match.seats if str(seat.user_id) in changes))
+        lines.append(gettext("Ratings: {changes}").format(changes=", ".join(
+            rating_change(seat.display_name, *changes[str(seat.user_id)])
+            for seat in match.seats if str(seat.user_id) in changes)))
     humans = sorted({seat.user_id: seat for seat in match.seats if not seat.is_computer}.values(),
                     key=lambda seat: seat.user_id)
     if board.ping and len(match.seats) > 1 and humans and match.status != "aborted":
-        lines.append(" ".join(member_name(seat) for seat in humans) + " — thanks for the match!")
+        lines.append(gettext("{names} — thanks for the match!").format(
+            names=" ".join(member_name(seat) for seat in humans)))
     return lines
 
 
@@ -213,12 +231,14 @@ def _turn_lines(match: MatchRecord, board: Board) -> list[str]:
     if match.current_seat is None:
         return []
     seat = match.seats[match.current_seat]
-    due = f" · deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
+    due = f"<t:{int(match.deadline)}:R>" if match.deadline else ""
     if seat.is_computer:
-        return [f"{escape(seat.display_name)} is thinking…"]
+        return [gettext("{name} is thinking…").format(name=escape(seat.display_name))]
     if len(match.seats) > 1 and board.ping:
-        return [f"{member_name(seat)}, your move{due}."]
-    return [f"{escape(seat.display_name)} to move{due}."]
+        line = gettext("{name}, your move · deadline {due}.") if due else gettext("{name}, your move.")
+        return [line.format(name=member_name(seat), due=due)]
+    line = gettext("{name} to move · deadline {due}.") if due else gettext("{name} to move.")
+    return [line.format(name=escape(seat.display_name), due=due)]
 
 
 def rating_change(name: str, before: int, after: int) -> str:
@@ -251,9 +271,15 @@ def board_image(match: MatchRecord, state: State[Any]) -> tuple[bytes, str]:
 
 
 async def board_payload(match: MatchRecord, state: State[Any] | None = None,
-                        board: Board | None = None) -> dict[str, Any]:
+                        board: Board | None = None, *, language: str | None = None) -> dict[str, Any]:
     """Keyword arguments for ``send``: content, the PNG board, the buttons (moves, or Rematch on a final board
-    that a player's action made) and the allowed mentions."""
+    that a player's action made) and the allowed mentions; its words (the headline, the image's, its alt text) in
+    ``language``, the server's (a shipped locale; ``None``: English)."""
+    with speaking(language):
+        return await _board_payload(match, state, board)
+
+
+async def _board_payload(match: MatchRecord, state: State[Any] | None, board: Board | None) -> dict[str, Any]:
     state = state or load_state(match)
     board = board or Board()
     if board.first and match.status == "active" and board.note is None:  # a search, perhaps: off the event loop
@@ -266,7 +292,8 @@ async def board_payload(match: MatchRecord, state: State[Any] | None = None,
         png, alt = await asyncio.to_thread(board_image, match, state)
     except Exception:  # any drawing failure: the stored match is still shown, in words
         log.exception("could not draw the board of match %s at ply %s", match.id, state.ply)
-        payload["content"] += "\n(The board image could not be drawn; the position above is what is stored.)"
+        payload["content"] += "\n" + gettext("(The board image could not be drawn; the position above is what is "
+                                             "stored.)")
     else:
         payload["file"] = image_file(png, f"{match.game}-{match.id}-{state.ply}.png", alt)
     items: Sequence[discord.ui.Item[Any]] = board_items(match, state) if match.status == "active" else ()

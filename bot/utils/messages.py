@@ -22,6 +22,7 @@ from bot.service.outbox import NEWS_RETRY_DELAYS
 from bot.utils.boards import Board, board_payload
 from bot.utils.names import escape, server_name
 from games import GAMES, State
+from i18n import Text, Textual, _, render
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -39,10 +40,11 @@ dropped, with a log line: a crowd of opponents or challengers cannot flood a mem
 _dm_limits: weakref.WeakKeyDictionary[object, commands.CooldownMapping[int]] = weakref.WeakKeyDictionary()
 
 
-async def send_dm(bot: NapkinBot, user_id: int, text: str) -> bool:
-    """Send member ``user_id`` the direct message ``text`` (nothing parsed as a mention), at most
-    :data:`DMS_PER_HOUR` an hour per member (a further one is dropped with a log line). Returns whether it was sent;
-    a failure (closed direct messages, anything Discord refuses) is only logged, never raised."""
+async def send_dm(bot: NapkinBot, user_id: int, text: Textual) -> bool:
+    """Send member ``user_id`` the direct message ``text`` (nothing parsed as a mention; a :class:`i18n.Text` in the
+    member's language as Discord last reported it), at most :data:`DMS_PER_HOUR` an hour per member (a further one
+    is dropped with a log line). Returns whether it was sent; a failure (closed direct messages, anything Discord
+    refuses) is only logged, never raised."""
     limits = _dm_limits.get(bot)
     if limits is None:
         limits = _dm_limits[bot] = commands.CooldownMapping(commands.Cooldown(DMS_PER_HOUR, 3600.0), lambda key: key)
@@ -51,7 +53,9 @@ async def send_dm(bot: NapkinBot, user_id: int, text: str) -> bool:
         return False
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+        words = render(text, await bot.services.languages.member_language(user_id)) if isinstance(text, Text) \
+            else text
+        await user.send(words, allowed_mentions=discord.AllowedMentions.none())
     except (discord.HTTPException, discord.ClientException) as error:
         log.info("could not send member %s a direct message: %s", user_id, error)
         return False
@@ -131,8 +135,9 @@ async def retire_previous_board(match_id: int, current: discord.Message | None =
 async def post_board(bot: NapkinBot, match: MatchRecord, state: State[Any] | None = None,
                      board: Board | None = None) -> discord.Message | None:
     """Post a new board message in the match's channel; ``None`` if Discord refused (the move is stored)."""
+    language = await bot.services.languages.server_language(match.guild_id)
     try:
-        message = await send_to_match(bot, match, lambda: board_payload(match, state, board))
+        message = await send_to_match(bot, match, lambda: board_payload(match, state, board, language=language))
     except (discord.HTTPException, discord.ClientException) as error:
         log.warning("could not post the board of match %s: %s", match.id, error)
         await queue_result(bot, match)
@@ -161,11 +166,20 @@ async def tell_turn(bot: NapkinBot, match: MatchRecord, message: discord.Message
         return False
     opponents = ", ".join(escape(s.display_name) for s in match.seats if s.user_id != seat.user_id)
     server = server_name(bot, match.guild_id)
-    where = f"**{GAMES[match.game].title}** match #{match.id} against {opponents} in **{server}**"
-    due = f" (deadline <t:{int(match.deadline)}:f>)" if match.deadline else ""
-    text = (f"A third of your time is left in {where}{due}" if reminder else f"It is your move in {where}{due}")
     link = message.jump_url if message is not None else match_link(match)
-    return await send_dm(bot, seat.user_id, f"{text}: {link}")
+    # The game's title is its own catalog entry (the games mark it), rendered in the member's language.
+    fields = {"game": _(GAMES[match.game].title), "match": str(match.id), "opponents": opponents, "server": server,
+              "link": link, "due": f"<t:{int(match.deadline or 0)}:f>"}
+    if reminder:
+        text = _("A third of your time is left in **{game}** match #{match} against {opponents} in **{server}** "
+                 "(deadline {due}): {link}", **fields) if match.deadline else \
+            _("A third of your time is left in **{game}** match #{match} against {opponents} in **{server}**: "
+              "{link}", **fields)
+    else:
+        text = _("It is your move in **{game}** match #{match} against {opponents} in **{server}** (deadline "
+                 "{due}): {link}", **fields) if match.deadline else \
+            _("It is your move in **{game}** match #{match} against {opponents} in **{server}**: {link}", **fields)
+    return await send_dm(bot, seat.user_id, text)
 
 
 async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:

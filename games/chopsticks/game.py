@@ -18,6 +18,7 @@ from games.options import Option
 from games.search import Level
 from games.state import State
 from games.values import GameValue
+from i18n import N_
 
 
 def _legal_notations(state: ChopsticksState, filled: Mapping[str, str]) -> list[str]:
@@ -29,7 +30,7 @@ class Chopsticks(Game[ChopsticksState, Move]):
     """The Chopsticks game: variants, start position and the computer player (rules: ``seeds/chopsticks.md``)."""
 
     key: ClassVar[str] = "chopsticks"
-    title: ClassVar[str] = "Chopsticks"
+    title: ClassVar[str] = N_("Chopsticks")
     command: ClassVar[str] = "chopsticks"
     source: ClassVar[str] = 'Wikipedia contributors, "Chopsticks (hand game)" (CC BY-SA)'
     natural_end: ClassVar[str] = NATURAL_END

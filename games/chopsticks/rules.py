@@ -31,6 +31,7 @@ from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
 from games.options import Option, check_options
 from games.outcome import Outcome, Termination, stored_outcome_agrees
 from games.state import State
+from i18n import N_, Text, _
 
 FINGERS = 5
 """A hand that reaches this many fingers dies; live hands hold 1 to ``FINGERS - 1``."""
@@ -38,7 +39,7 @@ MAX_PLIES = 200
 """A game reaching this many plies is drawn."""
 REPETITIONS = 3
 """The occurrence of a position that draws the game."""
-NATURAL_END = "both hands are dead"
+NATURAL_END = N_("both hands are dead")
 """How the game's own end reads in a sentence (a seat with two dead hands has lost)."""
 START_HANDS: tuple[tuple[int, int], tuple[int, int]] = ((1, 1), (1, 1))
 """Every seat starts with one finger on each hand."""
@@ -60,7 +61,6 @@ Hands: TypeAlias = tuple[int, int]
 Position: TypeAlias = tuple[tuple[Hands, Hands], int]
 """``(hands per seat, seat to move)``: what the repetition rule compares."""
 
-_HAND_NAMES = ("left", "right")
 _LETTERS = "LR"
 
 
@@ -152,7 +152,7 @@ Move: TypeAlias = Tap | SelfTap | Split
 
 _TAP_RE = re.compile(r"\s*(self\s*)?([lr])\s*([lr])\s*", re.IGNORECASE)
 _SPLIT_RE = re.compile(r"\s*split\s*(\d+)\s*[\s,]\s*(\d+)\s*", re.IGNORECASE)
-_NOTATION_HELP = (
+_NOTATION_HELP = N_(
     "Write a tap as LL, LR, RL or RR (your hand, then your opponent's hand), a self-tap as self LR or self RL, "
     "or a split as split A B (your new left and right counts)."
 )
@@ -166,22 +166,23 @@ def parse_move(text: str) -> Move:
             (``self LL``), or a split count outside 0-4.
     """
     if not isinstance(text, str):
-        raise InvalidMove(f"A move must be text. {_NOTATION_HELP}")
+        raise InvalidMove(f"A move must be text. {_NOTATION_HELP}")  # a caller's mistake: never a member's
     match = _TAP_RE.fullmatch(text)
     if match:
         hand, target = (_LETTERS.index(letter.upper()) for letter in match.group(2, 3))
         if match.group(1) is None:
             return Tap(hand, target)
         if hand == target:
-            raise InvalidMove("A hand cannot tap itself: a self-tap is self LR or self RL.")
+            raise InvalidMove(_("A hand cannot tap itself: a self-tap is self LR or self RL."))
         return SelfTap(hand)
     match = _SPLIT_RE.fullmatch(text)
     if match:
         left, right = (int(group) for group in match.group(1, 2))
         if left >= FINGERS or right >= FINGERS:
-            raise InvalidMove(f"A hand holds 0 to {FINGERS - 1} fingers, so split {left} {right} is impossible.")
+            raise InvalidMove(_("A hand holds 0 to {most} fingers, so split {left} {right} is impossible.",
+                                most=FINGERS - 1, left=left, right=right))
         return Split(left, right)
-    raise InvalidMove(f"{text.strip()!r} is not a Chopsticks move. {_NOTATION_HELP}")
+    raise InvalidMove(_("{move} is not a Chopsticks move. {help}", move=repr(text.strip()), help=_(_NOTATION_HELP)))
 
 
 def format_move(move: Move) -> str:
@@ -258,40 +259,54 @@ def successors(mine: Hands, theirs: Hands, variant: Variant) -> list[tuple[Move,
     return moves
 
 
-def _why_illegal(move: Move, mine: Hands, variant: Variant) -> str:
-    """Explain in a sentence why the self-tap or split ``move`` is not legal for a mover holding ``mine``."""
+_DEAD_TAPPER = (N_("Your left hand is dead, so it cannot tap. Legal moves: {moves}."),
+                N_("Your right hand is dead, so it cannot tap. Legal moves: {moves}."))
+_DEAD_OWN_TARGET = (N_("Your left hand is dead, so it cannot be tapped. Legal moves: {moves}."),
+                    N_("Your right hand is dead, so it cannot be tapped. Legal moves: {moves}."))
+_DEAD_TARGET = (N_("Your opponent's left hand is dead, so it cannot be tapped. Legal moves: {moves}."),
+                N_("Your opponent's right hand is dead, so it cannot be tapped. Legal moves: {moves}."))
+
+
+def _why_illegal(move: Move, mine: Hands, variant: Variant, moves: str) -> Text:
+    """Explain in a sentence why the self-tap or split ``move`` is not legal for a mover holding ``mine``, then list
+    the legal ``moves``."""
     left, right = mine
     if isinstance(move, SelfTap) and not variant.self_taps:
-        return "Self-taps are off in this match."
+        return _("Self-taps are off in this match. Legal moves: {moves}.", moves=moves)
     if isinstance(move, SelfTap):
-        name, other = _HAND_NAMES[move.hand], _HAND_NAMES[1 - move.hand]
         if not mine[move.hand]:
-            return f"Your {name} hand is dead, so it cannot tap."
-        return f"Your {other} hand is dead, so it cannot be tapped."
+            return _(_DEAD_TAPPER[move.hand], moves=moves)
+        return _(_DEAD_OWN_TARGET[1 - move.hand], moves=moves)
     if isinstance(move, Split):
         total, new_total = left + right, move.left + move.right
         if variant.splits == "none":
-            return "Splits are off in this match."
+            return _("Splits are off in this match. Legal moves: {moves}.", moves=moves)
         if variant.splits == "even":
             if (left == 0) == (right == 0) or total % 2:
-                return (f"Only a single live hand with an even count may split (into two equal halves); "
-                        f"you hold {left} {right}.")
-            return f"An even split of your {total} fingers must make {total // 2} {total // 2}."
+                return _("Only a single live hand with an even count may split (into two equal halves); you hold "
+                         "{left} {right}. Legal moves: {moves}.", left=left, right=right, moves=moves)
+            return _("An even split of your {total} fingers must make {half} {half}. Legal moves: {moves}.",
+                     total=total, half=total // 2, moves=moves)
         if new_total != total:
-            return f"A split must keep your total of {total} fingers ({left} + {right}), not make {new_total}."
+            return _("A split must keep your total of {total} fingers ({left} + {right}), not make {new_total}. "
+                     "Legal moves: {moves}.", total=total, left=left, right=right, new_total=new_total, moves=moves)
         if (move.left, move.right) == mine:
-            return f"A split must change your hands; you already hold {left} {right}."
+            return _("A split must change your hands; you already hold {left} {right}. Legal moves: {moves}.",
+                     left=left, right=right, moves=moves)
         if (move.right, move.left) == mine:
-            return "A split must change your counts, not just swap your hands (swaps are off in this match)."
-        return "A split must leave both hands alive (suicide splits are off in this match)."
-    return "That move is not legal here."
+            return _("A split must change your counts, not just swap your hands (swaps are off in this match). "
+                     "Legal moves: {moves}.", moves=moves)
+        return _("A split must leave both hands alive (suicide splits are off in this match). Legal moves: {moves}.",
+                 moves=moves)
+    return _("That move is not legal here. Legal moves: {moves}.", moves=moves)
 
 
-def _why_tap_illegal(move: Tap, mine: Hands, theirs: Hands) -> str:
-    """Explain in a sentence why the tap ``move`` is not legal (a dead tapping or tapped hand)."""
+def _why_tap_illegal(move: Tap, mine: Hands, theirs: Hands, moves: str) -> Text:
+    """Explain in a sentence why the tap ``move`` is not legal (a dead tapping or tapped hand), then list the legal
+    ``moves``."""
     if not mine[move.hand]:
-        return f"Your {_HAND_NAMES[move.hand]} hand is dead, so it cannot tap."
-    return f"Your opponent's {_HAND_NAMES[move.target]} hand is dead, so it cannot be tapped."
+        return _(_DEAD_TAPPER[move.hand], moves=moves)
+    return _(_DEAD_TARGET[move.target], moves=moves)
 
 
 def _check_hands(value: Any, what: str) -> tuple[Hands, Hands]:
@@ -431,11 +446,10 @@ class ChopsticksState(State[Move]):
         options = {option: (new_mine, new_theirs) for option, new_mine, new_theirs in
                    successors(mine, theirs, self.variant)}
         if move not in options:
+            moves = ", ".join(format_move(option) for option in options)
             if isinstance(move, Tap):
-                reason = _why_tap_illegal(move, mine, theirs)
-            else:
-                reason = _why_illegal(move, mine, self.variant)
-            raise IllegalMove(f"{reason} Legal moves: {', '.join(format_move(option) for option in options)}.")
+                raise IllegalMove(_why_tap_illegal(move, mine, theirs, moves))
+            raise IllegalMove(_why_illegal(move, mine, self.variant, moves))
         new_mine, new_theirs = options[move]
         hands = (new_mine, new_theirs) if seat == 0 else (new_theirs, new_mine)
         position = (hands, 1 - seat)

@@ -20,6 +20,7 @@ from games.options import Option
 from games.search import Level
 from games.state import State
 from games.values import GameValue
+from i18n import N_
 
 
 def _legal_squares(state: DifferencesState, filled: Mapping[str, str]) -> list[str]:
@@ -31,10 +32,10 @@ class DifferencesGame(Game[DifferencesState, Square]):
     """The Grid Game of Differences: variant options ``n`` (4-15, default 8) and ``unique`` (default off)."""
 
     key: ClassVar[str] = "differences"
-    title: ClassVar[str] = "Grid Game of Differences"
+    title: ClassVar[str] = N_("Grid Game of Differences")
     command: ClassVar[str] = "differences"
     source: ClassVar[str] = "Leroy Quet, *Grid Game Of Differences* (2010)"
-    natural_end: ClassVar[str] = "the grid is full"
+    natural_end: ClassVar[str] = N_("the grid is full")
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = DifferencesState
     options: ClassVar[tuple[Option, ...]] = OPTIONS

@@ -22,6 +22,7 @@ from games.outcome import Outcome, Termination
 from games.search import Level
 from games.state import State
 from games.values import GameValue, MoveValues
+from i18n import N_, ngettext
 
 
 def _stick_numbers(state: GroebnerNimState) -> list[tuple[int, int]]:
@@ -65,11 +66,11 @@ class GroebnerNim(Game[GroebnerNimState, Pair]):
     """Gröbner Nim (J. Perry): duel for points or solitaire against par; see ``seeds/groebner_nim.md``."""
 
     key: ClassVar[str] = "groebner_nim"
-    title: ClassVar[str] = "Gröbner Nim"
+    title: ClassVar[str] = N_("Gröbner Nim")
     command: ClassVar[str] = "groebner"
     source: ClassVar[str] = ("John Perry, *Gröbner Nim* (web game), after H. Dozier and J. Perry, *Androids Armed "
                              "with Poisoned Chocolate Squares: Ideal Nim and Its Relatives*")
-    natural_end: ClassVar[str] = "the sticks form a Gröbner basis"
+    natural_end: ClassVar[str] = N_("the sticks form a Gröbner basis")
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = GroebnerNimState
     options: ClassVar[tuple[Option, ...]] = OPTIONS
@@ -109,7 +110,8 @@ class GroebnerNim(Game[GroebnerNimState, Pair]):
         if outcome.termination is Termination.NATURAL and outcome.winner is None and not outcome.draw \
                 and outcome.scores is not None and len(outcome.scores) == 1:
             turns = outcome.scores[0]
-            return f"{self.natural_end} in {turns} {'turn' if turns == 1 else 'turns'}"
+            return ngettext("the sticks form a Gröbner basis in {count} turn",
+                            "the sticks form a Gröbner basis in {count} turns", turns).format(count=turns)
         return super().describe_end(outcome)
 
     def seats_for(self, variant: Mapping[str, Any] | None = None) -> int:

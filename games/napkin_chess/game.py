@@ -21,6 +21,7 @@ from games.options import Option
 from games.search import Level
 from games.state import State
 from games.values import Estimate
+from i18n import N_
 
 _PLACEMENT = re.compile(r"\s*([234])\s*@\s*([^,]+),(.+)")
 """A placement as written, ``size@x,y``: groups size, x and y as typed."""
@@ -55,10 +56,10 @@ class NapkinChess(Game[NapkinState, Move]):
     """Napkin Chess (K. Scherer 2014): coins of radius 2, 3, 4 dropped on a napkin; see seeds/napkin_chess.md."""
 
     key: ClassVar[str] = "napkin_chess"
-    title: ClassVar[str] = "Napkin Chess"
+    title: ClassVar[str] = N_("Napkin Chess")
     command: ClassVar[str] = "napkin"
     source: ClassVar[str] = "Karl Scherer, *Napkin Chess*, Wolfram Demonstrations Project (2014)"
-    natural_end: ClassVar[str] = "no coin fits"
+    natural_end: ClassVar[str] = N_("no coin fits")
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = NapkinState
     options: ClassVar[tuple[Option, ...]] = OPTIONS

@@ -20,6 +20,7 @@ from games.polygons.rules import KEY, OPTIONS, Move, PolygonsState, check_room, 
 from games.search import Level
 from games.state import State
 from games.values import Estimate, GameValue
+from i18n import N_
 
 
 def _dot_to_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> list[str]:
@@ -62,10 +63,10 @@ class PolygonsGame(Game[PolygonsState, Move]):
     """Polygons & Dots (Leroy Quet, 2008), rules as summarised in ``seeds/polygons.md``."""
 
     key: ClassVar[str] = KEY
-    title: ClassVar[str] = "Polygons & Dots"
+    title: ClassVar[str] = N_("Polygons & Dots")
     command: ClassVar[str] = "polygons"
     source: ClassVar[str] = "Leroy Quet, *Polygons & Dots* (2008)"
-    natural_end: ClassVar[str] = "the path is closed"
+    natural_end: ClassVar[str] = N_("the path is closed")
     drawable: ClassVar[bool] = True
     state_class: ClassVar[type[State[Any]]] = PolygonsState
     options: ClassVar[tuple[Option, ...]] = OPTIONS

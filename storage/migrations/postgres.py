@@ -480,4 +480,17 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE member_prefs ADD COLUMN puzzle_names INTEGER NOT NULL DEFAULT 0 CHECK (puzzle_names IN (0, 1));
     """,
+    # 16: languages. A server's language for its public posts (NULL: the language Discord reports for the server),
+    # and the languages Discord last reported for each server and member (guild_locale, locale), for the posts and
+    # direct messages sent outside any interaction (news from the outbox, reminders).
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+    CREATE TABLE seen_locales (
+        scope   TEXT    NOT NULL CHECK (scope IN ('guild', 'member')),
+        id      BIGINT  NOT NULL,
+        locale  TEXT    NOT NULL,
+        seen_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (scope, id)
+    );
+    """,
 )

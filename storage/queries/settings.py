@@ -1,5 +1,5 @@
-"""The settings' queries: a server's settings (``guild_settings``) and the bot's own keys (``meta``, such as the hash
-of the synced command tree)."""
+"""The settings' queries: a server's settings (``guild_settings``), the languages Discord last reported for servers
+and members (``seen_locales``), and the bot's own keys (``meta``, such as the hash of the synced command tree)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from storage.queries.base import Queries
 from storage.records import Row, SettingsRecord
 
 _SETTINGS_COLUMNS = ("days_per_move, use_threads, allowed_channels, max_active, rate_computer, vacation_days, "
-                     "seasons, puzzle_channel_id, puzzle_hour")
+                     "seasons, puzzle_channel_id, puzzle_hour, language")
 
 
 def _settings_from_row(guild_id: int, row: Row | None) -> SettingsRecord:
@@ -17,7 +17,8 @@ def _settings_from_row(guild_id: int, row: Row | None) -> SettingsRecord:
         return SettingsRecord(guild_id)
     return SettingsRecord(guild_id, row["days_per_move"], bool(row["use_threads"]),
                           list(json.loads(row["allowed_channels"])), row["max_active"], bool(row["rate_computer"]),
-                          row["vacation_days"], row["seasons"], row["puzzle_channel_id"], row["puzzle_hour"])
+                          row["vacation_days"], row["seasons"], row["puzzle_channel_id"], row["puzzle_hour"],
+                          row["language"])
 
 
 class SettingsReads(Queries):
@@ -27,6 +28,12 @@ class SettingsReads(Queries):
         """Return a server's settings (defaults if never set)."""
         return _settings_from_row(guild_id, self._one(f"SELECT {_SETTINGS_COLUMNS} FROM guild_settings "  # noqa: S608 - module constants
                                                       "WHERE guild_id = ?", (guild_id,)))
+
+    def seen_locale(self, scope: str, id_: int) -> str | None:
+        """The locale Discord last reported for a server (``scope`` ``guild``: its ``guild_locale``) or a member
+        (``member``: their ``locale``), or ``None`` when none was seen."""
+        row = self._one("SELECT locale FROM seen_locales WHERE scope = ? AND id = ?", (scope, id_))
+        return str(row["locale"]) if row else None
 
     def get_meta(self, key: str) -> str | None:
         """Read a key of the ``meta`` table (e.g. the synced command-tree hash)."""
@@ -51,18 +58,25 @@ class SettingsWrites(SettingsReads):
         """Insert or replace a server's settings."""
         self._conn.execute(
             "INSERT INTO guild_settings (guild_id, days_per_move, use_threads, allowed_channels, max_active, "
-            "rate_computer, vacation_days, seasons, puzzle_channel_id, puzzle_hour, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "rate_computer, vacation_days, seasons, puzzle_channel_id, puzzle_hour, language, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET days_per_move = excluded.days_per_move, "
             "use_threads = excluded.use_threads, "
             "allowed_channels = excluded.allowed_channels, max_active = excluded.max_active, "
             "rate_computer = excluded.rate_computer, vacation_days = excluded.vacation_days, "
             "seasons = excluded.seasons, puzzle_channel_id = excluded.puzzle_channel_id, "
-            "puzzle_hour = excluded.puzzle_hour, updated_at = excluded.updated_at",
+            "puzzle_hour = excluded.puzzle_hour, language = excluded.language, updated_at = excluded.updated_at",
             (settings.guild_id, settings.days_per_move, int(settings.use_threads),
              json.dumps(sorted(settings.allowed_channels)), settings.max_active, int(settings.rate_computer),
-             settings.vacation_days, settings.seasons, settings.puzzle_channel_id, settings.puzzle_hour, now),
+             settings.vacation_days, settings.seasons, settings.puzzle_channel_id, settings.puzzle_hour,
+             settings.language, now),
         )
+
+    def put_seen_locale(self, scope: str, id_: int, locale: str, now: float) -> None:
+        """Remember the locale Discord reported for a server (``guild``) or a member (``member``) at ``now``."""
+        self._conn.execute("INSERT INTO seen_locales (scope, id, locale, seen_at) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (scope, id) DO UPDATE SET locale = excluded.locale, seen_at = excluded.seen_at",
+                           (scope, id_, locale, now))
 
     def put_meta(self, key: str, value: str) -> None:
         """Write a key of the ``meta`` table."""

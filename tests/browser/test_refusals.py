@@ -55,7 +55,7 @@ def test_a_cooldown_is_answered_only_to_the_player_and_the_box_clears(local_play
         alice.command("match history", match=Typed("1"))
     expect(alice.messages().filter(has_text="(no moves yet)")).to_have_count(2)
     alice.command("match history", match=Typed("1"))
-    resting = alice.expect_text(re.compile(r"That command is resting; try again in \d+ seconds?\."))
+    resting = alice.expect_text(re.compile(r"takes a rest between uses.*try it again in \d+ seconds?\."))
     expect(resting).to_contain_text("Only you can see this")
     _expect_composer_cleared(alice)
     _expect_no_failure_shown(alice.page)

@@ -15,7 +15,7 @@ import pytest
 from discord import InteractionType
 
 from bot.client import NapkinBot
-from bot.errors import STALE_COMMAND
+from bot.errors import STALE_COMMAND as STALE_COMMAND_TEXT
 from bot.ops.metrics import ERROR_KINDS
 from tests.bot.helpers import World
 from tests.ops._page import samples
@@ -97,7 +97,7 @@ async def test_a_made_up_command_is_refused_and_no_bug_is_logged(simcord_env: An
     world = World(simcord_env, "alice")
     result = await world["alice"]._dispatch_interaction(
         InteractionType.application_command.value, world.channel, {"id": "1", "type": 1, "name": "napkinfree"})
-    assert result.ephemeral and result.response.content == STALE_COMMAND
+    assert result.ephemeral and result.response.content == str(STALE_COMMAND_TEXT)
     assert samples(simcord_bot.metrics.exposition().decode(), "napkin_interactions_total") == {
         'command="other",outcome="rejected"': 1.0}
 

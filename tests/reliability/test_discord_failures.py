@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from bot.client import NapkinBot
-from bot.errors import GENERIC
+from bot.errors import GENERIC as GENERIC_TEXT
 from bot.service import Services
 from bot.utils import messages as _board
 from storage import Database, ReadTx
@@ -22,6 +22,8 @@ from tests.reliability._support import (
     match_of,
     start_discord_match,
 )
+
+GENERIC = str(GENERIC_TEXT)  # the English reply (the tests' members read English)
 
 pytestmark = pytest.mark.both_backends
 

@@ -13,7 +13,7 @@ import pytest
 from discord import app_commands
 from simcord import OptionError, SetupError
 
-from bot.errors import GENERIC
+from bot.errors import GENERIC as GENERIC_TEXT
 from storage import Database
 from tests.reliability._support import (
     World,
@@ -23,6 +23,8 @@ from tests.reliability._support import (
     quick_settle,
     start_discord_match,
 )
+
+GENERIC = str(GENERIC_TEXT)  # the English reply (the tests' members read English)
 
 ATTEMPTS = 200
 """Random attempts per command."""

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
+import i18n
 import renderers
 from bench.largest_boards import LARGEST, NAMES
 from games import GAMES, Outcome, State, Termination
@@ -85,6 +86,27 @@ def test_largest_board_reads_at_400_px(key: str, largest: dict[str, State[Any]],
     assert key in ("chopsticks", "differences") or points, "the board declares its points"
     # No text bypasses draw_text: Pillow only ever drew on masks, never on the board itself.
     assert image.size not in direct_text and direct_text, "text_mask draws the masks"
+
+
+@pytest.mark.parametrize("language", [locale for locale in i18n.SHIPPED if locale != i18n.SOURCE])
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_largest_board_reads_at_400_px_in_every_language(key: str, language: str,
+                                                         largest: dict[str, State[Any]]) -> None:
+    """The same checks with the board's words in each shipped language (longer than English, mostly): its title and
+    its status line are the language's, and still nothing is small, cut, off the board or on another label."""
+    state = largest[key]
+    names = NAMES[: state.seats]
+    with i18n.speaking(language), recording_points() as points:
+        image, texts = _draw(state, names)
+        title = GAMES[key].local_title
+        status = _common.status_line(state, names)
+    assert {drawn.canvas for drawn in texts} == {image.size}
+    drawn = "".join("".join(text.text.split()) for text in texts)  # wrapped lines read in order
+    assert title != GAMES[key].title and "".join(title.split()) in drawn, (title, drawn)
+    assert status != _common.status_line(state, names)  # the language's line, not the English one
+    assert legibility_problems(texts) == []
+    assert placement_problems(texts, points) == []
+    assert cut_names(texts, names) == []
 
 
 def test_the_check_catches_small_and_cut_text() -> None:

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot.answers import PRIVATE, defer, progress, respond
+from bot.answers import PRIVATE, defer, language_of, progress, respond
 from bot.exts.match import _moves, _premove, _starts
 from bot.exts.match._review import ReviewCommand
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay_states
@@ -180,7 +180,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         """Answer a resignation or an agreed draw with the final board; if Discord does not take it, the result is
         stored already, so it goes to the outbox (delivered with back-off) and the member is told."""
         try:
-            await respond(interaction, **await board_payload(finished))
+            language = language_of(interaction, private=False)
+            await respond(interaction, **await board_payload(finished, language=language))
         except discord.HTTPException as error:
             log.warning("could not post the final board of match %s: %s", finished.id, error)
             await queue_result(self.bot, finished)
@@ -259,7 +260,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         players were told when it was first posted), at most :data:`BOARD_REPOSTS` a minute per member."""
         record = await the_match(interaction, match)
         seated = record.seat_of(interaction.user.id) is not None
-        payload = await board_payload(record, board=Board(ping=seated, mentions=False))
+        payload = await board_payload(record, board=Board(ping=seated, mentions=False),
+                                      language=language_of(interaction, private=not seated))
         if interaction.channel_id != record.post_channel_id or not seated:
             payload.pop("view", None)
         if not seated:  # a bystander's look: only they see it, and it pings nobody
@@ -333,7 +335,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
                 f"(extra time {given} of {EXTRA_TIME_LIMIT} from them in this match).")
 
         async def payload() -> dict[str, Any]:
-            built = await board_payload(updated)
+            built = await board_payload(updated, language=language_of(interaction, private=False))
             built["content"] = f"{note}\n{built['content']}"
             return built
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
-from bot.answers import defer, respond, update
+from bot.answers import defer, language_of, respond, update
 from bot.exts.match._premove import tell_discarded
 from bot.service import BadOption, MoveResult, TimeRanOut
 from bot.texts import quote
@@ -92,7 +92,8 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
     posted = False
     try:
         if here and not via_button and answered:
-            message = await respond(interaction, **await board_payload(final.match, final.after, board))
+            message = await respond(interaction, **await board_payload(final.match, final.after, board,
+                                                                  language=language_of(interaction, private=False)))
             posted = True
             await retire_previous_board(match.id, message)
             await tell_turn(bot, final.match, message, skip=board.actor)

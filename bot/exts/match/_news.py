@@ -48,7 +48,8 @@ async def _post_result(bot: NapkinBot, news: OutboxRecord, progress: Progress) -
     match = await _match(bot, news)
     if match is None or match.status == "active":
         return False
-    message = await send_to_match(bot, match, lambda: board_payload(match))
+    language = await bot.services.languages.server_language(match.guild_id)
+    message = await send_to_match(bot, match, lambda: board_payload(match, language=language))
     await retire_previous_board(match.id, message)
     return True
 

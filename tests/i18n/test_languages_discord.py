@@ -1,0 +1,162 @@
+"""Who reads which language, through the real discord.py code paths (SimCord): an answer only the member sees in
+their ``locale``, a board everyone in the channel reads in the server's (``guild_locale``, or ``/settings
+language``), its image's words and alt text too, plural forms by each language's rule."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+import pytest
+
+import i18n
+from bot.local_play import Languages
+from renderers._common import recording
+from storage import Database, ReadTx
+from tests.bot.helpers import World, only_match_id, stored
+
+
+def _admin(env, world: World, name: str = "boss"):
+    """A member with Manage Server (who may use /settings)."""
+    admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(env.create_user(name), roles=[admins])
+
+
+async def _started(world: World) -> None:
+    """alice challenges bob to Chopsticks and bob accepts: the first board is posted in the match's thread."""
+    challenge = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
+    await world["bob"].click(challenge.response, label="Accept")
+
+
+async def test_a_french_member_reads_refusals_in_french_with_the_plural_french_uses(
+        simcord_env, languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.members[world["alice"].id] = "fr"
+    await _started(world)
+    for _ in range(2):
+        shown = await world["alice"].slash(world.thread(), "match history")
+        assert not shown.ephemeral
+    rested = await world["alice"].slash(world.thread(), "match history")
+    assert rested.ephemeral
+    text = rested.response.content
+    assert text.startswith("`/match history` marque une pause entre deux utilisations"), text
+    seconds = int(re.search(r"réessayez dans (\d+) secondes?\.$", text).group(1))
+    assert text.endswith(f"{seconds} seconde." if seconds < 2 else f"{seconds} secondes.")  # French: 0 and 1 singular
+    languages.members[world["bob"].id] = "de"
+    shown = await world["bob"].slash(world.thread(), "match history")
+    assert not shown.ephemeral  # bob's own first use: no rest for him
+
+
+async def test_a_refusal_quotes_what_the_member_typed_in_their_language(simcord_env, db: Database,
+                                                                         languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.members[world["alice"].id] = "pt-BR"
+    await _started(world)
+    match_id = await only_match_id(db)
+    refused = await world["alice"].slash(world.thread(), "chopsticks move", notation="zz")
+    assert refused.ephemeral
+    assert refused.response.content.startswith("'zz' não é um lance de Palitinhos. Escreva um toque como LL"), \
+        refused.response.content
+    refused = await world["alice"].slash(world.thread(), "chopsticks move", notation="split 1 1")
+    assert refused.ephemeral
+    assert refused.response.content == ("Uma divisão precisa mudar suas mãos; você já tem 1 1. Lances legais: LL, LR, "
+                                        "RL, RR, self LR, self RL.")
+    assert (await stored(db, match_id)).ply == 0  # nothing stored changed
+    boss = _admin(simcord_env, world)
+    command = simcord_env.backend.find_command("settings", None, type=1)
+    world.guild.set_command_permissions(int(command["id"]), {world["alice"]: True})
+    languages.members[world["alice"].id] = "fr"
+    refused = await world["alice"].slash(world.channel, "settings", language="de")
+    assert refused.ephemeral
+    assert refused.response.content == "Il vous faut la permission Gérer le serveur pour faire cela."
+    assert (await db.read(ReadTx.get_settings, world.guild.id)).language is None
+    languages.members[boss.id] = "de"
+    done = await boss.slash(world.channel, "settings", language="pt_BR")
+    assert done.response.content.startswith("Einstellungen aktualisiert.\n")
+    assert (await db.read(ReadTx.get_settings, world.guild.id)).language == "pt_BR"
+
+
+async def test_boards_are_in_the_servers_language_and_answers_in_the_members(simcord_env, db: Database,
+                                                                              languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.server = "fr"
+    languages.member = "en-US"
+    with recording() as drawn:
+        await _started(world)
+    board = world.thread().last_message
+    match_id = await only_match_id(db)
+    assert board.content.startswith(f"**Baguettes** · partie n° {match_id} · nouvelle partie"), board.content
+    assert f"<@{world['alice'].id}>, à vous de jouer · délai <t:" in board.content
+    assert "Pour jouer : `/chopsticks move notation:" in board.content
+    (image,) = board.attachments
+    assert image.description.startswith("Plateau de Baguettes, coup 0. Règles : coupure, tapes sur soi, "
+                                        "partages libres."), image.description
+    words = {text.text for text in drawn}
+    assert {"Baguettes", "alice au trait", "premier joueur", "second joueur", "gauche", "droite"} <= words, words
+    # The member's own answer (the move list) follows their language, not the server's: English here.
+    moves = await world["alice"].slash(world.thread(), "match history")
+    assert not moves.ephemeral
+    match = await stored(db, match_id)
+    assert match.status == "active"
+
+
+async def test_settings_language_overrides_the_language_discord_reports(simcord_env, db: Database,
+                                                                        languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.server = "fr"
+    languages.member = "es-ES"
+    changed = await _admin(simcord_env, world).slash(world.channel, "settings", language="de")
+    assert changed.ephemeral
+    assert changed.response.content.startswith("Ajustes actualizados.\n"), changed.response.content
+    assert "• Idioma de los tableros y noticias publicados aquí: Deutsch" in changed.response.content
+    assert (await db.read(ReadTx.get_settings, world.guild.id)).language == "de"
+    await _started(world)
+    board = world.thread().last_message
+    assert board.content.startswith("**Stäbchen** · Partie #"), board.content
+    assert board.attachments[0].description.startswith("Stäbchen-Brett, Zug 0.")
+
+
+async def test_the_bot_remembers_each_members_and_servers_language_for_what_it_sends_later(
+        simcord_env, db: Database, simcord_bot, languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.members[world["alice"].id] = "pt-BR"
+    languages.server = "de"
+    await world["alice"].slash(world.channel, "help")
+    languages.members[world["alice"].id] = "fr"
+    await world["alice"].slash(world.channel, "help")
+    services = simcord_bot.services
+    assert await services.languages.member_language(world["alice"].id) == "fr"
+    assert await services.languages.server_language(world.guild.id) == "de"
+    assert await db.read(ReadTx.seen_locale, "member", world["alice"].id) == "fr"
+    assert await services.languages.member_language(world["bob"].id) == "en"  # never seen: English
+
+
+@pytest.mark.parametrize(("locale", "count", "expected"), [
+    ("fr", 0, "0 jour"), ("fr", 1, "1 jour"), ("fr", 2, "2 jours"),
+    ("de", 0, "0 Tage"), ("de", 1, "1 Tag"),
+    ("pt-BR", 0, "0 dia"), ("es-ES", 0, "0 días"), ("es-ES", 1, "1 día"),
+    ("fr", 1500, "1\u202f500 jours"), ("de", 1500, "1.500 Tage"), ("en", 1500, "1,500 days"),
+])
+def test_plural_forms_follow_each_languages_rule_and_numbers_its_digits(locale: str, count: int,
+                                                                        expected: str) -> None:
+    text = i18n.n_("• Days per move: {count} day", "• Days per move: {count} days", count)
+    assert text.render(locale).rsplit(": ", 1)[1] == expected
+
+
+async def test_a_direct_message_is_in_the_members_last_seen_language(simcord_env, db: Database,
+                                                                    languages: Languages) -> None:
+    """bob's client was last in Brazilian Portuguese: his turn's direct message is, whatever the server's language
+    and the language of alice, whose move made it."""
+    world = World(simcord_env, "alice", "bob")
+    languages.server = "fr"
+    languages.members[world["bob"].id] = "pt-BR"
+    await world["bob"].slash(world.channel, "notify", dm="on")
+    await _started(world)
+    match_id = await only_match_id(db)
+    languages.members[world["alice"].id] = "de"
+    await world["alice"].slash(world.thread(), "chopsticks move", notation="LL")
+    board = world.thread().last_message
+    [dm] = [message.content for message in world["bob"].user.dm_channel.history()]
+    assert dm.startswith(f"É a sua vez na partida nº {match_id} de **Palitinhos** contra alice em **"), dm
+    assert dm.endswith(board.jump_url) and "(prazo <t:" in dm
+    assert board.content.startswith(f"**Baguettes** · partie n° {match_id} · coup 1")  # the server's language
