@@ -304,7 +304,7 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: ChopsticksS
         tag = _seat_tag(outcome, seat)
         tag_colour = colour if outcome.winner == seat else (DEAD if outcome.winner is not None else INK)
     else:
-        tag, tag_colour = ("TO MOVE", colour) if to_move else ("waiting", MUTED)
+        tag, tag_colour = (_("TO MOVE"), colour) if to_move else (_("waiting"), MUTED)
     _text(image, (NAME_X, y + 34), tag, 26, tag_colour, "la")
     hands: Hands = state.hands[seat]
     for hand in (0, 1):

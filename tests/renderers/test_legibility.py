@@ -109,6 +109,22 @@ def test_largest_board_reads_at_400_px_in_every_language(key: str, language: str
     assert cut_names(texts, names) == []
 
 
+@pytest.mark.parametrize("language", list(i18n.SHIPPED))
+def test_a_finished_chopsticks_board_keeps_its_dead_hands_labels_apart_in_every_language(language: str) -> None:
+    """The loser's two dead hands are labelled side by side ("izda. (muerta)", "esquerda (morta)"): the longest
+    labels of any language must not run into each other."""
+    game, rng = GAMES["chopsticks"], random.Random(11)
+    state = game.new_state({}, rng)
+    while not state.is_over:
+        state = state.apply(game.computer_move(state, "easy", rng))
+    assert any(hands == (0, 0) for hands in state.hands)
+    with i18n.speaking(language), recording_points() as points:
+        image, texts = _draw(state, NAMES[:2])
+    assert {drawn.canvas for drawn in texts} == {image.size}
+    assert placement_problems(texts, points) == [] and legibility_problems(texts) == []
+    assert len({text.text for text in texts if "(" in text.text}) >= 2  # the dead hands' labels were drawn
+
+
 def test_the_check_catches_small_and_cut_text() -> None:
     small = DrawnText("a1", 20, (10, 10, 30, 26), (640, 400))
     cut = DrawnText("15", 21, (630, 10, 652, 30), (640, 400))
