@@ -23,7 +23,7 @@ import functools
 import hashlib
 import io
 import logging
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -136,9 +136,21 @@ class Duration:
     seconds: float
 
 
+@dataclass(frozen=True)
+class Later:
+    """A placeholder value whose words are made when the sentence is rendered, in its language: ``make`` runs while
+    that language is spoken (:func:`speaking`), so code that translates with :func:`gettext` (a game's
+    ``describe_end``) says it in the reader's language."""
+
+    make: Callable[[], str]
+
+
 def _value(value: Any, locale: str) -> str:
     if isinstance(value, Text):
         return value.render(locale)
+    if isinstance(value, Later):
+        with speaking(locale):
+            return value.make()
     if isinstance(value, Listed):
         return format_list([_value(item, locale) for item in value.items], locale, style=value.style)
     if isinstance(value, Duration):

@@ -19,6 +19,7 @@ from bot.service.clock import CorrespondenceClock
 from bot.service.errors import Damaged, MatchOver, NotAllowed, NotFound, Outdated, Unavailable
 from bot.service.states import damage_of
 from games import GAMES, Outcome, State
+from i18n import Later, _
 from storage import ChallengeRecord, CommitUncertain, ConnectionLost, Database, MatchRecord, ReadTx, Tx
 
 log = logging.getLogger(__name__)
@@ -151,8 +152,9 @@ def check_active(match: MatchRecord | None, match_id: int, guild_id: int) -> Mat
     if reason is not None:
         raise Damaged(match_id, reason)
     if match.status != "active":
-        why = GAMES[match.game].describe_end(Outcome.from_dict(match.outcome)) if match.outcome else match.status
-        raise MatchOver(f"Match #{match_id} is over ({why}).")
+        game, outcome, status = GAMES[match.game], match.outcome, match.status
+        why = Later(lambda: game.describe_end(Outcome.from_dict(outcome)) if outcome else status)
+        raise MatchOver(_("Match #{match} is over ({why}).", match=str(match_id), why=why))
     return match
 
 
@@ -175,7 +177,7 @@ def seat_of(match: MatchRecord, user_id: int) -> int:
     """
     seat = match.seat_of(user_id)
     if seat is None:
-        raise NotAllowed(f"You are not playing in match #{match.id}.")
+        raise NotAllowed(_("You are not playing in match #{match}.", match=str(match.id)))
     return seat
 
 
@@ -193,7 +195,7 @@ def update(tx: Tx, match: MatchRecord, **fields: Any) -> None:
         Outdated: the match changed since it was read.
     """
     if not tx.update_match(match.id, match.version, **fields):
-        raise Outdated("The match changed meanwhile; try again.")
+        raise Outdated(_("The match changed meanwhile; try again."))
 
 
 def away_until(tx: ReadTx, guild_id: int, user_id: int, now: float) -> float | None:

@@ -36,6 +36,7 @@ from bot.service.errors import Damaged, NotYourTurn, Outdated, TimeRanOut
 from bot.service.premoves import PremoveService
 from bot.service.states import remember_state, sound_state
 from games import RulesError, State
+from i18n import _
 from storage import Database, MatchRecord, PremoveRecord, ReadTx, Tx, compact_json
 
 log = logging.getLogger(__name__)
@@ -107,12 +108,12 @@ class MoveService:
             match = check_active(locked, match_id, guild_id)
             seat_of(match, user_id)
             if expected_version is not None and expected_version != match.version:
-                raise Outdated("That board is out of date: the match has moved on. Use the buttons on the latest "
-                               "board.")
+                raise Outdated(_("That board is out of date: the match has moved on. Use the buttons on the latest "
+                                 "board."))
             before = sound_state(match)
             if not _seat_to_move(match, before, user_id):
                 mover = match.seats[before.current_seat].display_name if before.current_seat is not None else "?"
-                raise NotYourTurn(f"It is not your turn: {mover} is to move.")
+                raise NotYourTurn(_("It is not your turn: {name} is to move.", name=mover))
             if CorrespondenceClock.of(match).out_of_time(now):  # the pass has not run yet: it is over anyway
                 return finisher.time_is_up(tx, match, now, queue=False)  # the caller posts the result
             moved = apply_move(tx, match, before, before.current_seat or 0, text, now)
@@ -224,7 +225,7 @@ def apply_move(tx: Tx, match: MatchRecord, before: State[Any], seat: int, text: 
         fields["deadline"] = deadline_for(match, after.current_seat, now)
     stored = compact_json(fields["state"])  # encoded once: for the row, and as the state cache's key
     if not tx.update_match(match.id, match.version, **{**fields, "state": stored}):  # (a refusal undoes the ratings)
-        raise Outdated("Another move landed first; look at the latest board.")
+        raise Outdated(_("Another move landed first; look at the latest board."))
     updated = dataclasses.replace(match, **fields, version=match.version + 1)  # what was just written
     updated.stored_state = stored
     remember_state(match.game, after, stored)

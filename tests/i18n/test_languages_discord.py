@@ -62,6 +62,10 @@ async def test_a_refusal_quotes_what_the_member_typed_in_their_language(simcord_
     assert refused.response.content == ("Uma divisão precisa mudar suas mãos; você já tem 1 1. Lances legais: LL, LR, "
                                         "RL, RR, self LR, self RL.")
     assert (await stored(db, match_id)).ply == 0  # nothing stored changed
+    languages.members[world["bob"].id] = "de"
+    early = await world["bob"].slash(world.thread(), "chopsticks move", notation="LL")
+    assert early.ephemeral and early.response.content == "Du bist nicht am Zug: alice ist am Zug."
+    assert (await stored(db, match_id)).ply == 0
     boss = _admin(simcord_env, world)
     command = simcord_env.backend.find_command("settings", None, type=1)
     world.guild.set_command_permissions(int(command["id"]), {world["alice"]: True})
