@@ -45,7 +45,7 @@ async def test_open_challenges_count_toward_the_active_match_limit(db: Database)
 async def test_a_flood_of_challenges_is_cooled_down(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice")
     answers = [await world["alice"].slash(world.channel, "chopsticks start") for _ in range(15)]
-    resting = [a for a in answers if a.ephemeral and "resting" in a.response.content]
+    resting = [a for a in answers if a.ephemeral and "takes a rest" in a.response.content]
     assert len(resting) == 5
     assert len(await db.fetchall("SELECT id FROM challenges")) == 10
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import renderers
-from bot.errors import GENERIC
+from bot.errors import GENERIC as GENERIC_TEXT
 from bot.service import Player, Services
 from storage import Database, ReadTx
 from tests.bot.helpers import move_button
@@ -20,6 +20,8 @@ from tests.reliability._support import (
     service_match,
     start_discord_match,
 )
+
+GENERIC = str(GENERIC_TEXT)  # the English reply (the tests' members read English)
 
 pytestmark = pytest.mark.both_backends
 

@@ -162,6 +162,6 @@ async def test_reposting_a_board_pings_nobody_and_a_flood_of_reposts_is_refused(
     posted = [answer for answer in answers if not answer.ephemeral]
     refused = [answer for answer in answers if answer.ephemeral]
     assert len(posted) == BOARD_REPOSTS == 5
-    assert all("resting" in answer.response.content for answer in refused)
+    assert all("takes a rest" in answer.response.content for answer in refused)
     assert all(f"<@{world['alice'].id}>, your move" in answer.response.content for answer in posted)  # (no ping)
     assert _pings(env, world["alice"].id, since) == 0
