@@ -270,7 +270,8 @@ async def test_hostile_values_for_the_correspondence_commands_are_refused_and_ch
     attempts = Attempts(simcord_env, db)
     since = len(simcord_env.http_requests)
     # every option of the new commands (as the tree declares them) gets hostile values of its kind
-    hostile = {"scope": CHOICE, "page": INTEGER, "dm": [*CHOICE, "yes", "ON"], "pings": [*CHOICE, "no", True]}
+    hostile = {"scope": CHOICE, "page": INTEGER, "dm": [*CHOICE, "yes", "ON"], "pings": [*CHOICE, "no", True],
+               "puzzle_names": [*CHOICE, "yes", "ON"]}
     for name in sorted(CORRESPONDENCE_COMMANDS):
         for parameter in commands[name].parameters:
             for value in hostile[parameter.display_name]:

@@ -40,7 +40,7 @@ GUILD = 7
 ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")
 TABLES = {"guild_settings", "matches", "seats", "moves", "challenges", "ratings", "meta", "outbox", "vacations",
           "member_prefs", "premoves", "tournaments", "tournament_entries", "tournament_rounds", "tournament_pairings",
-          "season_records", "puzzles", "puzzle_players", "puzzle_attempts", "daily_puzzles"}
+          "season_records", "puzzles", "puzzle_players", "puzzle_attempts", "daily_puzzles", "seen_locales"}
 DERIVED = {"leaderboard_sizes"}
 """Kept by the database's triggers from the ratings: not copied, yet the same on the other side."""
 
@@ -89,6 +89,8 @@ async def _server(path: Path) -> dict[str, int]:
         work = await services.deadlines.process_due()
         assert work.reminded
         await db.write(Tx.put_meta, "command_tree", "abc")
+        await db.write(Tx.put_seen_locale, "guild", GUILD, "fr", clock.now)  # the languages Discord reported
+        await db.write(Tx.put_seen_locale, "member", BOB.user_id, "pt-BR", clock.now)
         vacations = VacationService(db, clock=clock)
         await vacations.start(GUILD, CAROL.user_id)
         await vacations.end(GUILD, CAROL.user_id)
