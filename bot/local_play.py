@@ -270,6 +270,9 @@ class PageFollower:
             catch_up_clock(self.env, self.clock)
             result: dict[str, Any] = await self._action(context_id, body)
             kind = body.get("kind") if isinstance(body, Mapping) else None
+            if isinstance(result, Mapping) and result.get("rejected"):
+                log.info("the page refused a %s before the bot saw it: %s", kind,
+                         [item.get("code") for item in result.get("diagnostics") or () if isinstance(item, Mapping)])
             if len(self.env.http_requests) != self._seen and kind not in self.REPUBLISHED:
                 await self._refresh()
             self._seen = len(self.env.http_requests)

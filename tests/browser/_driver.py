@@ -3,14 +3,32 @@ buttons under the newest board. Built on Playwright's locators and web-first ass
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Request, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TIMEOUT_MS = 30_000
 """How long to wait for something a person would wait for (a board, a reply)."""
 expect.set_options(timeout=TIMEOUT_MS)
+
+
+CLICK_ATTEMPTS = 3
+CLICK_SENT_MS = 10_000
+"""How long to wait for the page to send a click it took (it sends it within the click's own handler)."""
+
+
+def _is_click(request: Request, control_key: str | None) -> bool:
+    """Whether ``request`` is the page's action request for a click on ``control_key``."""
+    if request.method != "POST" or not request.url.endswith("/api/action"):
+        return False
+    try:
+        body = json.loads(request.post_data or "{}")
+    except ValueError:
+        return False
+    return isinstance(body, dict) and body.get("kind") == "click" and body.get("control_key") == control_key
 
 
 def headline(match_id: int, move: int) -> re.Pattern[str]:
@@ -143,10 +161,25 @@ class PlayPage:
         return self.last_board().locator(".component-button[aria-disabled='false']")
 
     def click_move(self, label: str) -> None:
-        """Click the button ``label`` under the newest board."""
+        """Click the button ``label`` under the newest board, and make sure the page sent the click.
+
+        The page drops a click that lands while it is between two states (an answer or a newer revision still
+        being read, as when the other tab's move has just been published) without a word: no request, no refusal.
+        Playwright's check that the button is enabled and its click are two steps, so on a loaded machine the
+        click can land in that moment. So each click waits until the page has sent it to the bot (it does so at
+        once or never); a dropped click is clicked again while the button is still there and enabled, as a person
+        would (at most :data:`CLICK_ATTEMPTS` times)."""
         button = self.last_board().locator(".component-button", has_text=re.compile(f"^{re.escape(label)}$"))
-        expect(button).to_be_enabled()
-        button.click()
+        for _ in range(CLICK_ATTEMPTS):
+            expect(button).to_be_enabled()
+            key = button.get_attribute("data-control-key")
+            try:
+                with self.page.expect_request(lambda request, key=key: _is_click(request, key), timeout=CLICK_SENT_MS):
+                    button.click()
+                return
+            except PlaywrightTimeoutError:
+                print(f"the page dropped a click on {label!r}: clicking again")
+        raise AssertionError(f"the page never sent a click on {label!r} ({CLICK_ATTEMPTS} clicks)")
 
     def expect_text(self, text: str | re.Pattern[str]) -> Locator:
         """Wait for a message containing ``text``; return the newest such message."""

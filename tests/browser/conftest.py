@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, Response, sync_playwright
 
 from tests.browser._driver import PlayPage
 
@@ -56,11 +56,12 @@ def _read_lines(stream, lines: queue.Queue[str | None]) -> None:  # type: ignore
 
 
 @pytest.fixture
-def local_play(tmp_path: Path) -> Iterator[LocalPlay]:
+def local_play(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LocalPlay]:
     """``napkin play`` with players alice and bob on a fresh database, stopped with Ctrl-C (SIGINT) afterwards;
-    it must stop cleanly (exit code 0)."""
+    it must stop cleanly (exit code 0). It logs at INFO (``NAPKIN_LOG_LEVEL``), and when the test fails, all it
+    printed (its log, its stderr) is shown with the failure."""
     database = tmp_path / "play.db"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "NAPKIN_LOG_LEVEL": os.environ.get("NAPKIN_LOG_LEVEL", "INFO")}
     process = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "--database", str(database), "--players", "alice,bob"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -86,6 +87,9 @@ def local_play(tmp_path: Path) -> Iterator[LocalPlay]:
             raise
         while (line := lines.get(timeout=5)) is not None:
             output.append(line)
+        report = getattr(request.node, "report_call", None)
+        if report is not None and report.failed:
+            print("napkin play printed:", *output, sep="\n")
     assert code == 0, "\n".join(output)
     assert output[-1] == "napkin play: stopped.", "\n".join(output)
 
@@ -107,18 +111,29 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     launched.close()
 
 
+def _answer(response: Response) -> str:
+    try:
+        return response.text()[:600]
+    except Exception as error:  # noqa: BLE001 - the body is gone with its page: say so
+        return f"(no body: {error})"
+
+
 @pytest.fixture
 def open_tab(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[[], PlayPage]]:
     """A factory of browser tabs (one context each, as two people on two machines); on failure each tab's
     screenshot is saved."""
     pages: list[Page] = []
     contexts = []
+    actions: list[tuple[int, Response]] = []
 
     def new_tab() -> PlayPage:
         context = browser.new_context(viewport={"width": 1280, "height": 1000})
         contexts.append(context)
         page = context.new_page()
         pages.append(page)
+        tab = len(pages)
+        page.on("response", lambda response: actions.append((tab, response))
+                if response.url.endswith("/api/action") else None)
         return PlayPage(page)
 
     yield new_tab
@@ -130,6 +145,8 @@ def open_tab(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Calla
                 path = SHOTS / f"{request.node.name}-tab{index + 1}.png"
                 page.screenshot(path=path, full_page=True)
                 print(f"screenshot: {path}")
+            for tab, response in actions:  # what each tab asked of the page's server, and its answer
+                print(f"tab{tab} action: {response.request.post_data} -> {response.status} {_answer(response)}")
     finally:
         for context in contexts:
             context.close()
