@@ -9,8 +9,8 @@ edge that knows — a reply in the member's locale, a post in the server's langu
 Catalogs are gettext ``.po`` files under ``i18n/locales/<locale>/LC_MESSAGES/napkin.po``, read with Babel when
 first needed (no compiled ``.mo`` to keep in step); ``make catalogs`` extracts the ids from the code with Babel's
 extractor (``babel.cfg``) and merges them into every catalog (:mod:`i18n.catalogs`). A locale we do not ship
-renders in English; a message id missing from a shipped catalog is a test failure (tests/i18n/test_catalogs.py), and at run
-time falls back to English, never to a key.
+renders in English; a message id missing from a shipped catalog is a test failure (tests/i18n/test_catalogs.py),
+and at run time falls back to English, never to a key.
 
 Numbers in placeholders are written the locale's way (Babel's ``format_decimal``: ``1,138`` / ``1 138`` /
 ``1.138``); :func:`format_list` and :func:`format_duration` write lists and durations the same way. Imports nothing
