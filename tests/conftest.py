@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -31,6 +32,21 @@ as the real games' are."""
 add_game_package(EXTRA_GAMES)
 add_renderer("tictactoe", f"{EXTRA_GAMES}.tictactoe_board")
 add_game_module("tictactoe", f"{EXTRA_GAMES}.tictactoe_discord")
+
+
+@pytest.fixture(autouse=True)
+def _no_log_handler_outlives_its_stream() -> Iterator[None]:
+    """A log handler a test set up on its captured standard error (``napkin`` commands run in-process set up their
+    logging on ``sys.stderr``, which pytest swaps per test) is removed once that stream is closed, so that a later
+    test in the same worker never finds "--- Logging error ---" lines on its own standard error."""
+    yield
+    loggers = [logging.getLogger(), *(logger for logger in logging.root.manager.loggerDict.values()
+                                      if isinstance(logger, logging.Logger))]
+    for logger in loggers:
+        for handler in list(logger.handlers):
+            stream = getattr(handler, "stream", None)
+            if stream is not None and getattr(stream, "closed", False):
+                logger.removeHandler(handler)
 
 
 @pytest_asyncio.fixture
