@@ -117,6 +117,12 @@ class ComputerPool(Scheduler):
 
     # ------------------------------------------------------------------------------------------ moves
 
+    def measured_slow(self, game_key: str, level: Level) -> bool | None:
+        """Whether ``level`` moves of ``game_key`` count as slow: the median CPU seconds of the last
+        :data:`COST_SAMPLES` of them above :data:`QUICK_SECONDS`; ``None`` before one was measured."""
+        costs = self._costs.get((game_key, level))
+        return statistics.median(costs) > QUICK_SECONDS if costs else None
+
     async def move(self, game_key: str, state: dict[str, Any], level: Level, seed: str, *,
                    server: int = 0) -> ComputerMove:
         """The computer's move at ``level`` in ``state`` (``to_dict()`` form) of a match of ``server``, searched in a
@@ -145,7 +151,8 @@ class ComputerPool(Scheduler):
             key = (game_key, level)
             costs = self._costs.setdefault(key, collections.deque(maxlen=COST_SAMPLES))
             # never measured: quick, but only the first one until it is (others of its kind may be slow)
-            slow = statistics.median(costs) > QUICK_SECONDS if costs else key in self._measuring
+            measured = self.measured_slow(game_key, level)
+            slow = key in self._measuring if measured is None else measured
             first = not costs and not slow
             if first:
                 self._measuring.add(key)

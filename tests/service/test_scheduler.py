@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bot.service import LimitReached
-from bot.service.computer import ComputerPool
+from bot.service.computer import COST_SAMPLES, ComputerPool
 from bot.workers import CpuBudgetSpent, choose_notation
 from games import GAMES
 from tests.bot.helpers import until
@@ -204,6 +204,9 @@ async def test_slow_moves_leave_a_worker_to_quick_ones_while_these_are_asked_for
     try:
         await pool.move("polygons", slow_state, "hard", "measured")  # its kind is measured: slow
         await asyncio.gather(*(pool.move("chopsticks", quick_state, "hard", str(n)) for n in range(4)))
+        for n in range(COST_SAMPLES):  # the samples kept are all of warm workers (a first move imports)
+            await pool.move("chopsticks", quick_state, "hard", f"warm{n}")
+        assert pool.measured_slow("chopsticks", "hard") is False and pool.measured_slow("polygons", "hard") is True
         monkeypatch.setattr(computer_scheduler, "QUICK_KEPT_SECONDS", 0.0)  # no quick move asked for lately
         slow = [asyncio.create_task(pool.move("polygons", slow_state, "hard", f"a{n}")) for n in range(3)]
         await _settled()
@@ -214,10 +217,10 @@ async def test_slow_moves_leave_a_worker_to_quick_ones_while_these_are_asked_for
         slow = [asyncio.create_task(pool.move("polygons", slow_state, "hard", f"b{n}")) for n in range(3)]
         await _settled()
         assert pool.busy("move") == 1 and pool.waiting("move") == 2  # one worker kept for quick moves
-        quick = asyncio.create_task(pool.move("chopsticks", quick_state, "hard", "at once"))
-        await _settled()
-        assert pool.busy("move") == 2 and pool.waiting("move") == 2  # it took the kept worker at once
-        assert (await quick).quick is None
+        quick = await pool.move("chopsticks", quick_state, "hard", "at once")
+        # it took the kept worker at once: answered while the first slow move still runs and the two others wait
+        assert quick.quick is None and not any(task.done() for task in slow)
+        assert pool.busy("move") == 1 and pool.waiting("move") == 2
         await asyncio.gather(*slow)
     finally:
         await pool.close()

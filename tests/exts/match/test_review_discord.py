@@ -153,7 +153,6 @@ async def test_a_review_in_a_worker_process_is_the_one_made_in_the_bot_for_every
 
     from bot.service.computer import ComputerPool
     from games import GAMES
-    from games.review import review_notations
 
     pool = ComputerPool(1)
     pool.start()
@@ -167,12 +166,34 @@ async def test_a_review_in_a_worker_process_is_the_one_made_in_the_bot_for_every
                 move = game.computer_move(state, "easy", rng)
                 notations.append(state.format_move(move))
                 state = state.apply(move)
-            work = functools.partial(review_notations, key, game.new_state({}, random.Random(key)).to_dict(),
-                                     notations, seconds=300, seed="worker")
+            work = functools.partial(_review_without_cpu_caps, key, game.new_state({}, random.Random(key)).to_dict(),
+                                     notations)
             found = await pool.run(work, budget=600)
             assert found == work() and len(found.moves) == len(notations), key
     finally:
         await pool.close()
+
+
+def _review_without_cpu_caps(key: str, state: dict, notations: list[str]):
+    """``review_notations`` of the moves with every ``hard`` search's CPU cap lifted, in whichever process runs it (the
+    test's or a worker's): the cap stops a search sooner on a busy machine, where its move may differ, and the two
+    reviews compared must both be the searches' own."""
+    import math
+
+    from games.groebner_nim import computer as groebner_nim
+    from games.napkin_chess import computer as napkin_chess
+    from games.polygons import computer as polygons
+    from games.review import review_notations
+
+    computers = (groebner_nim, napkin_chess, polygons)
+    caps = [computer.HARD_CPU_SECONDS for computer in computers]
+    for computer in computers:
+        computer.HARD_CPU_SECONDS = math.inf
+    try:
+        return review_notations(key, state, notations, seconds=300, seed="worker")
+    finally:
+        for computer, cap in zip(computers, caps):
+            computer.HARD_CPU_SECONDS = cap
 
 
 def _callbacks(env) -> int:
