@@ -192,7 +192,7 @@ def _review_without_cpu_caps(key: str, state: dict, notations: list[str]):
     try:
         return review_notations(key, state, notations, seconds=300, seed="worker")
     finally:
-        for computer, cap in zip(computers, caps):
+        for computer, cap in zip(computers, caps, strict=True):
             computer.HARD_CPU_SECONDS = cap
 
 
