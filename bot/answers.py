@@ -23,6 +23,7 @@ direct message; a click's message is edited through its channel; a progress note
 from __future__ import annotations
 
 import asyncio
+import datetime
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -35,6 +36,13 @@ import i18n
 from bot.contract import TOKEN_LIFETIME
 
 log = logging.getLogger(__name__)
+
+# A moment, a member or a channel in a sentence is written the way Discord shows them: a timestamp that every
+# member's client writes in their own time zone and language, a mention. (The services never write markup.)
+i18n.write_with(i18n.Moment, lambda moment: discord.utils.format_dt(
+    datetime.datetime.fromtimestamp(moment.at, datetime.UTC), "R" if moment.relative else "f"))
+i18n.write_with(i18n.Member, lambda member: f"<@{member.user_id}>")
+i18n.write_with(i18n.Channel, lambda channel: f"<#{channel.channel_id}>")
 
 ANSWER_BUDGET = 1.5
 """Seconds an interaction may go unanswered before it is deferred: Discord allows 3 from when it sent the

@@ -23,17 +23,18 @@ import functools
 import hashlib
 import io
 import logging
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import babel.numbers
 from babel import Locale, UnknownLocaleError
-from babel.dates import format_timedelta
+from babel.dates import format_datetime, format_timedelta
 from babel.lists import format_list as _babel_format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -121,9 +122,9 @@ def p_(context: str, message: str, **params: Any) -> Text:
 @dataclass(frozen=True)
 class Listed:
     """A placeholder value that is a list of words: written ``a, b and c`` the locale's way (Babel's
-    ``format_list``); each item a :class:`Text` or final words."""
+    ``format_list``); each item a :class:`Text`, final words or another placeholder value (a :class:`Channel`)."""
 
-    items: tuple[Textual, ...]
+    items: tuple[Any, ...]
     style: str = "standard"
     """Babel's list style: ``standard`` (and), ``or``."""
 
@@ -134,6 +135,43 @@ class Duration:
     ``format_timedelta``, rounded to its largest unit)."""
 
     seconds: float
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A placeholder value that is a point in time (Unix seconds). Where the edge says how to write it
+    (:func:`write_with`: the bot gives Discord's timestamp markup, which every member's client shows in their own time
+    zone) so; elsewhere the locale's date and time in UTC (Babel's ``format_datetime``), or with ``relative`` how far
+    from now it is (``in 3 hours`` / ``dans 3 heures``)."""
+
+    at: float
+    relative: bool = False
+
+
+@dataclass(frozen=True)
+class Member:
+    """A placeholder value that is a member (their Discord user id): where the edge says how to write it
+    (:func:`write_with`: the bot gives a mention) so; elsewhere ``member <id>``."""
+
+    user_id: int
+
+
+@dataclass(frozen=True)
+class Channel:
+    """A placeholder value that is a channel (its Discord id): where the edge says how to write it
+    (:func:`write_with`: the bot gives a channel mention) so; elsewhere ``channel <id>``."""
+
+    channel_id: int
+
+
+_writers: dict[type, Callable[[Any], str]] = {}
+
+
+def write_with(kind: type, writer: Callable[[Any], str]) -> None:
+    """From now on, placeholder values of ``kind`` (:class:`Moment`, :class:`Member`, :class:`Channel`) are written
+    by ``writer``: the edge that knows where the sentence is read decides (the bot writes Discord markup; the services
+    that make the sentences never do)."""
+    _writers[kind] = writer
 
 
 @dataclass(frozen=True)
@@ -155,6 +193,19 @@ def _value(value: Any, locale: str) -> str:
         return format_list([_value(item, locale) for item in value.items], locale, style=value.style)
     if isinstance(value, Duration):
         return format_duration(value.seconds, locale)
+    if isinstance(value, Moment | Member | Channel):
+        writer = _writers.get(type(value))
+        if writer is not None:
+            return writer(value)
+        if isinstance(value, Member):
+            return f"member {value.user_id}"
+        if isinstance(value, Channel):
+            return f"channel {value.channel_id}"
+        if value.relative:
+            return format_timedelta(timedelta(seconds=value.at - time.time()), locale=_babel(locale),
+                                    add_direction=True, threshold=1.0)
+        moment = datetime.fromtimestamp(value.at, UTC)
+        return format_datetime(moment, "medium", tzinfo=UTC, locale=_babel(locale)) + " UTC"
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int | float):
@@ -284,8 +335,11 @@ __all__ = [
     "N_",
     "SHIPPED",
     "SOURCE",
+    "Channel",
     "Duration",
     "Listed",
+    "Member",
+    "Moment",
     "Text",
     "Textual",
     "_",
@@ -303,4 +357,5 @@ __all__ = [
     "resolve",
     "speaking",
     "spoken",
+    "write_with",
 ]

@@ -15,8 +15,8 @@ from typing import Any
 from bot.service.base import ChallengeResult, Player, away_until, reread
 from bot.service.clock import DAY, DAYS_PER_MOVE_CHOICES, CorrespondenceClock
 from bot.service.errors import BadOption, ChallengeClosed, LimitReached, NotAllowed, NotFound
-from bot.texts import plural
 from games import GAMES, Game, Level
+from i18n import Channel, Listed, Member, Moment, _, n_
 from storage import ChallengeRecord, Database, MatchRecord, ReadTx, SeatRecord, SettingsRecord, Tx
 
 CHALLENGE_TTL = DAY
@@ -288,8 +288,8 @@ def _check_can_start(tx: ReadTx, guild_id: int, channel_id: int, user_id: int, n
     """
     settings = tx.get_settings(guild_id)
     if settings.allowed_channels and channel_id not in settings.allowed_channels:
-        channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
-        raise NotAllowed(f"Matches cannot be started in this channel. Allowed here: {channels}.")
+        raise NotAllowed(_("Matches cannot be started in this channel. Allowed here: {channels}.",
+                           channels=Listed(tuple(Channel(c) for c in settings.allowed_channels))))
     _check_limit(tx, settings, user_id, now)
     return settings
 
@@ -300,12 +300,14 @@ def _check_limit(tx: ReadTx, settings: SettingsRecord, user_id: int, now: float,
     active = tx.count_active(settings.guild_id, user_id)
     pending = tx.count_open_challenges(settings.guild_id, user_id, now) if open_too else 0
     if active + pending >= settings.max_active:
-        held = plural(active, "active match", "active matches")
+        matches = n_("{count} active match", "{count} active matches", active)
         if pending:
-            held += f" and {plural(pending, 'open challenge')}"
-        raise LimitReached(f"<@{user_id}> already has {held} in this server; the limit is "
-                           f"{settings.max_active}. Finish or resign a match (or wait for a challenge to be "
-                           "answered) first.")
+            raise LimitReached(_("{member} already has {matches} and {challenges} in this server; the limit is "
+                                 "{limit}. Finish or resign a match (or wait for a challenge to be answered) first.",
+                                 member=Member(user_id), matches=matches, limit=settings.max_active,
+                                 challenges=n_("{count} open challenge", "{count} open challenges", pending)))
+        raise LimitReached(_("{member} already has {matches} in this server; the limit is {limit}. Finish or resign "
+                             "a match first.", member=Member(user_id), matches=matches, limit=settings.max_active))
 
 
 def _check_target(tx: ReadTx, guild_id: int, challenger_id: int, opponent_id: int, now: float) -> None:
@@ -315,9 +317,13 @@ def _check_target(tx: ReadTx, guild_id: int, challenger_id: int, opponent_id: in
     sent = tx.challenges_to(guild_id, challenger_id, opponent_id, now - CHALLENGE_TARGET_WINDOW)
     if len(sent) >= CHALLENGES_PER_TARGET:
         again = int(sent[-CHALLENGES_PER_TARGET] + CHALLENGE_TARGET_WINDOW) + 1
-        raise LimitReached(f"You have challenged <@{opponent_id}> {CHALLENGES_PER_TARGET} times in the last hour "
-                           "(cancelled ones count too), the most one member may; you can challenge them again "
-                           f"<t:{again}:R>, or leave `opponent` empty for an open challenge.")
+        raise LimitReached(n_("You have challenged {member} {count} time in the last hour (cancelled ones "
+                              "count too), the most one member may; you can challenge them again {again}, or leave "
+                              "`opponent` empty for an open challenge.",
+                              "You have challenged {member} {count} times in the last hour (cancelled ones "
+                              "count too), the most one member may; you can challenge them again {again}, or leave "
+                              "`opponent` empty for an open challenge.",
+                              CHALLENGES_PER_TARGET, member=Member(opponent_id), again=Moment(again, relative=True)))
 
 
 def _days(days_per_move: int | None, settings: SettingsRecord) -> int:

@@ -30,6 +30,7 @@ from bot.service.tournament_reading import STATUS_GROUPS, label, tournament_here
 from bot.service.tournament_rounds import RoundService
 from bot.texts import quote
 from games import GAMES, Level, Termination
+from i18n import Channel, Listed, Moment, _
 from storage import (
     Database,
     MatchRecord,
@@ -177,9 +178,9 @@ class TournamentService:
         def body(tx: Tx) -> TournamentRecord:
             settings = tx.get_settings(guild_id)
             if settings.allowed_channels and channel_id not in settings.allowed_channels:
-                channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels)
-                raise NotAllowed(f"Tournaments cannot be held in this channel. Allowed here: {channels}.")
-            live, _ = tx.tournaments_of_guild(guild_id, STATUS_GROUPS["live"], 1)
+                raise NotAllowed(_("Tournaments cannot be held in this channel. Allowed here: {channels}.",
+                                   channels=Listed(tuple(Channel(c) for c in settings.allowed_channels))))
+            live, _shown = tx.tournaments_of_guild(guild_id, STATUS_GROUPS["live"], 1)
             if live >= MAX_LIVE:
                 raise LimitReached(f"This server has {live} tournaments open or running, the most it may have at "
                                    "once; finish or cancel one first.")
@@ -390,8 +391,9 @@ class TournamentService:
             sound_state(match)
             allowed = match.updated_at + match.days_per_move * DAY + GRACE
             if now < allowed:
-                raise NotAllowed(f"Match #{match_id} is not idle long enough: its player to move has until "
-                                 f"<t:{int(allowed)}:f> (the days per move since the last move, and a day of grace).")
+                raise NotAllowed(_("Match #{match} is not idle long enough: its player to move has until {until} "
+                                   "(the days per move since the last move, and a day of grace).",
+                                   match=str(match_id), until=Moment(allowed)))
             return finisher.forfeit(tx, match, now, queue=False)
 
         ended = await self.db.write(body)

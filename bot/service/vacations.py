@@ -46,6 +46,7 @@ from bot.service.base import rerun, write
 from bot.service.clock import DAY
 from bot.service.errors import LimitReached, NotAllowed
 from bot.texts import plural
+from i18n import Moment, _
 from storage import Database, MemberPrefs, ReadTx, Shards, Tx, VacationRecord
 
 
@@ -131,9 +132,8 @@ class VacationService:
             self._end_due(tx, now, user_id=user_id, guild_id=guild_id)
             status = self._status(tx, guild_id, user_id, now)
             if status.vacation is not None:
-                until = int(status.vacation.ends_by)
-                raise NotAllowed(f"You are already on vacation in this server, until <t:{until}:f> at the latest; "
-                                 "`/vacation end` ends it.")
+                raise NotAllowed(_("You are already on vacation in this server, until {until} at the latest; "
+                                   "`/vacation end` ends it.", until=Moment(status.vacation.ends_by)))
             if status.allowance == 0:
                 raise NotAllowed("This server gives no vacation days (an admin can set some with `/settings`).")
             if status.left == 0:

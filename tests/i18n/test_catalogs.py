@@ -9,6 +9,7 @@ import re
 import string
 import subprocess
 import sys
+import time
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -113,3 +114,18 @@ def test_numbers_lists_and_durations_are_written_the_locales_way() -> None:
     assert i18n.format_list(["Ann", "Bob", "Cat"], "de") == "Ann, Bob und Cat"
     assert i18n.format_duration(2 * 86400, "es-ES") == "2 días"
     assert i18n.format_duration(3600, "pt-BR") == "1 hora"
+
+
+def test_moments_members_and_channels_are_written_by_the_edge_that_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = i18n._("Due {until}, in {where}; ask {member}.", until=i18n.Moment(0), member=i18n.Member(42),
+                  where=i18n.Listed((i18n.Channel(7), i18n.Channel(8))))
+    monkeypatch.setattr(i18n, "_writers", {})  # no edge: the locale's words, in UTC
+    assert text.render("en") == "Due Jan 1, 1970, 12:00:00\u202fAM UTC, in channel 7 and channel 8; ask member 42."
+    assert "1 janv. 1970" in text.render("fr") and "channel 7 et channel 8" in text.render("fr")
+    soon = i18n._("Again {again}.", again=i18n.Moment(time.time() + 3 * 3600 + 60, relative=True))
+    assert soon.render("en") == "Again in 3 hours." and soon.render("de") == "Again in 3 Stunden."
+    monkeypatch.undo()
+    import bot.answers  # noqa: F401 - the bot's edge: Discord's own markup, which each client writes its way
+
+    assert text.render("fr") == "Due <t:0:f>, in <#7> et <#8>; ask <@42>."
+    assert i18n._("Again {again}.", again=i18n.Moment(1e9 + 0.5, relative=True)).render("en") == "Again <t:1000000000:R>."

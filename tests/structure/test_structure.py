@@ -210,3 +210,30 @@ def test_the_discord_side_runs_no_transaction_and_builds_no_service() -> None:
                 for _, path, text in sources(*(package.replace(".", "/") for package in DISCORD_SIDE))
                 for problem in discord_side_problems(text)]
     assert problems == []
+
+
+MARKUP = ("<t:", "<@", "<#")
+"""Discord's markup for a timestamp, a member and a channel: written by the bot's edge (``i18n.Moment``,
+``i18n.Member``, ``i18n.Channel`` placeholders), never by the Discord-free layers."""
+DISCORD_FREE = ("bot/service", "games", "storage", "i18n")
+
+
+def markup_written(source: str) -> list[int]:
+    """The lines of ``source`` whose string literals (f-strings' fixed parts too) write Discord markup; docstrings
+    aside."""
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    return sorted({node.lineno for node in ast.walk(tree)
+                   if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                   and any(mark in node.value for mark in MARKUP)})
+
+
+def test_the_discord_free_layers_write_no_discord_markup() -> None:
+    assert markup_written('def f(until):\n    """Says <t:1:f>."""\n    return f"until <t:{until}:f>"\n') == [3]
+    assert markup_written('x = ", ".join(f"<#{c}>" for c in (1, 2))\ny = "<b>"\n') == [1]
+    found = {f"{path.relative_to(ROOT)}:{line}" for layer in DISCORD_FREE for path in (ROOT / layer).rglob("*.py")
+             for line in markup_written(path.read_text(encoding="utf-8"))}
+    assert not found, found
