@@ -128,4 +128,5 @@ def test_moments_members_and_channels_are_written_by_the_edge_that_reads_them(mo
     import bot.answers  # noqa: F401 - the bot's edge: Discord's own markup, which each client writes its way
 
     assert text.render("fr") == "Due <t:0:f>, in <#7> et <#8>; ask <@42>."
-    assert i18n._("Again {again}.", again=i18n.Moment(1e9 + 0.5, relative=True)).render("en") == "Again <t:1000000000:R>."
+    again = i18n._("Again {again}.", again=i18n.Moment(1e9 + 0.5, relative=True))
+    assert again.render("en") == "Again <t:1000000000:R>."
