@@ -37,7 +37,7 @@ import glicko2  # type: ignore[import-untyped]
 from bot.service.base import write
 from bot.service.errors import BadOption, MatchOver, NotAllowed, NotFound
 from games import GAMES, RulesError, State
-from games.puzzles import Puzzle, shipped, verify
+from games.puzzles import Puzzle, forced, shipped, verify
 from games.values import GameValue
 from storage import (
     DailyPuzzleRecord,
@@ -159,19 +159,6 @@ def line_state(puzzle: Puzzle, plies: int) -> State[Any]:
     state = puzzle_state(puzzle)
     for notation in puzzle.line[:plies]:
         state = state.apply(state.parse_move(notation))
-    return state
-
-
-def forced(state: State[Any], limit: int = 64) -> State[Any]:
-    """``state`` after every move that is the only legal move (at most ``limit``): where a line ends, what follows
-    by force (the last mark of a grid, the closing of a path) is shown with it."""
-    for _ in range(limit):
-        if state.is_over:
-            break
-        moves = state.legal_moves()
-        if len(moves) != 1:
-            break
-        state = state.apply(moves[0])
     return state
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from games.puzzles.judge import MAX_SOLVER_MOVES, analyse, defence, find_puzzle, verify
+from games.puzzles.judge import MAX_SOLVER_MOVES, analyse, defence, find_puzzle, forced, verify
 from games.puzzles.matches import from_match
 from games.puzzles.per_game import RULES, PuzzleRules
 from games.puzzles.record import InvalidPuzzle, Puzzle, Source, Step, read_lines
@@ -53,6 +53,7 @@ __all__ = [
     "analyse",
     "defence",
     "find_puzzle",
+    "forced",
     "from_match",
     "read_lines",
     "shipped",

@@ -123,9 +123,10 @@ class Analysis:
                     tuple(fmt(move) for move in self.answer))
 
 
-def _forced(state: State[Any]) -> State[Any]:
-    """``state`` after every move that is the only legal move (bounded)."""
-    for _ in range(_FORCED_LIMIT):
+def forced(state: State[Any], limit: int = _FORCED_LIMIT) -> State[Any]:
+    """``state`` after every move that is the only legal move (at most ``limit`` of them): where a line ends, what
+    follows by force (the last mark of a grid, the closing of a path) belongs to it."""
+    for _ in range(limit):
         if state.is_over:
             break
         moves = state.legal_moves()
@@ -153,7 +154,7 @@ def analyse(rules: PuzzleRules, state: State[Any]) -> Analysis | None:
         return None
     groups: dict[Any, list[Any]] = {}
     for move in moves:
-        key = (rules.equivalence(_forced(state.apply(move))), values[move])
+        key = (rules.equivalence(forced(state.apply(move))), values[move])
         groups.setdefault(key, []).append(move)
     classes = tuple(tuple(group) for group in groups.values())
     top = max(value.rank for value in values.values())

@@ -20,9 +20,9 @@ import renderers
 from bot.exts.puzzles import PickSelect, ShowButton
 from bot.service import MatchOver, Player
 from bot.service.daily_puzzles import DAILY_NEWS
-from bot.service.puzzles import forced, line_state, solver_seat
+from bot.service.puzzles import line_state, solver_seat
 from games import GAMES
-from games.puzzles import Puzzle, Step, shipped
+from games.puzzles import Puzzle, Step, forced, shipped
 from games.puzzles.generate import self_play
 from storage import Database, ReadTx
 from tests.bot.helpers import World, buttons, until
