@@ -164,3 +164,25 @@ async def test_a_direct_message_is_in_the_members_last_seen_language(simcord_env
     assert dm.startswith(f"É a sua vez na partida nº {match_id} de **Palitinhos** contra alice em **"), dm
     assert dm.endswith(board.jump_url) and "(prazo <t:" in dm
     assert board.content.startswith(f"**Baguettes** · partie n° {match_id} · coup 1")  # the server's language
+
+
+async def test_help_and_its_topics_are_in_the_members_language(simcord_env, languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.members[world["alice"].id] = "fr"
+    languages.members[world["bob"].id] = "pt-BR"
+    shown = await world["alice"].slash(world.channel, "help")
+    assert shown.ephemeral
+    embed = shown.response.embeds[0]
+    assert embed.description.startswith("Des jeux papier-crayon joués tour à tour sur ce serveur"), embed.description
+    fields = {field.name: field.value for field in embed.fields}
+    assert fields["Baguettes"].startswith("Commencer : `/chopsticks start` · jouer : `/chopsticks ")
+    assert "`/match resign` : abandonner une partie" in fields["Vos parties"]  # French puts a space before a colon
+    assert embed.footer.text.startswith("Dans le fil d'une partie, la partie est sous-entendue")
+    topic = await world["bob"].slash(world.channel, "help", topic="tournaments")
+    embed = topic.response.embeds[0]
+    assert topic.ephemeral and embed.title == "Torneios"
+    assert [field.name for field in embed.fields] == ["As rodadas andam sozinhas", "Folgas, inscrições tardias, "
+                                                      "desistências", "Classificação e desempates"]
+    languages.members[world["bob"].id] = "ja"  # a language we do not ship: English
+    ratings = (await world["bob"].slash(world.channel, "help", topic="ratings")).response.embeds[0]
+    assert ratings.title == "Ratings and seasons" and ratings.fields[2].name == "Seasons"
