@@ -8,6 +8,7 @@ import functools
 import inspect
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -25,7 +26,7 @@ from bot.utils.converters import AUTOCOMPLETE_LIMIT, require_guild
 from bot.utils.images import DESCRIPTION_LIMIT, image_file
 from bot.utils.names import escape
 from games import GAMES, State
-from i18n import Listed, Text, _, n_
+from i18n import Listed, Text, _, documents, n_, p_, speaking
 from storage import SettingsRecord
 
 LANGUAGE_CHOICES = (
@@ -55,24 +56,56 @@ SEASON_KEY = re.compile(r"\d{4}-(\d{2}|Q[1-4])")
 
 
 def rules_source(game: str) -> str:
-    """The players' rules of ``game``: the Markdown file ``<module>.rules.md`` beside the game's rules module
-    (``games/chopsticks.rules.md``); empty when the game has none."""
+    """The players' rules of ``game`` in English: the Markdown file ``<module>.rules.md`` beside the game's rules
+    module (``games/chopsticks/game.rules.md``); empty when the game has none. Translated piece by piece
+    (:mod:`i18n.documents`)."""
     path = Path(inspect.getfile(type(GAMES[game]))).with_suffix(".rules.md")
     return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
 
 
-def option_lines(game: str) -> list[str]:
+def _values(option: Any) -> Text:
+    if option.kind == "bool":
+        return _("on or off")
+    if option.kind == "int":
+        return _("{low} to {high}", low=option.minimum, high=option.maximum)
+    if option.kind == "choice":
+        return _("{choices}", choices=Listed(tuple(f"`{choice}`" for choice in option.choices), style="or"))
+    return n_("text of up to {count} character", "text of up to {count} characters", option.max_length)
+
+
+def _default(option: Any) -> Text | str:
+    if option.default is None:
+        return p_(documents.CONTEXT, option.unset)
+    if isinstance(option.default, bool):
+        return _("on") if option.default else _("off")
+    return f"`{option.default}`"
+
+
+def option_lines(game: str) -> list[Text]:
     """One line per variant option: name, what it does, its values and default (from the declaration)."""
-    lines = []
-    for option in GAMES[game].options:
-        if option.default is None:
-            default = option.unset
-        elif isinstance(option.default, bool):
-            default = "on" if option.default else "off"
-        else:
-            default = str(option.default)
-        lines.append(f"`{option.name}`: {option.description} ({option.describe_values()}; default {default})")
-    return lines
+    return [_("`{name}`: {what} ({values}; default {default})", name=option.name,
+              what=p_(documents.CONTEXT, option.description), values=_values(option), default=_default(option))
+            for option in GAMES[game].options]
+
+
+def declaration_texts() -> list[str]:
+    """The words of every registered game's declaration that ``/rules`` shows: its options' descriptions and what
+    their unset default means, and what each level of the computer does (translated in the ``rules`` context)."""
+    texts = []
+    for key in GAMES:
+        declared = GAMES[key]
+        for option in declared.options:
+            texts += [option.description, option.unset]
+        texts += list(declared.level_descriptions.values())
+    return list(dict.fromkeys(texts))
+
+
+def extract_declaration_texts(fileobj: Any, keywords: Any, comment_tags: Any,
+                              options: Any) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+    """Babel's extraction method ``declarations`` (babel.cfg): :func:`declaration_texts` as ``p_("rules", text)``
+    messages, whatever the file it is pointed at holds."""
+    for text in declaration_texts():
+        yield 1, "p_", (documents.CONTEXT, text), ["A game's option or computer level, as /rules lists it."]
 
 
 def _chunks(lines: list[str], limit: int) -> list[str]:
@@ -85,54 +118,64 @@ def _chunks(lines: list[str], limit: int) -> list[str]:
     return chunks
 
 
-def rules_embed(game: str) -> discord.Embed:
-    """The ``/rules`` embed: the aim, each section of the players' text as a field, the variant options (from the
-    declaration), where tournaments and seasons are explained, and the source credit, within Discord's embed limits
-    without cutting a section.
+def rules_embed(game: str, locale: str | None = None) -> discord.Embed:
+    """The ``/rules`` embed in ``locale`` (a shipped locale; ``None``: English): the aim, each section of the
+    players' text as a field, the variant options (from the declaration), the computer's levels, where tournaments
+    and seasons are explained, and the source credit, within Discord's embed limits without cutting a section.
 
     Raises:
-        ValueError: a section is longer than a field may be (a fault of the rules text; a test checks them all).
+        ValueError: a section is longer than a field may be (a fault of the rules text or of a translation; a test
+            checks them all in every language).
     """
     declared = GAMES[game]
-    text = rules_source(game) or f"{declared.title}: type `/{declared.command} start` to play."
-    intro, *sections = text.split("\n## ")
-    embed = discord.Embed(title=f"{declared.title}: rules", description=intro.strip(), colour=discord.Colour.blurple())
-    for section in sections:
-        heading, _, body = section.partition("\n")
-        if len(body.strip()) > EMBED_FIELD:
+    with speaking(locale):
+        title = declared.local_title
+    source = rules_source(game)
+    if source:
+        document = documents.translated(documents.parse(source), locale)
+    else:
+        intro = _("{game}: type {start} to play.", game=title, start=f"`/{declared.command} start`").render(locale)
+        document = documents.Document(intro, ())
+    embed = discord.Embed(title=_("{game}: rules", game=title).render(locale), description=document.intro,
+                          colour=discord.Colour.blurple())
+    for heading, body in document.sections:
+        if len(body) > EMBED_FIELD:
             raise ValueError(f"the section {heading!r} of {game}'s rules is longer than {EMBED_FIELD} characters")
-        embed.add_field(name=heading.strip(), value=body.strip() or "…", inline=False)
-    options = option_lines(game)
+        embed.add_field(name=heading, value=body or "…", inline=False)
+    options = [line.render(locale) for line in option_lines(game)]
     if options:
         for index, chunk in enumerate(_chunks(options, EMBED_FIELD)):
-            embed.add_field(name="Options of the start command" if index == 0 else "More options", value=chunk,
-                            inline=False)
+            name = _("Options of the start command") if index == 0 else _("More options")
+            embed.add_field(name=name.render(locale), value=chunk, inline=False)
     if declared.level_descriptions:
-        levels = "\n".join(f"**{level}**: {what}." for level, what in declared.level_descriptions.items())
-        embed.add_field(name="Playing me (pick me as `opponent`, then `level:`)", value=levels[:EMBED_FIELD],
-                        inline=False)
-    embed.add_field(name="Tournaments and seasons", inline=False, value=(
-        f"A server can hold a Swiss or round-robin tournament of this game: "
-        f"`/tournament create game:{declared.title}`, with the game's options in `variant` as in its start command. "
-        "`/help topic:tournaments` tells how rounds, byes, withdrawals and tie-breaks work; `/help topic:ratings`, "
-        "how ratings and seasons do."))
-    embed.add_field(name="Source", value=declared.source, inline=False)
-    embed.set_footer(text=f"Start a match: /{declared.command} start · all commands: /help")
+        levels = "\n".join(_("**{level}**: {what}.", level=level, what=p_(documents.CONTEXT, what)).render(locale)
+                           for level, what in declared.level_descriptions.items())
+        embed.add_field(name=_("Playing me (pick me as `opponent`, then `level:`)").render(locale),
+                        value=levels[:EMBED_FIELD], inline=False)
+    embed.add_field(name=_("Tournaments and seasons").render(locale), inline=False, value=_(
+        "A server can hold a Swiss or round-robin tournament of this game: {create}, with the game's options in "
+        "`variant` as in its start command. `/help topic:tournaments` tells how rounds, byes, withdrawals and "
+        "tie-breaks work; `/help topic:ratings`, how ratings and seasons do.",
+        create=f"`/tournament create game:{declared.title}`").render(locale))
+    embed.add_field(name=_("Source").render(locale), value=declared.source, inline=False)
+    embed.set_footer(text=_("Start a match: {start} · all commands: /help",
+                            start=f"/{declared.command} start").render(locale))
     if len(embed) > EMBED_TOTAL:
         raise ValueError(f"the rules of {game} are longer than an embed may be ({len(embed)} characters)")
     return embed
 
 
-@functools.cache  # one entry per registered game
-def example_board(game: str) -> tuple[bytes, str]:
-    """The PNG of ``game``'s example board (:func:`example_state`) and its alt text, drawn once per process: reading
-    rules is the first thing a newcomer does, so ``/rules`` costs nothing after a game's first reading and needs no
-    cooldown."""
+@functools.cache  # one entry per registered game and shipped language
+def example_board(game: str, locale: str = "en") -> tuple[bytes, str]:
+    """The PNG of ``game``'s example board (:func:`example_state`) and its alt text, in ``locale``, drawn once per
+    process and language: reading rules is the first thing a newcomer does, so ``/rules`` costs nothing after a
+    game's first reading and needs no cooldown."""
     state = example_state(game)
-    names = [f"Player {seat + 1}" for seat in range(state.seats)]
-    lead = f"An example board of {GAMES[game].title}."
-    alt = renderers.alt_text(state, names, limit=DESCRIPTION_LIMIT - len(lead) - 1)
-    return renderers.render(state, names), f"{lead} {alt}"
+    with speaking(locale):
+        names = [_("Player {number}", number=seat + 1).render(locale) for seat in range(state.seats)]
+        lead = _("An example board of {game}.", game=GAMES[game].local_title).render(locale)
+        alt = renderers.alt_text(state, names, limit=DESCRIPTION_LIMIT - len(lead) - 1)
+        return renderers.render(state, names), f"{lead} {alt}"
 
 
 def example_state(game: str, plies: int = 4) -> State[Any]:
@@ -273,8 +316,9 @@ class Community(commands.Cog):
     async def rules(self, interaction: discord.Interaction[NapkinBot], game: str) -> None:
         """Post our rules summary and an example board (only you see it); free to read, as often as wanted (the
         example boards are drawn once per process: :func:`example_board`)."""
-        png, alt = await asyncio.to_thread(example_board, game)
-        embed = rules_embed(game)
+        reader = language_of(interaction, private=True)
+        png, alt = await asyncio.to_thread(example_board, game, reader)
+        embed = rules_embed(game, reader)
         embed.set_image(url="attachment://example.png")
         await respond(interaction, embed=embed, file=image_file(png, "example.png", alt), private=True)
 
