@@ -186,3 +186,30 @@ async def test_help_and_its_topics_are_in_the_members_language(simcord_env, lang
     languages.members[world["bob"].id] = "ja"  # a language we do not ship: English
     ratings = (await world["bob"].slash(world.channel, "help", topic="ratings")).response.embeds[0]
     assert ratings.title == "Ratings and seasons" and ratings.fields[2].name == "Seasons"
+
+
+@pytest.mark.parametrize("locale", [locale for locale in i18n.SHIPPED if locale != i18n.SOURCE])
+def test_every_games_rules_are_translated_within_discords_limits(locale: str) -> None:
+    from bot.exts.community import rules_embed
+
+    for key in ("chopsticks", "differences", "groebner_nim", "napkin_chess", "polygons"):  # the games we ship
+        english, translated = rules_embed(key), rules_embed(key, locale)  # raises past a field's or an embed's size
+        assert len(translated) <= 6000 and len(translated.fields) == len(english.fields) <= 25
+        pairs = [(english.description, translated.description)] + [
+            (a.name + a.value, b.name + b.value) for a, b in zip(english.fields, translated.fields, strict=True)
+            if a.name != "Source"]
+        assert all(before != after for before, after in pairs), (key, locale)  # every section in the language
+        codes = re.compile(r"`[^`]+`")
+        assert set(codes.findall(english.description)) == set(codes.findall(translated.description)), (key, locale)
+
+
+async def test_rules_are_read_in_the_members_language_with_the_example_board(simcord_env,
+                                                                             languages: Languages) -> None:
+    world = World(simcord_env, "alice")
+    languages.members[world["alice"].id] = "fr"
+    shown = await world["alice"].slash(world.channel, "rules", game="chopsticks")
+    assert shown.ephemeral
+    embed = shown.response.embeds[0]
+    assert embed.title == "Baguettes : règles" and embed.fields[0].name == "Comment jouer"
+    assert embed.fields[-1].name == "Source" and embed.footer.text.startswith("Lancer une partie : /chopsticks start")
+    assert shown.response.attachments[0].description.startswith("Exemple de plateau : Baguettes. Plateau de Baguettes")
