@@ -28,7 +28,8 @@ async def test_resigning_before_both_sides_moved_aborts_so_a_farming_loop_gains_
         offered = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["alt"])
         await world["alt"].click(offered.response, label="Accept")
         resigned = await world["alt"].slash(world.thread(), "match resign")
-        assert "is aborted: it ended before both sides had moved" in resigned.response.content
+        text = resigned.response.content  # alice, who challenged, is told (her pings are on)
+        assert text.startswith(f"<@{world['alice'].id}>, match #") and "is called off: it ended before both" in text
     statuses = await db.fetchall("SELECT status, rated FROM matches")
     assert {row[0] for row in statuses} == {"aborted"} and len(statuses) == 10
     assert await db.fetchall("SELECT * FROM ratings") == []

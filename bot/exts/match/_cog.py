@@ -25,9 +25,10 @@ from bot.utils.buttons import challenge_view
 from bot.utils.converters import MatchOption, MatchTransformer, implied_match, require_guild, the_match
 from bot.utils.images import image_file
 from bot.utils.messages import match_link, notify, queue_result, retire_previous_board, send_to_match
-from bot.utils.names import escape, member_name, names_of, server_name
+from bot.utils.names import addressed, escape, may_ping, member_name, names_of, server_name
 from bot.utils.queues import member_key, queues
 from games import GAMES
+from i18n import _
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -190,10 +191,20 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         await retire_previous_board(finished.id)
 
     async def _called_off(self, interaction: discord.Interaction[NapkinBot], aborted: MatchRecord) -> None:
-        """Answer a resignation or an agreed draw that came before every side had moved: the match is aborted."""
-        await respond(interaction, f"Match #{aborted.id} is aborted: it ended before both sides had moved, so it "
-                                   "counts for nobody (as on lichess, a match is only resigned or drawn once both "
-                                   "sides have moved).", allowed_mentions=discord.AllowedMentions.none())
+        """Answer a resignation or an agreed draw that came before every side had moved: the match is aborted, and
+        the other player (who accepted the challenge) is told, mentioned unless they turned pings off."""
+        others = [seat for seat in aborted.seats if seat.user_id != interaction.user.id and not seat.is_computer]
+        if others:
+            other = others[0]
+            text = _("{member}, match #{match} is called off: it ended before both sides had moved, so it counts for "
+                     "nobody. A match can only be resigned or drawn once both sides have moved.",
+                     member=addressed(other.user_id, other.display_name, other.pings), match=str(aborted.id))
+            mentions = may_ping(other.user_id, other.pings)
+        else:
+            text = _("Match #{match} is called off: it ended before both sides had moved, so it counts for nobody. A "
+                     "match can only be resigned or drawn once both sides have moved.", match=str(aborted.id))
+            mentions = discord.AllowedMentions.none()
+        await respond(interaction, text, allowed_mentions=mentions)
         await retire_previous_board(aborted.id)
 
     # ------------------------------------------------------------ commands
