@@ -193,8 +193,11 @@ def _invite_url(args: argparse.Namespace) -> int:
         client_id = application_id(token.get_secret_value()) if token is not None else None
         if client_id is None:
             print(invite_url(PLACEHOLDER))
-            print(f"napkin invite-url: no --client-id and no bot token in DISCORD_TOKEN: replace {PLACEHOLDER} with "
-                  "your application's id (Developer Portal, General Information).", file=sys.stderr)
+            why = ("DISCORD_TOKEN does not look like a bot token (it should start with the application's id in "
+                   "base64; copy it again from the Developer Portal, Bot, Reset Token)" if token is not None
+                   else "no --client-id and DISCORD_TOKEN is not set")
+            print(f"napkin invite-url: {why}: replace {PLACEHOLDER} with your application's id (Developer Portal, "
+                  "General Information).", file=sys.stderr)
             return 0
     print(invite_url(client_id))
     return 0

@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 
 GAME = "napkin_chess"
 SIZES = ("2", "3", "4")
-FREE_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=member_key)
+FREE_USES = 3
+"""``/napkin free`` uses a minute per member (docs/playing.md, "Rests between uses")."""
+FREE_COOLDOWN = app_commands.checks.cooldown(FREE_USES, 60.0, key=member_key)
 """``/napkin free`` renders a map: at most three a minute per member."""
 
 

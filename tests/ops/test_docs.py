@@ -58,6 +58,8 @@ def test_invite_url_takes_the_id_given_else_the_tokens_else_says_to_fill_it_in()
         placeholder = _napkin(token=missing)
         assert placeholder.returncode == 0 and placeholder.stdout.strip() == invite_url(PLACEHOLDER)
         assert len(placeholder.stderr.splitlines()) == 1 and PLACEHOLDER in placeholder.stderr
+        said = "DISCORD_TOKEN does not look like a bot token" if missing else "DISCORD_TOKEN is not set"
+        assert said in placeholder.stderr, placeholder.stderr  # what is wrong, as it is
 
 
 async def test_every_metric_the_bot_exports_is_explained_and_the_alert_names_only_real_ones(tmp_path: Path) -> None:
@@ -90,3 +92,22 @@ def test_the_readme_keeps_its_first_screen_and_points_to_the_docs() -> None:
     assert "](docs/playing.md)" in readme and "](docs/operating.md)" in readme
     assert "](operating.md)" in (ROOT / "docs" / "playing.md").read_text()
     assert "NAPKIN_SHARD_IDS" not in readme  # the admins' material has one home
+
+
+def test_the_players_docs_name_every_start_option_and_every_rest_between_uses() -> None:
+    from bot.exts.match import _cog, _options, _review
+    from bot.exts.tournament import _create
+    from bot.games import napkin_chess
+    from games import GAMES
+
+    playing = (ROOT / "docs" / "playing.md").read_text()
+    for key in ("chopsticks", "differences", "groebner_nim", "napkin_chess", "polygons"):
+        row = next(line for line in playing.splitlines() if line.startswith(f"| `/{GAMES[key].command} start` |"))
+        assert all(f"`{option.name}`" in row for option in GAMES[key].options), (key, row)
+
+    rests = dict(re.findall(r"^\| (.+?) \| (\d+) \|$", playing, flags=re.MULTILINE))
+    assert {name: int(uses) for name, uses in rests.items()} == {
+        "`/<game> start`": _options.START_USES, "**Rematch** (button)": _cog.REMATCH_RATE,
+        "`/match board`": _cog.BOARD_REPOSTS, "`/match history`": _cog.HISTORY_USES,
+        "`/match review`": _review.REVIEW_USES, "`/napkin free`": napkin_chess.FREE_USES,
+        "`/tournament create`": _create.CREATE_USES}

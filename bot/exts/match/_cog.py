@@ -42,7 +42,9 @@ REMATCH_RATE = 10
 BOARD_REPOSTS = 5
 """Boards a member may post again with ``/match board`` in a minute (a re-post mentions nobody; more is a flood)."""
 BOARD_COOLDOWN = app_commands.checks.cooldown(BOARD_REPOSTS, 60.0, key=member_key)
-HISTORY_COOLDOWN = app_commands.checks.cooldown(2, 60.0, key=member_key)
+HISTORY_USES = 2
+"""``/match history`` uses a minute per member (docs/playing.md, "Rests between uses")."""
+HISTORY_COOLDOWN = app_commands.checks.cooldown(HISTORY_USES, 60.0, key=member_key)
 """``/match history`` renders a whole replay: at most twice a minute per member."""
 
 

@@ -23,7 +23,7 @@ from bot.service import ServiceError, load_state
 from bot.texts import plural
 from bot.utils.converters import AUTOCOMPLETE_LIMIT, MatchTransformer, implied_match, match_option, the_match
 from bot.utils.queues import member_key
-from games import Game, MoveCommand, MoveParam, Option, RulesError
+from games import LEVELS, Game, MoveCommand, MoveParam, Option, RulesError
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -32,7 +32,6 @@ log = logging.getLogger(__name__)
 
 DAYS_CHOICES = [app_commands.Choice(name=plural(d, "day"), value=d) for d in (1, 2, 3, 5, 7, 14)] + [
     app_commands.Choice(name="no limit", value=0)]
-LevelOption = Literal["easy", "medium", "hard", "perfect"]
 """The computer's levels a start command offers (every game's; a level a game or variant lacks is refused at start)."""
 SeatOption = Literal["first", "second"]
 START_DESCRIPTIONS: dict[str, str] = {
@@ -43,7 +42,9 @@ START_DESCRIPTIONS: dict[str, str] = {
 }
 
 
-START_COOLDOWN = app_commands.checks.cooldown(10, 60.0, key=member_key)
+START_USES = 10
+"""``/<game> start`` uses a minute per member (docs/playing.md, "Rests between uses")."""
+START_COOLDOWN = app_commands.checks.cooldown(START_USES, 60.0, key=member_key)
 """Every game's ``start`` shares one per-member cooldown: at most 10 starts (challenges, computer or solitaire
 matches) a minute."""
 
@@ -102,8 +103,10 @@ def start_command(game: Game[Any, Any]) -> app_commands.Command[Any, ..., None]:
                                       given.get("days"), given.get("seat"))
 
     start.__qualname__ = start.__name__ = "start"
+    # the levels this game has (``perfect`` only where a game is solved): a level it lacks is never offered
+    levels = Literal[tuple(level for level in LEVELS if level in game.level_descriptions)]  # type: ignore[valid-type]
     params: list[tuple[str, Any]] = [
-        ("opponent", Optional[discord.Member]), ("level", Optional[LevelOption]),  # noqa: UP045
+        ("opponent", Optional[discord.Member]), ("level", Optional[levels]),  # noqa: UP045
         ("days", Optional[int]), ("seat", Optional[SeatOption]),  # noqa: UP045
         *((option.name, option_annotation(option)) for option in game.options)]
     descriptions = {**START_DESCRIPTIONS, **{option.name: option.command_description() for option in game.options}}

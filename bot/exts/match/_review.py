@@ -53,7 +53,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REVIEW_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=member_key)
+REVIEW_USES = 3
+"""``/match review`` uses a minute per member (docs/playing.md, "Rests between uses")."""
+REVIEW_COOLDOWN = app_commands.checks.cooldown(REVIEW_USES, 60.0, key=member_key)
 """``/match review`` searches: at most three a minute per member."""
 REVIEW_WAIT = 3 * REVIEW_SECONDS
 """Seconds a review may take once its turn came before it is given up (the review bounds its own work first)."""

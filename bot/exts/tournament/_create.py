@@ -41,7 +41,9 @@ CREATE_DESCRIPTIONS: dict[str, str] = {
     "rated": "Whether its games count for the ratings (default yes)",
     "computer": "Enter the computer too, at this level",
 }
-CREATE_COOLDOWN = app_commands.checks.cooldown(3, 60.0, key=member_key)
+CREATE_USES = 3
+"""``/tournament create`` uses a minute per member (docs/playing.md, "Rests between uses")."""
+CREATE_COOLDOWN = app_commands.checks.cooldown(CREATE_USES, 60.0, key=member_key)
 """At most three tournaments created a minute per member."""
 
 
