@@ -95,8 +95,7 @@ def test_the_readme_keeps_its_first_screen_and_points_to_the_docs() -> None:
 
 
 def test_the_players_docs_name_every_start_option_and_every_rest_between_uses() -> None:
-    from bot.exts.match import _cog, _options, _review
-    from bot.exts.tournament import _create
+    from bot.exts import match, tournament
     from bot.games import napkin_chess
     from games import GAMES
 
@@ -107,7 +106,7 @@ def test_the_players_docs_name_every_start_option_and_every_rest_between_uses() 
 
     rests = dict(re.findall(r"^\| (.+?) \| (\d+) \|$", playing, flags=re.MULTILINE))
     assert {name: int(uses) for name, uses in rests.items()} == {
-        "`/<game> start`": _options.START_USES, "**Rematch** (button)": _cog.REMATCH_RATE,
-        "`/match board`": _cog.BOARD_REPOSTS, "`/match history`": _cog.HISTORY_USES,
-        "`/match review`": _review.REVIEW_USES, "`/napkin free`": napkin_chess.FREE_USES,
-        "`/tournament create`": _create.CREATE_USES}
+        "`/<game> start`": match.START_USES, "**Rematch** (button)": match.REMATCH_RATE,
+        "`/match board`": match.BOARD_REPOSTS, "`/match history`": match.HISTORY_USES,
+        "`/match review`": match.REVIEW_USES, "`/napkin free`": napkin_chess.FREE_USES,
+        "`/tournament create`": tournament.CREATE_USES}

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.exts.match._cog import BOARD_REPOSTS, REMATCH_RATE, REPLAY_FRAMES, Match, replay_frames
+from bot.exts.match._cog import BOARD_REPOSTS, HISTORY_USES, REMATCH_RATE, REPLAY_FRAMES, Match, replay_frames
 from bot.exts.match._games import game_cog
 from bot.exts.match._news import register as register_news
-from bot.exts.match._options import DAYS_CHOICES, generated_command, option_annotation
+from bot.exts.match._options import DAYS_CHOICES, START_USES, generated_command, option_annotation
 from bot.exts.match._resume import ComputerTurns
-from bot.exts.match._review import review_embed, waiting_text
+from bot.exts.match._review import REVIEW_USES, review_embed, waiting_text
 from bot.exts.match._starts import begin_match, variant_words
 from bot.utils.buttons import DYNAMIC_ITEMS
 from games import GAMES
@@ -28,8 +28,9 @@ if TYPE_CHECKING:
     from bot.client import NapkinBot
 
 
-__all__ = ["BOARD_REPOSTS", "DAYS_CHOICES", "REMATCH_RATE", "REPLAY_FRAMES", "begin_match", "generated_command",
-           "option_annotation", "replay_frames", "review_embed", "setup", "variant_words", "waiting_text"]
+__all__ = ["BOARD_REPOSTS", "DAYS_CHOICES", "HISTORY_USES", "REMATCH_RATE", "REPLAY_FRAMES", "REVIEW_USES",
+           "START_USES", "begin_match", "generated_command", "option_annotation", "replay_frames", "review_embed",
+           "setup", "variant_words", "waiting_text"]
 
 
 async def setup(bot: NapkinBot) -> None:

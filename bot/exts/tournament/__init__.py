@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.exts.tournament._cog import Tournament
-from bot.exts.tournament._create import create_command
+from bot.exts.tournament._create import CREATE_USES, create_command
 from bot.exts.tournament._rounds import TournamentRounds
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
 
-__all__ = ["setup"]
+__all__ = ["CREATE_USES", "setup"]
 
 
 async def setup(bot: NapkinBot) -> None:
