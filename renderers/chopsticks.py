@@ -224,7 +224,7 @@ def _draw_last_move_arrow(draw: ImageDraw.ImageDraw, state: ChopsticksState) -> 
         _arrow(draw, (tip_x, top - 2), (tip_x, top + 16), width=7)
 
 
-_RULE_WORDS = {"cutoff": N_("cutoff"), "rollover": N_("rollover"), "self-taps": N_("self-taps"),
+_RULE_WORDS = {"cutoff": N_("no rollover"), "rollover": N_("rollover"), "self-taps": N_("self-taps"),
                "no self-taps": N_("no self-taps"), "transfer": N_("transfer splits"), "even": N_("even splits"),
                "none": N_("no splits"), "suicide": N_("suicide splits"), "swaps": N_("swaps")}
 """The words of each rule variant (a list of terms, for the board's rules line and the alt text)."""

@@ -93,7 +93,7 @@ async def test_boards_are_in_the_servers_language_and_answers_in_the_members(sim
     assert f"<@{world['alice'].id}>, à vous de jouer · délai <t:" in board.content
     assert "Pour jouer : `/chopsticks move notation:" in board.content
     (image,) = board.attachments
-    assert image.description.startswith("Plateau de Baguettes, coup 0. Règles : coupure, tapes sur soi, "
+    assert image.description.startswith("Plateau de Baguettes, coup 0. Règles : sans rollover, tapes sur soi, "
                                         "partages libres."), image.description
     words = {text.text for text in drawn}
     assert {"Baguettes", "alice au trait", "premier joueur", "second joueur", "gauche", "droite"} <= words, words
