@@ -8,10 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import PRIVATE, respond
+from bot.answers import PRIVATE, language_of, respond
 from bot.service import load_state
 from bot.utils.converters import match_option, the_match
 from games.groebner_nim import GroebnerNimState, format_stick
+from i18n import Listed, _
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -30,6 +31,10 @@ class Commands(commands.Cog):
         record = await the_match(interaction, match, GAME)
         state = load_state(record)
         assert isinstance(state, GroebnerNimState)
-        lines = [f"`{index}`: {format_stick(stick)}" for index, stick in enumerate(state.sticks, start=1)]
-        picked = ", ".join(state.format_move(p) for p in state.picked) or "none"
-        await respond(interaction, "\n".join(lines) + f"\nPicked pairs: {picked}", private=True)
+        # every polynomial and pair in a code span: what a player copies keeps its `*` and `^` (Markdown would eat them)
+        lines = [f"`{index}`: `{format_stick(stick)}`" for index, stick in enumerate(state.sticks, start=1)]
+        pairs = [f"`{state.format_move(pair)}`" for pair in state.picked]
+        picked = (_("Picked pairs: {pairs}.", pairs=Listed(tuple(pairs))) if pairs
+                  else _("No pair picked yet."))
+        reader = language_of(interaction, private=True)
+        await respond(interaction, "\n".join([*lines, picked.render(reader)]), private=True)
