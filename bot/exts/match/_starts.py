@@ -83,6 +83,8 @@ def variant_words(game: str, variant: dict[str, Any]) -> str:
         if value is None or value == defaults.get(name) or name not in options:
             continue
         label = name.replace("_", " ")
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # a width of 20, as typed, not 20.0
         if isinstance(value, bool):
             words.append(label if value else f"no {label}")
         elif isinstance(value, list | tuple):

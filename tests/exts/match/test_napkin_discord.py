@@ -72,3 +72,12 @@ async def test_malformed_placements_are_refused(simcord_env, db: Database) -> No
         assert result.ephemeral, (size, x, y)
         assert result.response.content
     assert await snapshot(db) == before
+
+
+async def test_a_challenge_names_its_napkin_as_typed(simcord_env, db: Database) -> None:
+    world = World(simcord_env, "alice", "bob")
+    start = await world["alice"].slash(world.channel, "napkin start", opponent=world["bob"], width=20, height=24)
+    assert "width 20 · height 24" in start.response.content and "20.0" not in start.response.content
+    await world["bob"].click(start.response, label="Accept")
+    match = await stored(db, await only_match_id(db))
+    assert (match.variant["width"], match.variant["height"]) == (20, 24)  # the napkin asked for
