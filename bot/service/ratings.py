@@ -98,8 +98,9 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> dict[str, list[int]
     for unrated or aborted matches).
 
     Returns:
-        each rated human's displayed rating before and after (``{"<user id>": [before, after]}``) when ratings
-        changed (a duel between members), else ``None``.
+        each rated human's displayed rating before and after, and whether each was provisional (1) or not (0)
+        (``{"<user id>": [before, after, provisional before, provisional after]}``, as ``/stats`` marks it with
+        ``?``), when ratings changed (a duel between members), else ``None``.
     """
     if match.status != "finished" or not match.rated or match.outcome is None:
         return None
@@ -139,7 +140,10 @@ def record_result(tx: Tx, match: MatchRecord, now: float) -> dict[str, list[int]
             old = before_game[record.user_id]
             before = display_rating(old.mu, old.sigma)  # as the leaderboard showed it
             record.mu, record.sigma = team[0].mu, team[0].sigma
-            changes[str(record.user_id)] = [before, display_rating(record.mu, record.sigma)]
+            changes[str(record.user_id)] = [
+                before, display_rating(record.mu, record.sigma),
+                int(uncertainty.is_provisional(old.games, old.sigma, old.updated_at, now)),
+                int(uncertainty.is_provisional(record.games, record.sigma))]
     for record in records:
         if record is not None:
             tx.put_rating(record, now)

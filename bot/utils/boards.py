@@ -241,9 +241,11 @@ def _turn_lines(match: MatchRecord, board: Board) -> list[str]:
     return [line.format(name=escape(seat.display_name), due=due)]
 
 
-def rating_change(name: str, before: int, after: int) -> str:
-    """``"alice 1000 → 1012 (+12)"``."""
-    return f"{escape(name)} {before} → {after} ({after - before:+d})".replace("-", "−")
+def rating_change(name: str, before: int, after: int, provisional_before: int = 0, provisional_after: int = 0) -> str:
+    """``"alice 1000? → 1012? (+12)"``: a provisional rating marked ``?`` as ``/stats`` marks it (matches recorded
+    before the marks were stored show none)."""
+    marked_before, marked_after = ("?" if provisional_before else ""), ("?" if provisional_after else "")
+    return f"{escape(name)} {before}{marked_before} → {after}{marked_after} ({after - before:+d})".replace("-", "−")
 
 
 def board_mentions(match: MatchRecord, board: Board | None = None) -> discord.AllowedMentions:

@@ -237,7 +237,9 @@ async def test_the_final_board_shows_rating_changes_and_offers_a_rematch(simcord
     match_id = await _finished_duel(world, db)
     final = world.thread().last_message
     assert "bob resigned: **alice** wins." in final.content
-    assert re.search(r"Ratings: alice \d+ → \d+ \(\+\d+\), bob \d+ → \d+ \(−\d+\)", final.content), final.content
+    # new members: provisional ratings, marked ? as /stats marks them
+    assert re.search(r"Ratings: alice \d+\? → \d+\? \(\+\d+\), bob \d+\? → \d+\? \(−\d+\)", final.content), \
+        final.content
     stored_match = await stored(db, match_id)
     assert set(stored_match.rating_changes) == {str(world["alice"].id), str(world["bob"].id)}
     offered = await world["bob"].click(final, label="Rematch")

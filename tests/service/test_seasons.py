@@ -78,7 +78,7 @@ async def test_the_next_game_after_time_away_starts_from_the_grown_sigma(db: Dat
     # the change shown on the final board starts from the rating the leaderboard showed (its last game's)
     assert finished.rating_changes is not None
     assert finished.rating_changes[str(ALICE.user_id)] == [ratings.display_rating(alice.mu, alice.sigma),
-                                                           ratings.display_rating(a.mu, a.sigma)]
+                                                           ratings.display_rating(a.mu, a.sigma), 1, 1]
 
 
 async def jump(env: object, seconds: float) -> None:
