@@ -78,6 +78,8 @@ class Line:
     wins: int
     rating: int
     withdrawn: bool
+    level: str | None = None
+    """The computer's level when this row is the computer (its rating is then the level's, set, not earned)."""
 
 
 def rounds_of(entries: Sequence[TournamentEntryRecord], games: Iterable[TournamentPairingRecord],
@@ -160,7 +162,7 @@ def standings(fmt: str, entries: Sequence[TournamentEntryRecord], games: Iterabl
         if lines and (lines[-1].points, lines[-1].tiebreaks, lines[-1].wins) == (points, tiebreaks, wins):
             rank = lines[-1].rank
         lines.append(Line(rank, entry.user_id, entry.display_name, points, tiebreaks, played, wins, entry.rating,
-                          entry.withdrawn_round is not None))
+                          entry.withdrawn_round is not None, entry.level))
     return lines
 
 

@@ -19,7 +19,7 @@ from bot.contract import EMBED_FIELD_VALUE
 from bot.exts.match import variant_words
 from bot.service.standings import SHORT_TIEBREAKS, TIEBREAKS, Line, points_text, tiebreak_text
 from bot.service.tournament_reading import RoundNews, TournamentView
-from bot.service.tournaments import FORMAT_WORDS
+from bot.service.tournaments import COMPUTER_RATING, FORMAT_WORDS
 from bot.texts import plural
 from bot.utils.images import image_file
 from bot.utils.names import escape
@@ -69,20 +69,30 @@ def heading(tournament: TournamentRecord, completed: int, *, final: bool = False
     return f"standings after round {completed} of {tournament.rounds}"
 
 
+def _who(line: Line) -> str:
+    """What follows a player's name: ``(computer, easy)``, ``(withdrawn)``, both, or nothing."""
+    notes = [f"computer, {line.level}"] if line.level else []
+    notes += ["withdrawn"] if line.withdrawn else []
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
+def _rating(line: Line) -> str:
+    """The rating at the start; the computer's marked ``*``: set by its level, not earned (the footer says so)."""
+    return f"{line.rating}*" if line.level else str(line.rating)
+
+
 def standing_line(line: Line, fmt: str, *, final: bool = False) -> str:
     """One line of the standings embed: ``1. alice · 3½ · BH-1 8½ · SB 10¼ · 4 games · 1234``."""
     first, second = SHORT_TIEBREAKS[fmt]
     mark = PODIUM_MARKS[line.rank - 1] + " " if final and line.rank <= 3 else ""
-    withdrawn = " (withdrawn)" if line.withdrawn else ""
-    return (f"`{line.rank:>3}.` {mark}**{escape(line.name)}**{withdrawn} · {points_text(line.points)} · "
+    return (f"`{line.rank:>3}.` {mark}**{escape(line.name)}**{_who(line)} · {points_text(line.points)} · "
             f"{first} {tiebreak_text(line.tiebreaks[0])} · {second} {tiebreak_text(line.tiebreaks[1])} · "
-            f"{plural(line.games, 'game')} · {line.rating}")
+            f"{plural(line.games, 'game')} · {_rating(line)}")
 
 
 def _cells(line: Line) -> list[str]:
-    name = line.name + (" (withdrawn)" if line.withdrawn else "")
-    return [str(line.rank), name, points_text(line.points), tiebreak_text(line.tiebreaks[0]),
-            tiebreak_text(line.tiebreaks[1]), str(line.games), str(line.rating)]
+    return [str(line.rank), line.name + _who(line), points_text(line.points), tiebreak_text(line.tiebreaks[0]),
+            tiebreak_text(line.tiebreaks[1]), str(line.games), _rating(line)]
 
 
 async def standings_payload(tournament: TournamentRecord, lines: Sequence[Line], completed: int, page: int = 1, *,
@@ -105,8 +115,11 @@ async def standings_payload(tournament: TournamentRecord, lines: Sequence[Line],
     embed.description = text[:EMBED_TEXT]
     first, second = TIEBREAKS[tournament.format]
     short = SHORT_TIEBREAKS[tournament.format]
+    computer = ("; * the computer's rating is set by its level (" + ", ".join(
+        f"{level} {rating}" for level, rating in COMPUTER_RATING.items()) + "), for pairing only"
+        if any(line.level for line in lines) else "")
     embed.set_footer(text=f"page {page} of {pages} · ranked by points, then {first} ({short[0]}), then {second}"
-                          f" ({short[1]}) · rating at the start · /help explains the tie-breaks")
+                          f" ({short[1]}) · rating at the start{computer} · /help explains the tie-breaks")
     embed.set_image(url="attachment://standings.png")
     alt = renderers.standings.alt_text(f"{caption}, page {page} of {pages}", columns, cells)
     return {"embed": embed, "file": image_file(png, "standings.png", alt),

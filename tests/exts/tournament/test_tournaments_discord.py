@@ -332,6 +332,11 @@ async def test_the_computer_entered_plays_its_games_at_once_and_pings_respect_no
     c3 = world["c3"]
     assert f"<@{c3.id}>" not in thanks[0].content and "**c3**" in thanks[0].content  # pings off: named in bold
     assert f"<@{world['c1'].id}>" in thanks[0].content and f"<@{computer_id}>" not in thanks[0].content
+    standings = (await world["c2"].slash(world.channel, "tournament standings", tournament=str(cup.id))).response
+    embed = standings.embeds[0]  # the computer says what it is, and that its rating is its level's, set
+    (line,) = [line for line in embed.description.splitlines() if "(computer, easy" in line]
+    assert line.endswith(" · 800*") and "rating is set by its level (easy 800, medium 1000, hard 1200)" in \
+        embed.footer.text
 
 
 async def test_a_late_entrant_joins_a_running_swiss_with_half_point_byes(simcord_env, db: Database) -> None:
