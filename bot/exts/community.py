@@ -254,7 +254,7 @@ class Community(commands.Cog):
             which = "W/L/D this season, rating after the season's last game" if in_season else "W/L/D"
             left = "" if provisional else "; provisional ratings (?) are left off: provisional:true"
             embed.set_footer(text=f"page {board.page} of {board.pages} · rating 1000 + 40·(μ − 3σ), openskill · "
-                                  f"{which}{left}")
+                                  f"{which}{left} · {await self._computer_note(guild_id)}")
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @leaderboard.autocomplete("season")
@@ -308,7 +308,18 @@ class Community(commands.Cog):
             embed.add_field(name="Tournaments", value=f"{plural(played, 'finished tournament')} · "
                                                       f"{plural(won, 'won', 'won')} · on the podium "
                                                       f"{plural(podiums, 'time')}", inline=False)
+        embed.set_footer(text=await self._computer_note(guild_id))
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _computer_note(self, guild_id: int) -> str:
+        """What ``/stats`` and ``/leaderboard`` say of matches against the computer (this server's
+        ``rate_computer``): ratings never move against it; its matches count in W/L/D only where the server says so;
+        tournament games against it always count in the tournament."""
+        if (await self.bot.services.settings.get(guild_id)).rate_computer:
+            return ("matches against the computer count in W/L/D, never in ratings (tournament games against it "
+                    "count in the tournament)")
+        return ("matches against the computer are not counted here (an admin can count them in W/L/D: /settings "
+                "rate_computer); tournament games against it count in the tournament")
 
     @app_commands.command(name="rules", description="How a game is played, with an example board", extras=PRIVATE)
     @app_commands.describe(game="The game")

@@ -174,6 +174,9 @@ async def test_leaderboard_order_after_a_series(simcord_env, db: Database) -> No
     assert "3/0/0" in lines[0] and "1/2/0" in lines[1] and "0/2/0" in lines[2]
     stats = await world["carol"].slash(world.channel, "stats", user=world["alice"])
     assert "W/L/D 3/0/0" in stats.response.embeds[0].fields[0].value
+    # both say what became of matches against the computer (not counted: the server's default)
+    for embed in (board.response.embeds[0], stats.response.embeds[0]):
+        assert "matches against the computer are not counted here" in embed.footer.text, embed.footer.text
 
 
 async def test_settings_need_manage_server(simcord_env, db: Database) -> None:
