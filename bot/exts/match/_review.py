@@ -104,9 +104,14 @@ def _counts_text(result: Review, seat: int, name: str) -> str:
     if not reviewed:
         return f"{name}: no move reviewed"
     parts = []
-    good = counts.get(0, 0)
+    # a move that gave nothing away in a position already lost is not a good move: said apart
+    lost = sum(1 for move in result.moves if move.seat == seat and move.basis != "none" and not move.severity
+               and move.before is not None and move.before.result == "loss")
+    good = counts.get(0, 0) - lost
     if good:
-        parts.append(f"{good} without loss")
+        parts.append(f"{good} giving nothing away")
+    if lost:
+        parts.append(f"{lost} in a lost position")
     for severity, word, many in ((1, "inaccuracy", "inaccuracies"), (2, "mistake", None), (3, "blunder", None)):
         count = counts.get(severity, 0)
         if count:

@@ -59,7 +59,8 @@ async def test_a_bystander_reviews_a_finished_match(simcord_env, db: Database) -
     assert lines[6] == "7. `self RL` (alice): win → loss · blunder: threw away a forced win; `LL` or `RL` kept the win"
     assert lines[9] == "10. `RR` (bob): win → loss · blunder: threw away a forced win; `split 1 1` kept the win"
     fields = {field.name: field.value for field in embed.fields}
-    assert fields["Players"] == "alice: 6 moves (5 without loss, 1 blunder)\nbob: 5 moves (4 without loss, 1 blunder)"
+    assert fields["Players"] == ("alice: 6 moves (4 giving nothing away, 1 in a lost position, 1 blunder)\n"
+                                 "bob: 5 moves (1 giving nothing away, 3 in a lost position, 1 blunder)")
     assert fields["Turning point"].startswith("Move 10, `RR` by bob: blunder: threw away a forced win")
     # the attached board is the position before move 10, drawn by the game's renderer
     attachment = message.attachments[0]
