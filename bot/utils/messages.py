@@ -192,8 +192,9 @@ async def queue_result(bot: NapkinBot, match: MatchRecord) -> None:
                                     delay=NEWS_RETRY_DELAYS[0])
 
 
-async def notify(interaction: discord.Interaction[Any], text: str) -> None:
-    """Tell the member ``text`` ephemerally (:func:`bot.answers.respond`); a Discord failure is only logged."""
+async def notify(interaction: discord.Interaction[Any], text: Textual) -> None:
+    """Tell the member ``text`` ephemerally (:func:`bot.answers.respond`; a :class:`i18n.Text` in their language); a
+    Discord failure is only logged."""
     try:
         await respond(interaction, text, private=True)
     except discord.HTTPException as error:

@@ -213,3 +213,21 @@ async def test_rules_are_read_in_the_members_language_with_the_example_board(sim
     assert embed.title == "Baguettes : règles" and embed.fields[0].name == "Comment jouer"
     assert embed.fields[-1].name == "Source" and embed.footer.text.startswith("Lancer une partie : /chopsticks start")
     assert shown.response.attachments[0].description.startswith("Exemple de plateau : Baguettes. Plateau de Baguettes")
+
+
+async def test_a_challenge_is_posted_in_the_servers_language_and_refusals_in_the_members(simcord_env,
+                                                                                       languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.server = "fr"
+    languages.members[world["alice"].id] = "de"
+    bob = world["bob"]
+    offered = await world["alice"].slash(world.channel, "chopsticks start", opponent=bob, days=3, rollover=True)
+    text = offered.response.content
+    assert text.startswith(f"**alice** défie <@{bob.id}> à **Baguettes · rollover** (3 jours par coup ; le lanceur du "
+                           "défi joue en premier).\nLe défi expire <t:"), text
+    declined = await bob.click(offered.response, label="Decline")
+    assert declined.response.content.endswith("\nRefusé par **bob**.")
+    refused = await world["alice"].slash(world.channel, "chopsticks start", opponent=bob, level="hard")
+    assert refused.ephemeral
+    assert refused.response.content.startswith("`level:hard` stellt die Stärke des Computers ein"), \
+        refused.response.content

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import discord
 
-from bot.answers import respond, update
+from bot.answers import language_of, respond, update
 from bot.service import BadOption, NotAllowed, Player
-from bot.texts import plural
 from bot.utils.boards import Board
 from bot.utils.buttons import challenge_view
 from bot.utils.computer import computer_answers
@@ -20,6 +19,7 @@ from bot.utils.converters import player_of, require_guild
 from bot.utils.messages import notify, post_board, send_dm
 from bot.utils.names import addressed, escape, may_ping, plain_name, server_name
 from games import GAMES, Level, Option
+from i18n import Channel, Moment, Text, _, n_
 from storage import ChallengeRecord, MatchRecord, MemberPrefs
 
 if TYPE_CHECKING:
@@ -64,21 +64,24 @@ async def begin_match(bot: NapkinBot, match: MatchRecord, origin: discord.abc.Me
     current, state = (results[-1].match, results[-1].after) if results else (match, None)
     posted = await post_board(bot, current, state, Board(results=results, first=True)) is not None
     if interaction is not None and not posted:
-        await notify(interaction, f"Match #{match.id} has started, but I could not post its board in "
-                                  f"<#{match.post_channel_id}> (I may lack permission to send messages or attach "
-                                  "files there); `/match board` shows it, and moves work as usual.")
+        await notify(interaction, _("Match #{match} has started, but I could not post its board in {channel} (I may "
+                                    "lack permission to send messages or attach files there); `/match board` shows "
+                                    "it, and moves work as usual.", match=str(match.id),
+                                    channel=Channel(match.post_channel_id)))
     elif interaction is not None and not interaction.response.is_done():
-        await notify(interaction, f"Match #{match.id} starts in <#{match.post_channel_id}>.")
+        await notify(interaction, _("Match #{match} starts in {channel}.", match=str(match.id),
+                                    channel=Channel(match.post_channel_id)))
     return current
 
 
-def variant_words(game: str, variant: dict[str, Any]) -> str:
-    """The variant in words (``"Chopsticks · rollover · no self-taps"``): the game's title, then each option that
-    differs from its default, as ``name value`` or, for on/off options, ``name`` / ``no name``."""
+def variant_words(game: str, variant: dict[str, Any], language: str | None = None) -> str:
+    """The variant in words in ``language`` (``"Chopsticks · rollover · no self-taps"``; ``None``: English): the
+    game's title, then each option that differs from its default, as ``name value`` or, for on/off options, ``name``
+    / ``no name`` (option names stay as players type them)."""
     declared = GAMES[game]
     options: dict[str, Option] = {option.name: option for option in declared.options}
     defaults = declared.variant_defaults()
-    words = [declared.title]
+    words = [_(declared.title).render(language)]
     for name, value in variant.items():
         if value is None or value == defaults.get(name) or name not in options:
             continue
@@ -86,7 +89,7 @@ def variant_words(game: str, variant: dict[str, Any]) -> str:
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # a width of 20, as typed, not 20.0
         if isinstance(value, bool):
-            words.append(label if value else f"no {label}")
+            words.append(label if value else _("no {option}", option=label).render(language))
         elif isinstance(value, list | tuple):
             words.append(f"{label} {'/'.join(map(str, value))}")
         else:
@@ -94,9 +97,9 @@ def variant_words(game: str, variant: dict[str, Any]) -> str:
     return " · ".join(words)
 
 
-def days_words(days: int) -> str:
+def days_words(days: int) -> Text:
     """``"3 days per move"`` or ``"no time limit"``."""
-    return f"{plural(days, 'day')} per move" if days else "no time limit"
+    return n_("{count} day per move", "{count} days per move", days) if days else _("no time limit")
 
 
 def check_start_options(*, solitaire: bool, against_computer: bool, level: Level | None, seat: str | None) -> None:
@@ -107,10 +110,11 @@ def check_start_options(*, solitaire: bool, against_computer: bool, level: Level
         BadOption: ``level`` without the computer as opponent; ``seat`` in solitaire.
     """
     if level is not None and not against_computer:
-        raise BadOption(f"`level:{level}` sets the computer's strength; pick me as `opponent` to play the computer "
-                        "at that level, or leave `level` out.")
+        raise BadOption(_("`level:{level}` sets the computer's strength; pick me as `opponent` to play the "
+                          "computer at that level, or leave `level` out.", level=level))
     if seat is not None and solitaire:
-        raise BadOption(f"`seat:{seat}` does not apply to solitaire, which is played alone; leave `seat` out.")
+        raise BadOption(_("`seat:{seat}` does not apply to solitaire, which is played alone; leave `seat` out.",
+                          seat=seat))
 
 
 async def start_command(interaction: discord.Interaction[NapkinBot], game: str, variant: dict[str, Any],
@@ -131,16 +135,18 @@ async def start_command(interaction: discord.Interaction[NapkinBot], game: str, 
     solitaire = GAMES[game].seats_for(bot.services.challenges.validate_variant(game, variant)) == 1
     against_computer = opponent is not None and bot.user is not None and opponent.id == bot.user.id
     if opponent is not None and opponent.bot and not against_computer:
-        raise NotAllowed("Other bots cannot play. Challenge a member, or me to play the computer.")
+        raise NotAllowed(_("Other bots cannot play. Challenge a member, or me to play the computer."))
     if solitaire and opponent is not None and not against_computer:
-        raise NotAllowed("Solitaire is played alone: leave `opponent` empty.")
+        raise NotAllowed(_("Solitaire is played alone: leave `opponent` empty."))
     check_start_options(solitaire=solitaire, against_computer=against_computer, level=level, seat=seat)
     if solitaire or against_computer:
         match = await bot.services.challenges.start_solo(
             guild_id=guild_id, channel_id=channel_id, game=game, variant=variant, player=me,
             level=level or "medium", days_per_move=days, player_seat=1 if seat == "second" else 0)
         try:
-            await respond(interaction, f"Match #{match.id} starts: {variant_words(game, match.variant)}.")
+            language = language_of(interaction, private=False)
+            await respond(interaction, _("Match #{match} starts: {variant}.", match=str(match.id),
+                                         variant=variant_words(game, match.variant, language)))
         except discord.HTTPException as error:  # the match is stored; begin_match tells the member
             log.warning("could not announce match %s: %s", match.id, error)
         await begin_match(bot, match, origin, interaction)
@@ -159,19 +165,21 @@ async def post_challenge(interaction: discord.Interaction[NapkinBot], challenge:
     it — and tell the challenger. An invited member who turned pings off is told by direct message."""
     bot = interaction.client
     prefs = await bot.services.vacations.prefs(opponent.id) if opponent is not None else None
-    payload = challenge_payload(challenge, prefs, opponent.display_name if opponent is not None else "")
+    payload = challenge_payload(challenge, prefs, opponent.display_name if opponent is not None else "",
+                                language=language_of(interaction, private=False))
     message: discord.Message | None = None
     try:
         if origin is not None and interaction.channel_id != challenge.channel_id:
             message = await origin.send(**payload)
-            await notify(interaction, f"Your challenge is posted in <#{challenge.channel_id}>.")
+            await notify(interaction, _("Your challenge is posted in {channel}.",
+                                        channel=Channel(challenge.channel_id)))
         else:
             message = await respond(interaction, **payload)  # Discord names the message in its answer
     except (discord.HTTPException, discord.ClientException) as error:
         log.warning("could not post challenge %s: %s; cancelling it", challenge.id, error)
         await bot.services.challenges.cancel(challenge.id)
-        await notify(interaction, "Discord did not take your challenge's message, so I cancelled the challenge "
-                                  "(nobody could have accepted it). Please try again.")
+        await notify(interaction, _("Discord did not take your challenge's message, so I cancelled the challenge "
+                                    "(nobody could have accepted it). Please try again."))
         return
     await tell_challenged(bot, challenge, prefs, message)
     if message is None:  # posted, but its id is unknown: a click on it still answers the truth
@@ -189,23 +197,26 @@ async def _home(interaction: discord.Interaction[NapkinBot]) -> tuple[int, disco
         parent = channel.parent or interaction.client.get_channel(channel.parent_id)
         return channel.parent_id, parent if isinstance(parent, discord.abc.Messageable) else None
     if await interaction.client.services.reading.match_in_thread(interaction.channel_id or 0) is not None:
-        raise NotAllowed("This is a match's thread: start a new match in the channel instead.")
+        raise NotAllowed(_("This is a match's thread: start a new match in the channel instead."))
     return interaction.channel_id or 0, _origin(interaction)
 
 
 def challenge_payload(challenge: ChallengeRecord, opponent: MemberPrefs | None, opponent_name: str = "", *,
-                      rematch_of: int | None = None) -> dict[str, Any]:
+                      rematch_of: int | None = None, language: str | None = None) -> dict[str, Any]:
     """The message of an open challenge: who challenges whom to what, the time control, who moves first, when it
     expires, and the Accept / Decline buttons. It pings only the invited member (``opponent``: their preferences;
     ``None``: an open challenge, anyone may accept), and them only when they allow pings: a member who turned pings
     off is named in bold (and told by direct message: :func:`tell_challenged`)."""
-    who = addressed(opponent.user_id, opponent_name, opponent.pings) if opponent is not None else "anyone"
-    first = "they move first" if challenge.challenger_seat == 1 else "the challenger moves first"
-    again = f" (a rematch of match #{rematch_of})" if rematch_of else ""
-    text = (f"**{escape(challenge.challenger_name)}** challenges {who} to "
-            f"**{variant_words(challenge.game, challenge.variant)}**{again} "
-            f"({days_words(challenge.days_per_move)}; {first}).\n"
-            f"The challenge expires <t:{int(challenge.expires_at)}:R>.")
+    who = addressed(opponent.user_id, opponent_name, opponent.pings) if opponent is not None else _("anyone")
+    first = _("they move first") if challenge.challenger_seat == 1 else _("the challenger moves first")
+    fields = {"challenger": f"**{escape(challenge.challenger_name)}**", "who": who,
+              "variant": f"**{variant_words(challenge.game, challenge.variant, language)}**",
+              "days": days_words(challenge.days_per_move), "first": first}
+    offer = (_("{challenger} challenges {who} to {variant} (a rematch of match #{match}) ({days}; {first}).",
+               match=str(rematch_of), **fields) if rematch_of
+             else _("{challenger} challenges {who} to {variant} ({days}; {first}).", **fields))
+    expires = _("The challenge expires {when}.", when=Moment(challenge.expires_at, relative=True))
+    text = f"{offer.render(language)}\n{expires.render(language)}"
     mentions = may_ping(opponent.user_id, opponent.pings) if opponent is not None else discord.AllowedMentions.none()
     return {"content": text, "view": challenge_view(challenge.id), "allowed_mentions": mentions}
 
@@ -218,9 +229,12 @@ async def tell_challenged(bot: NapkinBot, challenge: ChallengeRecord, opponent: 
         return
     link = message.jump_url if message is not None else \
         f"https://discord.com/channels/{challenge.guild_id}/{challenge.channel_id}"
-    await send_dm(bot, opponent.user_id, f"**{escape(challenge.challenger_name)}** challenges you to "
-                                         f"**{variant_words(challenge.game, challenge.variant)}** in "
-                                         f"**{server_name(bot, challenge.guild_id)}**: {link}")
+    language = await bot.services.languages.member_language(opponent.user_id)
+    await send_dm(bot, opponent.user_id, _(
+        "{challenger} challenges you to {variant} in {server}: {link}",
+        challenger=f"**{escape(challenge.challenger_name)}**",
+        variant=f"**{variant_words(challenge.game, challenge.variant, language)}**",
+        server=f"**{server_name(bot, challenge.guild_id)}**", link=link))
 
 
 async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) -> None:
@@ -235,9 +249,9 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
     match = await bot.services.reading.get_match(match_id, guild_id)
     seat = match.seat_of(interaction.user.id)
     if seat is None:
-        raise NotAllowed(f"Only the players of match #{match_id} can ask for a rematch.")
+        raise NotAllowed(_("Only the players of match #{match} can ask for a rematch.", match=str(match_id)))
     if match.status == "active":
-        raise BadOption(f"Match #{match_id} is still running.")
+        raise BadOption(_("Match #{match} is still running.", match=str(match_id)))
     me = player_of(interaction.user)
     origin = bot.get_channel(match.channel_id)
     messageable = origin if isinstance(origin, discord.abc.Messageable) else None
@@ -247,7 +261,8 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
         started = await bot.services.challenges.start_solo(
             guild_id=guild_id, channel_id=match.channel_id, game=match.game, variant=dict(match.variant), player=me,
             level=level, days_per_move=match.days_per_move, player_seat=1 - seat if others else 0)
-        await notify(interaction, f"Rematch: match #{started.id} starts in <#{match.channel_id}>.")
+        await notify(interaction, _("Rematch: match #{match} starts in {channel}.", match=str(started.id),
+                                    channel=Channel(match.channel_id)))
         await begin_match(bot, started, messageable)
         return
     opponent = others[0]
@@ -256,13 +271,15 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
         opponent=Player(opponent.user_id, opponent.display_name), days_per_move=match.days_per_move,
         challenger_seat=1 - seat)
     if messageable is None:
-        raise NotAllowed("I cannot post in the match's channel any more.")
+        raise NotAllowed(_("I cannot post in the match's channel any more."))
     prefs = await bot.services.vacations.prefs(opponent.user_id)
-    message = await messageable.send(**challenge_payload(challenge, prefs, opponent.display_name,
-                                                         rematch_of=match.id))
+    message = await messageable.send(**challenge_payload(
+        challenge, prefs, opponent.display_name, rematch_of=match.id,
+        language=await bot.services.languages.server_language(guild_id)))
     await bot.services.challenges.set_message(challenge.id, message.id)
     await tell_challenged(bot, challenge, prefs, message)
-    await notify(interaction, f"Rematch offered to {escape(opponent.display_name)} in <#{match.channel_id}>.")
+    await notify(interaction, _("Rematch offered to {name} in {channel}.", name=escape(opponent.display_name),
+                                channel=Channel(match.channel_id)))
 
 
 async def accept_challenge(interaction: discord.Interaction[NapkinBot], challenge_id: int) -> None:
@@ -270,8 +287,9 @@ async def accept_challenge(interaction: discord.Interaction[NapkinBot], challeng
     bot = interaction.client
     guild_id = require_guild(interaction)
     result = await bot.services.challenges.accept(challenge_id, guild_id, player_of(interaction.user))
-    content = (interaction.message.content if interaction.message else "") + \
-        f"\nAccepted by **{escape(interaction.user.display_name)}**: match #{result.match.id}."
+    accepted = _("Accepted by {name}: match #{match}.", name=f"**{escape(interaction.user.display_name)}**",
+                 match=str(result.match.id)).render(language_of(interaction, private=False))
+    content = (interaction.message.content if interaction.message else "") + f"\n{accepted}"
     try:
         await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True),
                      allowed_mentions=discord.AllowedMentions.none())
@@ -286,8 +304,10 @@ async def decline_challenge(interaction: discord.Interaction[NapkinBot], challen
     guild_id = require_guild(interaction)
     challenge = await bot.services.challenges.decline(challenge_id, guild_id, player_of(interaction.user))
     who = escape(interaction.user.display_name)
+    closed = (_("Declined by {name}.", name=f"**{who}**") if challenge.status == "declined"
+              else _("Cancelled by {name}.", name=f"**{who}**"))
     content = (interaction.message.content if interaction.message else "") + \
-        f"\n{challenge.status.capitalize()} by **{who}**."
+        f"\n{closed.render(language_of(interaction, private=False))}"
     await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True),
                  allowed_mentions=discord.AllowedMentions.none())
     if challenge.status == "declined":
@@ -295,7 +315,8 @@ async def decline_challenge(interaction: discord.Interaction[NapkinBot], challen
         try:
             await respond(
                 interaction,
-                f"{addressed(challenge.challenger_id, challenge.challenger_name, pings)}, {who} declined your "
-                f"{GAMES[challenge.game].title} challenge.", allowed_mentions=may_ping(challenge.challenger_id, pings))
+                _("{member}, {who} declined your {game} challenge.",
+                  member=addressed(challenge.challenger_id, challenge.challenger_name, pings), who=who,
+                  game=_(GAMES[challenge.game].title)), allowed_mentions=may_ping(challenge.challenger_id, pings))
         except discord.HTTPException as error:
             log.info("could not tell the challenger of challenge %s: %s", challenge_id, error)
