@@ -22,7 +22,7 @@ from bot.service import load_state
 from bot.utils.boards import how_to_move
 from bot.utils.names import escape
 from games import GAMES
-from i18n import Listed, Text, _
+from i18n import Listed, Text, _, speaking
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -185,8 +185,11 @@ class Help(commands.Cog):
         if not mentioned and (match.seat_of(message.author.id) is None or key in self._hinted):
             return
         self._hinted.add(key)
-        text = (f"{escape(message.author.display_name)}, I cannot read messages: moves are slash commands. "
-                + how_to_move(match, load_state(match)))
+        language = await self.bot.services.languages.server_language(message.guild.id)  # a public reply
+        with speaking(language):
+            how = how_to_move(match, load_state(match))
+        text = _("{name}, I cannot read messages: moves are slash commands. {how}",
+                 name=escape(message.author.display_name), how=how).render(language)
         try:
             await message.reply(text, mention_author=False, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as error:

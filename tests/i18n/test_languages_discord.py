@@ -231,3 +231,14 @@ async def test_a_challenge_is_posted_in_the_servers_language_and_refusals_in_the
     assert refused.ephemeral
     assert refused.response.content.startswith("`level:hard` stellt die Stärke des Computers ein"), \
         refused.response.content
+
+
+async def test_the_hint_in_a_match_thread_is_in_the_servers_language(simcord_env, languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.server = "pt-BR"
+    await _started(world)
+    await world["alice"].send(world.thread(), "LL")
+    (hint,) = [message for message in world.thread().history()
+               if message.author.bot and "ler mensagens" in message.content]
+    assert hint.content.startswith("alice, não consigo ler mensagens: os lances são comandos de barra. "), hint.content
+    assert "`/chopsticks move notation:" in hint.content and "/rules game:chopsticks" in hint.content
