@@ -56,6 +56,7 @@ def _reminders(world: World) -> list[str]:
     return [m.content for m in world.thread().history() if "a third of your time" in m.content]
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 @pytest.mark.parametrize("query", ["due_match_ids", "next_deadline"])
 async def test_a_database_error_is_logged_and_the_next_pass_still_forfeits_on_time(
         simcord_env, db: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,

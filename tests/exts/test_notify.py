@@ -42,6 +42,7 @@ async def test_notify_shows_and_stores_the_members_preferences(simcord_env, db: 
     assert rows == [(world["alice"].id, 1, 1)]
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_direct_message_when_it_becomes_an_opted_in_members_turn_and_at_the_reminder(simcord_env,
                                                                                           db: Database) -> None:
     env = simcord_env
@@ -85,6 +86,7 @@ async def test_closed_direct_messages_never_break_a_move(simcord_env, db: Databa
     assert _dms(world["bob"]) == []
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_member_who_turned_pings_off_is_named_not_pinged(simcord_env, db: Database) -> None:
     env = simcord_env
     world = World(env, "alice", "bob")

@@ -55,6 +55,7 @@ def _posts(env: Any, channel_id: int, since: int, text: str) -> int:
     return found
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_tournament_news_refused_for_good_is_given_up_like_match_news_and_the_organizer_told(
         simcord_env, db: Database) -> None:
     env = simcord_env

@@ -55,6 +55,7 @@ def _thread_of(world: World, match_id: int) -> Any:
     return next(t for t in world.channel.threads if f"#{match_id}:" in (t.name or ""))
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_vacation_pauses_and_resumes_deadlines_exactly(simcord_env, db: Database) -> None:
     env = simcord_env
     world = World(env, "alice", "bob", "carol")
@@ -116,6 +117,7 @@ async def test_a_vacation_pauses_and_resumes_deadlines_exactly(simcord_env, db: 
     assert match.status == "finished" and match.outcome["termination"] == "out_of_time"
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_vacation_ends_itself_when_the_allowance_is_spent_also_across_a_restart(simcord_env,
                                                                                        db: Database) -> None:
     env = simcord_env
@@ -159,6 +161,7 @@ async def test_a_vacation_ends_itself_when_the_allowance_is_spent_also_across_a_
         await reopened.close()
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_vacation_ended_after_a_restart_resumes_exactly(simcord_env, db: Database) -> None:
     env = simcord_env
     world = World(env, "alice", "bob")

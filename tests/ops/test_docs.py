@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from bot.client import NapkinBot
@@ -47,6 +48,7 @@ def _napkin(*arguments: str, token: str | None) -> subprocess.CompletedProcess[s
                           capture_output=True, text=True, timeout=60, check=False)
 
 
+@pytest.mark.slow  # second processes: napkin invite-url run three times
 def test_invite_url_takes_the_id_given_else_the_tokens_else_says_to_fill_it_in() -> None:
     given = _napkin("--client-id", "4242", token=None)
     assert given.returncode == 0 and given.stdout.strip() == invite_url(4242) and given.stderr == ""

@@ -99,6 +99,7 @@ def _move_under_way(play: PlayProcess, port: int, database: Path) -> tuple[threa
     return mover, answer
 
 
+@pytest.mark.slow  # a second process: napkin play started and stopped
 def test_settings_health_metrics_and_json_logs_of_napkin_play(tmp_path: Path) -> None:
     database, port = tmp_path / "play.db", free_port()
     play = start_play(database, {"NAPKIN_COMPUTER_WORKERS": "1", "NAPKIN_METRICS_ADDR": f"127.0.0.1:{port}",
@@ -139,6 +140,7 @@ def test_settings_health_metrics_and_json_logs_of_napkin_play(tmp_path: Path) ->
     ("NAPKIN_LOG_LEVELS", "discord.gateway", "'discord.gateway' is not logger=LEVEL"),
     ("NAPKIN_LOG_LEVELS", "discord.gateway=DEBUG,aiosqlite=LOUD", "'LOUD' is not a logging level"),
 ])
+@pytest.mark.slow  # second processes: napkin started once per bad setting
 @pytest.mark.parametrize("command", ["run", "play"])
 def test_a_bad_size_setting_stops_the_start_with_its_name(tmp_path: Path, command: str, variable: str, value: str,
                                                            problem: str) -> None:

@@ -63,6 +63,7 @@ async def test_a_damaged_row_is_quarantined_and_lists_go_on(simcord_env, db: Dat
     assert (await match_of(db, healthy)).ply == 1, moved
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 @pytest.mark.parametrize("kind", DAMAGE_KINDS)
 async def test_a_damaged_row_due_in_the_pass_does_not_stop_the_others(simcord_env, db: Database,
                                                                       kind: str) -> None:

@@ -86,6 +86,7 @@ async def test_a_move_committed_while_the_pass_runs_gets_no_early_reminder(
     assert await db.fetchall("SELECT * FROM outbox") == []
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 @pytest.mark.parametrize("status", [503])  # discord.py never retries a 503
 async def test_a_reminder_whose_post_fails_is_retried_until_delivered(simcord_env, db: Database, status: int) -> None:
     world = World(simcord_env, "alice", "bob")

@@ -165,6 +165,7 @@ async def _premove_attempts(attempts: Attempts, home: World, away: World, line: 
     return attempts.total - before
 
 
+@pytest.mark.slow  # a sweep: hostile values for every option of every game
 @pytest.mark.parametrize("game", GAME_KEYS)
 async def test_hostile_values_for_every_option_are_refused_and_change_nothing(simcord_env, db: Database,
                                                                               game: str) -> None:

@@ -54,6 +54,7 @@ async def test_a_deleted_thread_falls_back_to_the_channel(simcord_env, db: Datab
     assert "ran out of time" in world.channel.last_message.content
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 @pytest.mark.parametrize("status", [503])
 async def test_a_forfeit_notice_meeting_a_server_error_is_retried(simcord_env, db: Database, status: int) -> None:
     world = World(simcord_env, "alice", "bob")

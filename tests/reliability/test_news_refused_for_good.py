@@ -11,6 +11,8 @@ from bot.service.outbox import NEWS_REFUSED_TRIES
 from storage import Database, ReadTx
 from tests.reliability._support import World
 
+pytestmark = pytest.mark.slow  # a long scenario: news retried through its back-off in real time
+
 
 def _dms(member: Any) -> list[str]:
     return [message.content for message in member.user.dm_channel.history()]

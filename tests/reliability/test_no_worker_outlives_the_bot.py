@@ -83,6 +83,7 @@ async def test_no_worker_outlives_a_bot_that_played_a_computer_duel_and_refused_
     assert bot.computer.reviews == 0  # refused before any review was asked of the workers
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_restart_whose_start_up_work_outlasts_simcords_five_seconds_still_comes_up(
         simcord_env: Any, db: Database) -> None:
     # "bot did not settle while advancing time": a restarted bot resumes the computer turns a crash left (worker

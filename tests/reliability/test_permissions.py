@@ -33,6 +33,7 @@ pytestmark = pytest.mark.both_backends
 NO_RIGHT = ("not playing", "not your turn")
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 @pytest.mark.parametrize("game", GAME_KEYS)
 async def test_only_seated_players_act(simcord_env, db: Database, game: str) -> None:
     require_game(game)

@@ -120,6 +120,7 @@ async def test_a_member_with_pings_off_is_challenged_in_bold_and_told_by_direct_
     assert _pings(env, bob.id, since) == 0
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_member_with_pings_off_is_never_mentioned_whatever_happens(simcord_env, db: Database) -> None:
     # boards, reminders, draw offers, extra time, final boards, rematches, declines and expiries
     env = simcord_env

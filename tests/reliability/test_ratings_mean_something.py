@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.service import Player, Services, load_state
 from bot.service.ratings import PAIR_RATED_PER_DAY
 from bot.utils.boards import headline
@@ -76,6 +78,7 @@ async def test_rated_results_between_the_same_two_members_count_three_times_a_da
     assert not (await _rated_win(services, ALICE, BOB)).rated
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_rating_built_on_one_opponent_shows_in_stats(simcord_env, db: Database) -> None:
     env = simcord_env
     world = World(env, "alice", "bob", "carol")

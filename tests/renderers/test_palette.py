@@ -144,6 +144,7 @@ OFF_PALETTE_SHARE = 0.0005
 Text drawn with FreeType's 256 coverages put about 3 % of a board's pixels there."""
 
 
+@pytest.mark.slow  # a sweep: every game's boards drawn and their pixels read
 @pytest.mark.parametrize("key", list(LARGEST))
 def test_every_board_is_drawn_in_its_palette_colours(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     drawn: list[tuple[Image.Image, Image.Image]] = []

@@ -84,6 +84,7 @@ async def test_turns_alternate_between_servers_whatever_they_asked_first() -> No
     assert order == ["a0", "b0", "a1", "b1", "a2", "a3"]
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_move_requested_while_reviews_fill_the_long_lane_is_answered_before_them() -> None:
     pool = ComputerPool(2)
     pool.start()
@@ -109,6 +110,7 @@ async def test_a_move_requested_while_reviews_fill_the_long_lane_is_answered_bef
         await pool.close()
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_the_last_worker_is_never_taken_by_long_work() -> None:
     pool = ComputerPool(3)
     pool.start()
@@ -166,6 +168,7 @@ async def test_queues_have_caps_and_refuse_politely() -> None:
     assert pool.reviews == 0
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_move_behind_a_full_queue_or_past_its_budget_is_quick_and_says_so() -> None:
     state = GAMES["polygons"].new_state({}).to_dict()
     seen = _Seen()
@@ -281,6 +284,7 @@ async def test_a_pairing_waits_for_at_most_the_piece_under_way_never_for_other_s
         await pool.close()
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_pairings_budget_is_the_cpu_it_uses_not_its_wait_nor_its_sleep(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import bot.service.computer as computer

@@ -99,6 +99,7 @@ async def _series(world: World, db: Database, games: int, winner: str = "alice",
         assert (await stored(db, match_id)).rated
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_rating_left_alone_for_a_year_is_provisional_and_off_the_leaderboard(simcord_env,
                                                                                      db: Database) -> None:
     world = World(simcord_env, "alice", "bob", "carol")
@@ -124,6 +125,7 @@ async def test_a_rating_left_alone_for_a_year_is_provisional_and_off_the_leaderb
     assert "No established ratings yet" in board.response.embeds[0].description
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_seasons_are_separate_standings_while_the_rating_carries_on(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     admins = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))

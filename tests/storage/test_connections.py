@@ -27,6 +27,8 @@ from storage import Database, ReadTx
 from tests.postgres_cluster import Cluster, fresh_database, start_cluster
 from tests.reliability._support import Clock, assert_consistent, legal_texts, service_match
 
+pytestmark = pytest.mark.slow  # the PostgreSQL runs: every test here starts a real PostgreSQL server
+
 GUILD = 77
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 

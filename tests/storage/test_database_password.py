@@ -18,6 +18,8 @@ from psycopg import sql
 from storage import Database, ReadTx, StorageError
 from tests.postgres_cluster import Cluster, start_cluster
 
+pytestmark = pytest.mark.slow  # the PostgreSQL runs: every test here starts a real PostgreSQL server
+
 ROOT = Path(__file__).resolve().parents[2]
 ROLE = "napkin_password"
 PASSWORD = "p@ss:w/rd?#%20&x=1 'single' \"double\" \\back\\slash é€ $HOME ${X} ;--"

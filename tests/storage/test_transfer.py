@@ -36,6 +36,8 @@ from storage.transfer import TransferFailed, TransferRefused, read_rows, transfe
 from tests.postgres_cluster import Cluster, fresh_database
 from tests.reliability._support import Clock, legal_texts, service_match
 
+pytestmark = pytest.mark.slow  # the PostgreSQL runs: every test here starts a real PostgreSQL server
+
 GUILD = 7
 ALICE, BOB, CAROL = Player(11, "alice"), Player(12, "bob"), Player(13, "carol")
 TABLES = {"guild_settings", "matches", "seats", "moves", "challenges", "ratings", "meta", "outbox", "vacations",

@@ -38,6 +38,7 @@ async def _both_sides_moved(world: World) -> None:
         await actor.slash(world.thread(), "chopsticks move", notation=move)
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _match(simcord_env, world, db, days=3)
@@ -58,6 +59,7 @@ async def test_reminder_then_forfeit(simcord_env, db: Database) -> None:
     assert sum("a third of your time" in t for t in _thread_texts(world)) == 1
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_restart_in_the_middle_of_a_deadline_still_forfeits_on_time(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _match(simcord_env, world, db, days=1)
@@ -225,6 +227,7 @@ async def test_active_match_limit_per_member(simcord_env, db: Database) -> None:
     assert listing.response.content.count("Chopsticks vs") == 2
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 @pytest.mark.parametrize("first_moves", [0, 1], ids=["nobody moved", "only alice moved"])
 async def test_a_match_whose_first_move_never_comes_is_aborted_not_forfeited(simcord_env, db: Database,
                                                                              first_moves: int) -> None:
@@ -249,6 +252,7 @@ async def test_a_match_whose_first_move_never_comes_is_aborted_not_forfeited(sim
     assert await db.read(ReadTx.ratings_of_game, world.guild.id, "chopsticks") == []
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_give_time_moves_the_opponents_deadline_by_a_day(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob", "carol")
     match_id = await _match(simcord_env, world, db, days=2)

@@ -17,6 +17,9 @@ from tests.bot.helpers import World, command_for, only_match_id, stored
 from tests.reliability._support import GAME_KEYS, solitaire_variant, start_command
 
 MAX_PLIES = 400
+LONG_MATCHES = {"polygons"}
+"""Games whose random whole match runs to hundreds of plies: played in ``make test``, left out of ``make test-fast``."""
+WHOLE_MATCH_GAMES = [pytest.param(key, marks=pytest.mark.slow) if key in LONG_MATCHES else key for key in GAME_KEYS]
 PYTHON_REPR = re.compile(r"=True|=False|=None|\[\d+(, \d+)+\]|\{'|\(\d+, \d+\)")
 """Python showing through in a text: ``x=True``, ``[20, 15, 7]``, ``{'n': 8}``, ``(3, 4)``."""
 
@@ -56,7 +59,7 @@ async def _play_out(world: World, db: Database, match_id: int, seed: int) -> Non
     pytest.fail(f"match {match_id} did not end in {MAX_PLIES} plies")
 
 
-@pytest.mark.parametrize("game", GAME_KEYS)
+@pytest.mark.parametrize("game", WHOLE_MATCH_GAMES)
 async def test_two_members_play_a_whole_match_by_commands(simcord_env, db: Database, game: str) -> None:
     world = World(simcord_env, "alice", "bob")
     start = await world["alice"].slash(world.channel, start_command(game), opponent=world["bob"], days=3)
@@ -80,7 +83,7 @@ async def test_two_members_play_a_whole_match_by_commands(simcord_env, db: Datab
     assert f"<@{world['alice'].id}>" in last.content and f"<@{world['bob'].id}>" in last.content
 
 
-@pytest.mark.parametrize("game", GAME_KEYS)
+@pytest.mark.parametrize("game", WHOLE_MATCH_GAMES)
 async def test_a_member_plays_the_computer_to_the_end(simcord_env, db: Database, game: str) -> None:
     world = World(simcord_env, "alice")
     start = await world["alice"].slash(world.channel, start_command(game), opponent=world.bot_member(),

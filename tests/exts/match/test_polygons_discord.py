@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.service import load_state
 from games import GAMES
 from storage import Database
 from tests.bot.helpers import World, command_for, only_match_id, snapshot, stored
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_full_match_by_commands(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     start = await world["alice"].slash(world.channel, "polygons start", opponent=world["bob"], dots=4, size=10)
@@ -51,6 +54,7 @@ async def test_bad_dots_and_segments_are_refused(simcord_env, db: Database) -> N
     assert await snapshot(db) == before
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_komi_match_against_hard(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice")
     await world["alice"].slash(world.channel, "polygons start", opponent=world.bot_member(), level="hard", dots=3,

@@ -231,6 +231,7 @@ async def test_cancel_one_or_all_and_a_replaced_line(simcord_env, db: Database) 
     assert await _lines(db) == [] and (await stored(db, match_id)).ply == 1
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_reply_may_end_the_match_and_an_ended_match_forgets_its_lines(simcord_env, db: Database) -> None:
     world = World(simcord_env, "alice", "bob")
     match_id = await _duel(world, db, game="tictactoe")

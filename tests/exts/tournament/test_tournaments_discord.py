@@ -106,6 +106,7 @@ def _standings_lines(message: Any) -> list[str]:
     return message.embeds[0].description.splitlines()
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_nine_player_four_round_swiss_played_to_the_podium(simcord_env, db: Database) -> None:
     names = [f"p{n}" for n in range(1, 10)]
     world = World(simcord_env, *names)
@@ -181,6 +182,7 @@ ROUND_ROBIN_TABLE = [
 ]
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_six_player_round_robin_ends_with_the_hand_computed_table(simcord_env, db: Database) -> None:
     names = [f"r{n}" for n in range(1, 7)]
     world = World(simcord_env, *names)
@@ -222,6 +224,7 @@ async def test_a_six_player_round_robin_ends_with_the_hand_computed_table(simcor
                                                                                               "podium 0 times")
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_restart_in_the_middle_of_a_round_loses_nothing_and_pairs_nothing_twice(simcord_env,
                                                                                         db: Database) -> None:
     world = World(simcord_env, "a1", "a2", "a3", "a4")
@@ -265,6 +268,7 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing_and_pairs_nothin
         await reopened.close()
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_withdrawal_mid_tournament_keeps_it_correct(simcord_env, db: Database) -> None:
     names = ["w1", "w2", "w3", "w4", "w5"]
     world = World(simcord_env, *names)
@@ -339,6 +343,7 @@ async def test_the_computer_entered_plays_its_games_at_once_and_pings_respect_no
         embed.footer.text
 
 
+@pytest.mark.slow  # a long scenario: days of play or a whole match through SimCord
 async def test_a_late_entrant_joins_a_running_swiss_with_half_point_byes(simcord_env, db: Database) -> None:
     world = World(simcord_env, "l1", "l2", "l3", "l4", "l5")
     cup = await Cup.create(simcord_env, db, world, "l1", name="Open", rounds=4)
