@@ -26,7 +26,7 @@ from games.outcome import Outcome
 from games.search import LEVELS, Level, collector_paused
 from games.state import MoveT, State
 from games.values import Estimate, GameValue, MoveValues
-from i18n import gettext
+from i18n import Text, gettext
 
 StateT = TypeVar("StateT", bound="State[Any]")
 """A game's state type."""
@@ -282,6 +282,11 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
         """Why the match ended, as a phrase (``"both hands are dead"``, ``"out of time"``), in the language being
         spoken (:func:`i18n.speaking`)."""
         return outcome.termination.phrase(self.natural_end)
+
+    @property
+    def title_text(self) -> Text:
+        """The game's title as a placeholder value, rendered in the sentence's language (``Baguettes`` in French)."""
+        return Text(self.title)
 
     @property
     def local_title(self) -> str:

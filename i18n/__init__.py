@@ -28,13 +28,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import babel.numbers
 from babel import Locale, UnknownLocaleError
-from babel.dates import format_datetime, format_timedelta
+from babel.dates import format_datetime, format_skeleton, format_timedelta
 from babel.lists import format_list as _babel_format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -164,6 +164,18 @@ class Channel:
     channel_id: int
 
 
+@dataclass(frozen=True)
+class Period:
+    """A placeholder value that is a calendar month or quarter of a year: written as the locale names it (Babel's
+    date skeletons): ``March 2025`` / ``mars 2025`` / ``marzo de 2025``, ``Q1 2025`` / ``T1 2025``."""
+
+    year: int
+    month: int | None = None
+    """1–12 for a month, else ``None``."""
+    quarter: int | None = None
+    """1–4 for a quarter, else ``None``."""
+
+
 _writers: dict[type, Callable[[Any], str]] = {}
 
 
@@ -193,6 +205,9 @@ def _value(value: Any, locale: str) -> str:
         return format_list([_value(item, locale) for item in value.items], locale, style=value.style)
     if isinstance(value, Duration):
         return format_duration(value.seconds, locale)
+    if isinstance(value, Period):
+        first = date(value.year, value.month or 3 * ((value.quarter or 1) - 1) + 1, 1)
+        return format_skeleton("yMMMM" if value.month else "yQQQ", first, locale=_babel(locale))
     if isinstance(value, Moment | Member | Channel):
         writer = _writers.get(type(value))
         if writer is not None:
@@ -340,6 +355,7 @@ __all__ = [
     "Listed",
     "Member",
     "Moment",
+    "Period",
     "Text",
     "Textual",
     "_",

@@ -26,7 +26,7 @@ from bot.utils.converters import AUTOCOMPLETE_LIMIT, require_guild
 from bot.utils.images import DESCRIPTION_LIMIT, image_file
 from bot.utils.names import escape
 from games import GAMES, State
-from i18n import Listed, Text, _, documents, n_, p_, speaking
+from i18n import Listed, Moment, Text, _, documents, n_, p_, speaking
 from storage import SettingsRecord
 
 LANGUAGE_CHOICES = (
@@ -215,8 +215,8 @@ class Community(commands.Cog):
         solo = solitaire and any(declared.seats_for(demo.variant) == 1 for demo in declared.demo)
         now = self.bot.now()
         if season is not None and season != ALL_TIME and not SEASON_KEY.fullmatch(season):
-            raise BadOption(f"`{quote(season)}` is not a season: a month like `2025-03`, a quarter like `2025-Q1`, "
-                            f"or `{ALL_TIME}` for all time.")
+            raise BadOption(_("`{season}` is not a season: a month like `2025-03`, a quarter like `2025-Q1`, or "
+                              "`{all}` for all time.", season=quote(season), all=ALL_TIME))
         if season is None and not solo:
             season = season_of((await self.bot.services.settings.get(guild_id)).seasons, now)
         in_season = season is not None and season != ALL_TIME and not solo
@@ -224,37 +224,49 @@ class Community(commands.Cog):
             assert season is not None
             board = await self.bot.services.ratings.season(guild_id, game, season, page=page, rows=LEADERBOARD_ROWS,
                                                            everyone=provisional)
-            title = f"{GAMES[game].title} — season {season_words(season)}"
-        else:
-            board = await self.bot.services.ratings.leaderboard(guild_id, game, solitaire=solo, page=page,
+            title = _("{game}: season {season}", game=declared.title_text, season=season_words(season))
+        elif solo:
+            board = await self.bot.services.ratings.leaderboard(guild_id, game, solitaire=True, page=page,
                                                                 rows=LEADERBOARD_ROWS, now=now, everyone=provisional)
-            title = f"{GAMES[game].title} — " + ("solitaire, best against par" if solo else "leaderboard")
-        embed = discord.Embed(title=title, colour=discord.Colour.blurple())
+            title = _("{game}: solitaire, best against par", game=declared.title_text)
+        else:
+            board = await self.bot.services.ratings.leaderboard(guild_id, game, page=page, rows=LEADERBOARD_ROWS,
+                                                                now=now, everyone=provisional)
+            title = _("{game}: leaderboard", game=declared.title_text)
+        reader = language_of(interaction, private=False)
+        embed = discord.Embed(title=title.render(reader), colour=discord.Colour.blurple())
         if not board.standings:
             nobody = solo or provisional or not (await self.bot.services.ratings.leaderboard(
                 guild_id, game, page=1, rows=1, now=now, everyone=True)).standings  # (all time: anyone rated)
-            embed.description = ("No finished rated matches yet." if nobody else
-                                 "No established ratings yet (`provisional:true` ranks everyone who played).")
+            embed.description = (_("No finished rated matches yet.") if nobody else
+                                 _("No established ratings yet (`provisional:true` ranks everyone who "
+                                   "played).")).render(reader)
         else:
             lines = []
             for s in board.standings:
                 if solo:
                     par = f"{s.best_vs_par:+d}" if s.best_vs_par is not None else "–"
-                    lines.append(f"`{s.rank:>2}.` **{escape(s.name)}** · par {par} · "
-                                 f"{plural(s.games, 'game')}")
+                    line = n_("`{rank}.` **{name}** · par {par} · {count} game",
+                              "`{rank}.` **{name}** · par {par} · {count} games", s.games,
+                              rank=f"{s.rank:>2}", name=escape(s.name), par=par)
                 else:
-                    mark = "?" if s.provisional else ""
-                    lines.append(f"`{s.rank:>2}.` **{escape(s.name)}** · {s.rating}{mark} · "
-                                 f"{s.wins}/{s.losses}/{s.draws}")
+                    line = _("`{rank}.` **{name}** · {rating} · {wins}/{losses}/{draws}", rank=f"{s.rank:>2}",
+                             name=escape(s.name), rating=f"{s.rating}{'?' if s.provisional else ''}",
+                             wins=str(s.wins), losses=str(s.losses), draws=str(s.draws))
+                lines.append(line.render(reader))
             embed.description = "\n".join(lines)
         if solo:
-            embed.set_footer(text=f"page {board.page} of {board.pages} · par ±N = best completed game: turns "
-                                  "taken minus par, the fewest turns that complete the basis (lower is better)")
+            footer = _("page {page} of {pages} · par ±N = best completed game: turns taken minus par, the fewest turns "
+                       "that complete the basis (lower is better)", page=str(board.page), pages=str(board.pages))
         else:
-            which = "W/L/D this season, rating after the season's last game" if in_season else "W/L/D"
-            left = "" if provisional else "; provisional ratings (?) are left off: provisional:true"
-            embed.set_footer(text=f"page {board.page} of {board.pages} · rating 1000 + 40·(μ − 3σ), openskill · "
-                                  f"{which}{left} · {await self._computer_note(guild_id)}")
+            which = (_("W/L/D this season, rating after the season's last game") if in_season else _("W/L/D"))
+            footer = (_("page {page} of {pages} · rating 1000 + 40·(μ − 3σ), openskill · {which} · {computer}",
+                        page=str(board.page), pages=str(board.pages), which=which,
+                        computer=await self._computer_note(guild_id)) if provisional else
+                      _("page {page} of {pages} · rating 1000 + 40·(μ − 3σ), openskill · {which}; provisional ratings "
+                        "(?) are left off: provisional:true · {computer}", page=str(board.page),
+                        pages=str(board.pages), which=which, computer=await self._computer_note(guild_id)))
+        embed.set_footer(text=footer.render(reader))
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @leaderboard.autocomplete("season")
@@ -266,8 +278,10 @@ class Community(commands.Cog):
             return []
         game = getattr(interaction.namespace, "game", None)
         seasons = await self.bot.services.ratings.seasons(interaction.guild_id, game if game in GAMES else None)
-        choices = [app_commands.Choice(name=season_words(key), value=key) for key in seasons]
-        choices.append(app_commands.Choice(name="all time", value=ALL_TIME))
+        reader = language_of(interaction, private=True)
+        choices = [app_commands.Choice(name=_("{season}", season=season_words(key)).render(reader), value=key)
+                   for key in seasons]
+        choices.append(app_commands.Choice(name=_("all time").render(reader), value=ALL_TIME))
         needle = current.strip().lower()
         return [c for c in choices if needle in c.name.lower() or needle in c.value][:AUTOCOMPLETE_LIMIT]
 
@@ -282,44 +296,58 @@ class Community(commands.Cog):
         rows = await self.bot.services.ratings.of_member(guild_id, member.id)
         built_on = {found.game: found for found in await self.bot.services.ratings.one_opponent(guild_id, member.id)}
         played, won, podiums = await self.bot.services.tournament_reading.of_member(guild_id, member.id)
-        embed = discord.Embed(title=f"{escape(member.display_name)} — statistics", colour=discord.Colour.blurple())
+        reader = language_of(interaction, private=False)
+        embed = discord.Embed(title=_("{member}: statistics", member=escape(member.display_name)).render(reader),
+                              colour=discord.Colour.blurple())
         if not rows:
-            embed.description = "No finished rated matches yet."
+            embed.description = _("No finished rated matches yet.").render(reader)
         now = self.bot.now()
         for row in rows:
             game, solo = ratings.split_key(row.game)
             if solo:
-                best = f"{row.best_vs_par:+d}" if row.best_vs_par is not None else "none yet"
-                value = f"best {best} against par · {row.wins} completed of {plural(row.games, 'game')}"
-                embed.add_field(name=f"{GAMES[game].title} (solitaire)", value=value, inline=False)
+                value = (n_("best {best} against par · {wins} completed of {count} game",
+                            "best {best} against par · {wins} completed of {count} games", row.games,
+                            best=f"{row.best_vs_par:+d}", wins=row.wins) if row.best_vs_par is not None else
+                         n_("no best against par yet · {wins} completed of {count} game",
+                            "no best against par yet · {wins} completed of {count} games", row.games, wins=row.wins))
+                embed.add_field(name=_("{game} (solitaire)", game=GAMES[game].title_text).render(reader),
+                                value=value.render(reader), inline=False)
                 continue
             rating = ratings.display_rating(row.mu, row.sigma)
             provisional = "?" if uncertainty.is_provisional(row.games, row.sigma, row.updated_at, now) else ""
-            record = f"W/L/D {row.wins}/{row.losses}/{row.draws}"
-            value = f"rating {rating}{provisional} · {record} · {plural(row.games, 'game')}"
+            lines = [n_("rating {rating} · W/L/D {wins}/{losses}/{draws} · {count} game",
+                        "rating {rating} · W/L/D {wins}/{losses}/{draws} · {count} games", row.games,
+                        rating=f"{rating}{provisional}", wins=str(row.wins), losses=str(row.losses),
+                        draws=str(row.draws)).render(reader)]
+            if row.updated_at is not None and now - row.updated_at >= 30 * uncertainty.DAY:
+                lines[0] = _("{record} · last rated game {when}", record=lines[0],
+                             when=Moment(row.updated_at, relative=True)).render(reader)
             one = built_on.get(game)
             if one is not None:  # a rating built on one opponent: for the server's admins (and everyone) to see
-                value += (f"\n{one.against} of {plural(one.wins, 'rated win')} "
-                          f"({round(100 * one.against / one.wins)}%) against one member: {escape(one.name)}")
-            if row.updated_at is not None and now - row.updated_at >= 30 * uncertainty.DAY:
-                value += f" · last rated game <t:{int(row.updated_at)}:R>"
-            embed.add_field(name=GAMES[game].title, value=value, inline=False)
+                lines.append(n_("{against} of {count} rated win ({share}%) against one member: {name}",
+                                "{against} of {count} rated wins ({share}%) against one member: {name}", one.wins,
+                                against=one.against, share=round(100 * one.against / one.wins),
+                                name=escape(one.name)).render(reader))
+            embed.add_field(name=GAMES[game].title_text.render(reader), value="\n".join(lines), inline=False)
         if played:
-            embed.add_field(name="Tournaments", value=f"{plural(played, 'finished tournament')} · "
-                                                      f"{plural(won, 'won', 'won')} · on the podium "
-                                                      f"{plural(podiums, 'time')}", inline=False)
-        embed.set_footer(text=await self._computer_note(guild_id))
+            embed.add_field(name=_("Tournaments").render(reader), value=_(
+                "{played} · {won} · {podiums}",
+                played=n_("{count} finished tournament", "{count} finished tournaments", played),
+                won=n_("{count} won", "{count} won", won),
+                podiums=n_("on the podium {count} time", "on the podium {count} times", podiums)).render(reader),
+                inline=False)
+        embed.set_footer(text=(await self._computer_note(guild_id)).render(reader))
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
-    async def _computer_note(self, guild_id: int) -> str:
+    async def _computer_note(self, guild_id: int) -> Text:
         """What ``/stats`` and ``/leaderboard`` say of matches against the computer (this server's
         ``rate_computer``): ratings never move against it; its matches count in W/L/D only where the server says so;
         tournament games against it always count in the tournament."""
         if (await self.bot.services.settings.get(guild_id)).rate_computer:
-            return ("matches against the computer count in W/L/D, never in ratings (tournament games against it "
-                    "count in the tournament)")
-        return ("matches against the computer are not counted here (an admin can count them in W/L/D: /settings "
-                "rate_computer); tournament games against it count in the tournament")
+            return _("matches against the computer count in W/L/D, never in ratings (tournament games against it "
+                     "count in the tournament)")
+        return _("matches against the computer are not counted here (an admin can count them in W/L/D: /settings "
+                 "rate_computer); tournament games against it count in the tournament")
 
     @app_commands.command(name="rules", description="How a game is played, with an example board", extras=PRIVATE)
     @app_commands.describe(game="The game")

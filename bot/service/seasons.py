@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bot.service import uncertainty
+from i18n import Period
 from storage import RatingRecord, SeasonRecord, Tx
 
 SEASON_SETTINGS: tuple[str, ...] = ("off", "monthly", "quarterly")
@@ -29,15 +30,15 @@ def season_of(setting: str, when: float) -> str | None:
     return None
 
 
-def season_words(season: str) -> str:
-    """A season as players read it: ``March 2025``, ``2025 Q1`` (the key itself when it is neither)."""
-    if "-Q" in season:
-        year, quarter = season.split("-Q", 1)
-        return f"{year} Q{quarter}"
-    try:
-        return dt.datetime.strptime(season, "%Y-%m").strftime("%B %Y")
-    except ValueError:
-        return season
+def season_words(season: str) -> Period | str:
+    """A season as players read it, in their language once rendered: ``March 2025`` / ``mars 2025``, ``Q1 2025`` /
+    ``T1 2025`` (an :class:`i18n.Period`; the key itself when it is neither)."""
+    year, _, part = season.partition("-")
+    if year.isdigit() and part.startswith("Q") and part[1:] in ("1", "2", "3", "4"):
+        return Period(int(year), quarter=int(part[1:]))
+    if year.isdigit() and part.isdigit() and 1 <= int(part) <= 12 and len(part) == 2:
+        return Period(int(year), month=int(part))
+    return season
 
 
 def record(tx: Tx, season: str | None, before: dict[int, RatingRecord], after: list[RatingRecord],

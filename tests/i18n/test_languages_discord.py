@@ -13,7 +13,7 @@ import i18n
 from bot.local_play import Languages
 from renderers._common import recording
 from storage import Database, ReadTx
-from tests.bot.helpers import World, only_match_id, stored
+from tests.bot.helpers import World, both_sides_move, only_match_id, stored
 
 
 def _admin(env, world: World, name: str = "boss"):
@@ -242,3 +242,40 @@ async def test_the_hint_in_a_match_thread_is_in_the_servers_language(simcord_env
                if message.author.bot and "ler mensagens" in message.content]
     assert hint.content.startswith("alice, não consigo ler mensagens: os lances são comandos de barra. "), hint.content
     assert "`/chopsticks move notation:" in hint.content and "/rules game:chopsticks" in hint.content
+
+
+async def test_stats_leaderboard_and_match_lists_follow_who_reads_them(simcord_env, db: Database,
+                                                                      languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.server = "de"
+    languages.members[world["alice"].id] = "pt-BR"
+    await _started(world)
+    match_id = await only_match_id(db)
+    listed = await world["alice"].slash(world.channel, "match list")
+    assert listed.ephemeral  # only alice reads it: in her language
+    line = listed.response.content
+    assert line.startswith(f"#{match_id} Palitinhos contra bob: "), line
+    assert ("**sua vez**, prazo <t:" in line) != ("Vez de bob, prazo <t:" in line), line
+    everywhere = await world["alice"].slash(world.channel, "match list", scope="all")
+    assert everywhere.response.content.startswith("1 partida em andamento em 1 servidor; sua vez em "), \
+        everywhere.response.content
+    await both_sides_move(world, db, match_id)
+    await world["alice"].slash(world.thread(), "match resign")
+    assert (await stored(db, match_id)).status == "finished"
+    stats = await world["alice"].slash(world.channel, "stats", user=world["bob"])
+    assert not stats.ephemeral  # everyone in the channel reads it: in the server's language
+    (embed,) = stats.response.embeds
+    assert embed.title == "bob: Statistik"
+    assert [field.name for field in embed.fields] == ["Stäbchen"]
+    assert re.fullmatch(r"Wertung \d+\? · S/N/R 1/0/0 · 1 Partie", embed.fields[0].value), embed.fields[0].value
+    assert embed.footer.text.startswith("Partien gegen den Computer zählen hier nicht"), embed.footer.text
+    board = await world["alice"].slash(world.channel, "leaderboard", game="chopsticks", provisional=True)
+    (embed,) = board.response.embeds
+    assert embed.title == "Stäbchen: Rangliste"
+    assert embed.description.splitlines()[0].startswith("` 1.` **bob** · ") and "· 1/0/0" in embed.description
+    assert embed.footer.text.startswith("Seite 1 von 1 · Wertung 1000 + 40·(μ − 3σ), openskill · S/N/R · "), \
+        embed.footer.text
+    refused = await world["alice"].slash(world.channel, "leaderboard", game="chopsticks", season="spring")
+    assert refused.ephemeral
+    assert refused.response.content.startswith("`spring` não é uma temporada: um mês como `2025-03`"), \
+        refused.response.content

@@ -12,6 +12,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.service import Player, Services, ratings, seasons, uncertainty
+from i18n import Text
 from storage import Database, ReadTx
 from tests.bot.helpers import World, both_sides_move, stored
 from tests.reliability._support import Clock, service_match, start_discord_match
@@ -40,7 +41,14 @@ def test_a_season_is_named_by_its_month_or_quarter_in_utc() -> None:
     assert seasons.season_of("monthly", march) == "2025-03"
     assert seasons.season_of("quarterly", march) == "2025-Q1"
     assert seasons.season_of("off", march) is None
-    assert seasons.season_words("2025-03") == "March 2025" and seasons.season_words("2025-Q1") == "2025 Q1"
+
+    def words(key: str, locale: str) -> str:
+        return Text("{season}", {"season": seasons.season_words(key)}).render(locale)
+
+    assert words("2025-03", "en") == "March 2025" and words("2025-Q1", "en") == "Q1 2025"
+    assert words("2025-03", "fr") == "mars 2025" and words("2025-Q1", "fr") == "T1 2025"
+    assert words("2025-03", "pt_BR") == "março de 2025" and words("2025-Q1", "de") == "Q1 2025"
+    assert seasons.season_words("2025-13") == "2025-13"
 
 
 PAIR_SPACING = 8 * 3600 + 60

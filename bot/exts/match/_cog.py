@@ -19,7 +19,6 @@ from bot.answers import PRIVATE, defer, language_of, progress, respond
 from bot.exts.match import _moves, _premove, _starts
 from bot.exts.match._review import ReviewCommand
 from bot.service import EXTRA_TIME_LIMIT, ChallengeClosed, Damaged, replay_states
-from bot.texts import plural
 from bot.utils.boards import Board, board_payload, match_outcome
 from bot.utils.buttons import challenge_view
 from bot.utils.converters import MatchOption, MatchTransformer, implied_match, require_guild, the_match
@@ -28,7 +27,7 @@ from bot.utils.messages import match_link, notify, queue_result, retire_previous
 from bot.utils.names import addressed, escape, may_ping, member_name, names_of, server_name
 from bot.utils.queues import member_key, queues
 from games import GAMES
-from i18n import _
+from i18n import Channel, Moment, Text, _, n_
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -82,11 +81,12 @@ def replay_gif(record: MatchRecord, moves: Sequence[Any]) -> tuple[bytes, str]:
     return gif, renderers.replay_alt_text(kept[0], names, len(shown), outcome=outcome)
 
 
-def waiting_note(match_id: int, ahead: int) -> str:
+def waiting_note(match_id: int, ahead: int) -> Text:
     """What a member whose replay of ``match_id`` waits reads, with ``ahead`` replays to be made before it."""
     if ahead == 1:
-        return f"Your replay of match #{match_id} is next: one replay is being made first."
-    return f"Your replay of match #{match_id} is queued: {plural(ahead, 'replay')} ahead of yours."
+        return _("Your replay of match #{match} is next: one replay is being made first.", match=str(match_id))
+    return n_("Your replay of match #{match} is queued: {count} replay ahead of yours.",
+              "Your replay of match #{match} is queued: {count} replays ahead of yours.", ahead, match=str(match_id))
 
 
 LIST_PAGE = 10
@@ -103,30 +103,42 @@ SERVER_LIMIT = 40
 """Characters of a server's name shown in ``/match list scope:all``."""
 
 
-def list_line(match: MatchRecord, user_id: int, server: str | None = None) -> str:
-    """One line of ``/match list``: number, game, opponents, whose move, deadline, who is on vacation until when,
-    where (at most :data:`LIST_LINE` characters). With ``server`` (its name, for ``scope:all``): the number and game
-    link to the match's thread and the server is named (at most :data:`ALL_LINE` characters)."""
-    opponents = ", ".join(escape(s.display_name[:NAME_LIMIT]) for s in match.seats if s.user_id != user_id) or "solo"
+def list_line(match: MatchRecord, user_id: int, locale: str, server: str | None = None) -> str:
+    """One line of ``/match list`` in ``locale``: number, game, opponents, whose move, deadline, who is on vacation
+    until when, where (at most :data:`LIST_LINE` characters). With ``server`` (its name, for ``scope:all``): the
+    number and game link to the match's thread and the server is named (at most :data:`ALL_LINE` characters)."""
+    opponents = (", ".join(escape(s.display_name[:NAME_LIMIT]) for s in match.seats if s.user_id != user_id)
+                 or _("solo").render(locale))
     seat = match.seats[match.current_seat] if match.current_seat is not None else None
-    turn = "**your move**" if seat and seat.user_id == user_id else \
-        f"{escape(seat.display_name[:NAME_LIMIT])} to move" if seat else "over"
-    due = f", deadline <t:{int(match.deadline)}:R>" if match.deadline else ""
-    away = "".join(f" · {escape(s.display_name[:NAME_LIMIT])} on vacation until <t:{int(s.away_until)}:f>"
-                   for s in match.seats if s.user_id != user_id and s.away_until is not None and not s.is_computer)
-    title = f"#{match.id} {GAMES[match.game].title}"
+    turn = (_("**your move**") if seat and seat.user_id == user_id else
+            _("{name} to move", name=escape(seat.display_name[:NAME_LIMIT])) if seat else _("over"))
+    if match.deadline:
+        turn = _("{turn}, deadline {when}", turn=turn, when=Moment(match.deadline, relative=True))
+    parts = [turn.render(locale)]
+    parts.extend(_("{name} on vacation until {when}", name=escape(s.display_name[:NAME_LIMIT]),
+                   when=Moment(s.away_until)).render(locale)
+                 for s in match.seats if s.user_id != user_id and s.away_until is not None and not s.is_computer)
+    title = f"#{match.id} {GAMES[match.game].title_text.render(locale)}"
     if server is None:
-        tail = f"{turn}{due}{away} · <#{match.post_channel_id}>"
-        head = f"{title} vs "
+        parts.append(f"<#{match.post_channel_id}>")
         limit = LIST_LINE
     else:
-        tail = f"{turn}{due}{away} · in **{server[:SERVER_LIMIT]}**"
-        head = f"[{title}]({match_link(match)}) vs "
+        parts.append(_("in **{server}**", server=server[:SERVER_LIMIT]).render(locale))
+        title = f"[{title}]({match_link(match)})"
         limit = ALL_LINE
-    room = limit - len(head) - len(tail) - 2
+    tail = " · ".join(parts)
+    room = limit - len(_("{match} vs {opponents}: {state}", match=title, opponents="", state=tail).render(locale)) - 1
     if len(opponents) > room:
         opponents = opponents[:max(0, room - 1)] + "…"
-    return f"{head}{opponents}: {tail}"
+    return _("{match} vs {opponents}: {state}", match=title, opponents=opponents, state=tail).render(locale)
+
+
+def _page_line(page: int, pages: int, command: str) -> Text:
+    """The last line of a ``/match list`` page: which page it is, and the command for the next one."""
+    if page < pages:
+        return _("Page {page} of {pages} · `{command} page:{next}` for more.", page=page, pages=pages,
+                 command=command, next=str(page + 1))
+    return _("Page {page} of {pages}.", page=page, pages=pages)
 
 
 async def namespace_match(interaction: discord.Interaction[NapkinBot]) -> MatchRecord:
@@ -188,8 +200,9 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         except discord.HTTPException as error:
             log.warning("could not post the final board of match %s: %s", finished.id, error)
             await queue_result(self.bot, finished)
-            await notify(interaction, f"Match #{finished.id} is over and recorded; Discord did not take its final "
-                                      "board, which I will post again shortly (`/match board` shows it now).")
+            await notify(interaction, _("Match #{match} is over and recorded; Discord did not take its final board, "
+                                        "which I will post again shortly (`/match board` shows it now).",
+                                        match=str(finished.id)))
         await retire_previous_board(finished.id)
 
     async def _called_off(self, interaction: discord.Interaction[NapkinBot], aborted: MatchRecord) -> None:
@@ -232,13 +245,13 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             await respond(interaction, "\n".join(damaged), private=True)
             return
         if not matches:
-            await respond(interaction, "You have no active matches here. Start one with `/chopsticks start` or "
-                                       "another game's `start`.", private=True)
+            await respond(interaction, _("You have no active matches here. Start one with `/chopsticks start` or "
+                                         "another game's `start`."), private=True)
             return
-        lines = [list_line(match, interaction.user.id) for match in matches]
+        reader = language_of(interaction, private=True)
+        lines = [list_line(match, interaction.user.id, reader) for match in matches]
         if pages > 1:
-            more = f" · `/match list page:{page + 1}` for more" if page < pages else ""
-            lines.append(f"Page {page} of {pages}{more}.")
+            lines.append(_page_line(page, pages, "/match list").render(reader))
         lines.extend(damaged[:3])  # (a few: the answer must stay within one message)
         await respond(interaction, "\n".join(lines), private=True)
 
@@ -248,21 +261,23 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         matches = [match for match in await self.bot.services.reading.active_matches_anywhere(interaction.user.id)
                    if self.bot.get_guild(match.guild_id) is not None]
         if not matches:
-            await respond(interaction, "You have no active matches in any server we share. Start one with "
-                                       "`/chopsticks start` or another game's `start`.", private=True)
+            await respond(interaction, _("You have no active matches in any server we share. Start one with "
+                                         "`/chopsticks start` or another game's `start`."), private=True)
             return
+        reader = language_of(interaction, private=True)
         pages = -(-len(matches) // ALL_PAGE)
         page = min(page, pages)
         shown = matches[(page - 1) * ALL_PAGE:page * ALL_PAGE]
         servers = len({match.guild_id for match in matches})
         yours = sum(1 for match in matches if match.current_seat is not None
                     and match.seats[match.current_seat].user_id == interaction.user.id)
-        count = plural(len(matches), "active match", "active matches")
-        lines = [f"{count} in {plural(servers, 'server')}; your move in {yours}."]
-        lines.extend(list_line(match, interaction.user.id, server_name(self.bot, match.guild_id)) for match in shown)
+        lines = [_("{matches} in {servers}; your move in {yours}.",
+                   matches=n_("{count} active match", "{count} active matches", len(matches)),
+                   servers=n_("{count} server", "{count} servers", servers), yours=yours).render(reader)]
+        lines.extend(list_line(match, interaction.user.id, reader, server_name(self.bot, match.guild_id))
+                     for match in shown)
         if pages > 1:
-            more = f" · `/match list scope:all page:{page + 1}` for more" if page < pages else ""
-            lines.append(f"Page {page} of {pages}{more}.")
+            lines.append(_page_line(page, pages, "/match list scope:all").render(reader))
         await respond(interaction, "\n".join(lines), private=True, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="board", description="Post the current board of a match again")
@@ -306,7 +321,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         endings = self.bot.services.endings
         if action == "decline":
             await endings.decline_draw(record.id, record.guild_id, interaction.user.id)
-            await respond(interaction, f"{escape(interaction.user.display_name)} declines the draw offer.")
+            await respond(interaction, _("{member} declines the draw offer.",
+                                         member=escape(interaction.user.display_name)))
             return
         updated, agreed = await endings.offer_draw(record.id, record.guild_id, interaction.user.id)
         if agreed and updated.status == "aborted":
@@ -319,8 +335,9 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         pinged = [discord.Object(opponent.user_id)] if opponent.pings else []  # /notify pings:off is respected
         await respond(
             interaction,
-            f"{escape(interaction.user.display_name)} offers a draw. {member_name(opponent)}, answer with "
-            "`/match draw` (offer or accept) or `/match draw action:decline`.",
+            _("{member} offers a draw. {opponent}, answer with `/match draw` (offer or accept) or "
+              "`/match draw action:decline`.", member=escape(interaction.user.display_name),
+              opponent=member_name(opponent)),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=pinged))
 
     @app_commands.command(name="abort", description="Call off a match before both sides have moved")
@@ -330,7 +347,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         record = await the_match(interaction, match)
         await self.bot.services.endings.abort(record.id, record.guild_id, interaction.user.id)
         who = escape(interaction.user.display_name)
-        await respond(interaction, f"Match #{record.id} aborted by {who}; it counts for nobody.",
+        await respond(interaction, _("Match #{match} aborted by {member}; it counts for nobody.", match=str(record.id),
+                                     member=who),
                       allowed_mentions=discord.AllowedMentions.none())
         await retire_previous_board(record.id)
 
@@ -343,13 +361,15 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         updated = await self.bot.services.endings.give_time(record.id, record.guild_id, interaction.user.id)
         seat = updated.seat_of(interaction.user.id)
         given = updated.times_given(seat) if seat is not None else 0
-        deadline = int(updated.deadline or 0)
-        note = (f"{escape(interaction.user.display_name)} gives one more day: the deadline is now <t:{deadline}:f> "
-                f"(extra time {given} of {EXTRA_TIME_LIMIT} from them in this match).")
+        deadline = Moment(updated.deadline or 0)
+        note = _("{member} gives one more day: the deadline is now {deadline} (extra time {given} of {limit} from them "
+                 "in this match).", member=escape(interaction.user.display_name), deadline=deadline, given=given,
+                 limit=EXTRA_TIME_LIMIT)
 
         async def payload() -> dict[str, Any]:
-            built = await board_payload(updated, language=language_of(interaction, private=False))
-            built["content"] = f"{note}\n{built['content']}"
+            language = language_of(interaction, private=False)
+            built = await board_payload(updated, language=language)
+            built["content"] = f"{note.render(language)}\n{built['content']}"
             return built
 
         if interaction.channel_id == updated.post_channel_id:
@@ -359,12 +379,13 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             message = await send_to_match(self.bot, updated, payload)
         except (discord.HTTPException, discord.ClientException) as error:
             log.warning("could not post the board of match %s after extra time: %s", updated.id, error)
-            await notify(interaction, f"One more day given in match #{updated.id} (the deadline is now "
-                                      f"<t:{deadline}:f>); the board could not be posted, `/match board` shows it.")
+            await notify(interaction, _("One more day given in match #{match} (the deadline is now {deadline}); the "
+                                        "board could not be posted, `/match board` shows it.", match=str(updated.id),
+                                        deadline=deadline))
             return
         await retire_previous_board(updated.id, message)
-        await respond(interaction, f"One more day given in match #{updated.id}; the board is in "
-                                   f"<#{updated.post_channel_id}>.", private=True)
+        await respond(interaction, _("One more day given in match #{match}; the board is in {channel}.",
+                                     match=str(updated.id), channel=Channel(updated.post_channel_id)), private=True)
 
     @app_commands.command(name="premove", description="Conditional moves: if your opponent plays X, you answer Y "
                                                       "(only you see them)", extras=PRIVATE)
@@ -407,9 +428,11 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             "moves": [{"ply": m.ply, "seat": m.seat, "move": m.notation, "time": m.created_at} for m in moves],
             "final_state": record.state, "outcome": record.outcome,
         }
-        listing = " ".join(f"{m.ply}. {m.notation}" for m in moves) or "(no moves yet)"
+        listing = " ".join(f"{m.ply}. {m.notation}" for m in moves) or _("(no moves yet)").render(
+            language_of(interaction, private=False))
         if len(listing) > 1700:
             listing = listing[:1700] + " …"
         files = [image_file(gif, f"match-{record.id}.gif", alt),
                  discord.File(io.BytesIO(json.dumps(export, indent=1).encode()), filename=f"match-{record.id}.json")]
-        await respond(interaction, f"**{GAMES[record.game].title}** · match #{record.id}\n{listing}", files=files)
+        await respond(interaction, _("**{game}** · match #{match}\n{moves}", game=GAMES[record.game].title_text,
+                                     match=str(record.id), moves=listing), files=files)
