@@ -367,7 +367,8 @@ def audit_record(game_key: str, record: GameRecord, side: str, audit: Audit | No
             else:
                 audit.exact += 1
                 if values.after.rank < values.before.rank:
-                    audit.flags.append(Flag(record.number, ply, text, values.before.short(), values.after.short(),
+                    audit.flags.append(Flag(record.number, ply, text, str(values.before.short()),
+                                            str(values.after.short()),
                                             tuple(state.format_move(m) for m in values.keeping)))
         state = state.apply(move)
     return audit

@@ -36,6 +36,7 @@ from typing import Any, Literal
 from games.declaration import Game
 from games.state import State
 from games.values import Estimate, GameValue, MoveValues
+from i18n import Listed, Text, _, n_
 
 REVIEW_SECONDS = 20.0
 """Seconds of work (summed over the moves marked) a review may spend before the moves left are reported as not
@@ -77,7 +78,7 @@ class MoveReview:
     move: str
     basis: Literal["exact", "estimate", "choice", "none"]
     severity: Severity
-    verdict: str
+    verdict: Text
     before: GameValue | None = None
     after: GameValue | None = None
     keeping: tuple[str, ...] = ()
@@ -90,22 +91,27 @@ class MoveReview:
         """``True`` when the marks come from a solver."""
         return self.basis == "exact"
 
-    def values_text(self) -> str:
-        """The values in a few characters: ``win → loss``, ``+3 → +1``, ``≈ +2.0 (computer ≈ +3.5)``; or empty."""
+    def values_text(self) -> Text | str:
+        """The values in a few characters: ``win → loss``, ``+3 → +1``, ``≈ +2.0 (computer's move ≈ +3.5)``; or
+        empty."""
         if self.before is not None and self.after is not None:
-            return f"{self.before.short()} → {self.after.short()}"
+            return _("{before} → {after}", before=self.before.short(), after=self.after.short())
         if self.played_estimate is not None:
             if self.hard_estimate is None or self.hard_move == self.move:
                 return self.played_estimate.short()
-            return f"{self.played_estimate.short()} (computer's move {self.hard_estimate.short()})"
+            return _("{played} (computer's move {computer})", played=self.played_estimate.short(),
+                     computer=self.hard_estimate.short())
         return ""
 
-    def line(self, name: str) -> str:
-        """The move as one line for players: ``7. `LR` (alice): win → loss, blunder: threw away a forced win;
-        `RR` kept it`` (``name``: the mover's display name, already escaped for where it is shown)."""
+    def line(self, name: str) -> Text:
+        """The move as one line for players: ``7. `LR` (alice): win → loss · blunder: threw away a forced win;
+        `RR` kept the win`` (``name``: the mover's display name, already escaped for where it is shown)."""
         values = self.values_text()
-        head = f"{self.ply}. `{self.move}` ({name})"
-        return f"{head}: {values} · {self.verdict}" if values else f"{head}: {self.verdict}"
+        if values:
+            return _("{ply}. `{move}` ({name}): {values} · {verdict}", ply=str(self.ply), move=self.move, name=name,
+                     values=values, verdict=self.verdict)
+        return _("{ply}. `{move}` ({name}): {verdict}", ply=str(self.ply), move=self.move, name=name,
+                 verdict=self.verdict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,22 +156,23 @@ class Review:
 # ------------------------------------------------------------------------------------------------ marks
 
 
-def _keeping_text(before: GameValue) -> str:
+def _keeping_text(before: GameValue) -> Text:
     if before.kind == "outcome":
-        return {"win": "kept the win", "draw": "held the draw"}.get(before.result or "", "kept it")
+        return {"win": _("kept the win"), "draw": _("held the draw")}.get(before.result or "", _("kept it"))
     if before.kind == "turns":
-        return f"finished in {before.describe()}"
-    return f"kept {before.describe()}" if before.amount else "held the draw"
+        return _("finished in {value}", value=before.describe())
+    return _("kept {value}", value=before.describe()) if before.amount else _("held the draw")
 
 
-def _alternatives(keeping: Sequence[str], before: GameValue) -> str:
+def _with_alternatives(mark: Text, keeping: Sequence[str], before: GameValue) -> Text:
+    """``mark``, then the moves that kept ``before`` (when there are any): ``…; `LL` or `RR` kept the win``."""
     if not keeping:
-        return ""
-    names = " or ".join(f"`{move}`" for move in keeping)
-    return f"; {names} {_keeping_text(before)}"
+        return mark
+    moves = Listed(tuple(f"`{move}`" for move in keeping), style="or")
+    return _("{mark}; {moves} {kept}", mark=mark, moves=moves, kept=_keeping_text(before))
 
 
-def exact_verdict(before: GameValue, after: GameValue, keeping: Sequence[str] = ()) -> tuple[Severity, str]:
+def exact_verdict(before: GameValue, after: GameValue, keeping: Sequence[str] = ()) -> tuple[Severity, Text]:
     """The severity and mark of a move from the mover's exact values ``before`` (their best) and ``after`` it;
     ``keeping`` names moves that kept ``before`` (shown when the move did not).
 
@@ -176,35 +183,39 @@ def exact_verdict(before: GameValue, after: GameValue, keeping: Sequence[str] = 
         raise ValueError(f"values of kinds {before.kind} and {after.kind} cannot be compared")
     if after.rank >= before.rank:
         if before.kind == "outcome":
-            return 0, {"win": "kept the win", "draw": "held the draw"}.get(before.result or "",
-                                                                          "lost position: every move loses")
-        return 0, "best move"
-    rest = _alternatives(keeping, before)
+            return 0, {"win": _("kept the win"), "draw": _("held the draw")}.get(
+                before.result or "", _("lost position: every move loses"))
+        return 0, _("best move")
     was, now = before.result, after.result
     if was is not None and now is not None and _RESULT_ORDER[now] < _RESULT_ORDER[was]:
-        what = {("win", "draw"): "let a forced win slip to a draw", ("win", "loss"): "threw away a forced win",
-                ("draw", "loss"): "turned a draw into a loss"}[(was, now)]
-        return 3, f"blunder: {what}{rest}"
+        what = {("win", "draw"): _("blunder: let a forced win slip to a draw"),
+                ("win", "loss"): _("blunder: threw away a forced win"),
+                ("draw", "loss"): _("blunder: turned a draw into a loss")}[(was, now)]
+        return 3, _with_alternatives(what, keeping, before)
     lost = before.rank - after.rank
-    if before.kind == "turns":
-        what = f"{lost} turn{'s' if lost != 1 else ''} more than needed"
-    else:
-        what = f"gave away {lost} point{'s' if lost != 1 else ''}"
     severity: Severity = 2 if (lost >= 3 if before.kind == "margin" else lost >= 2) else 1
-    return severity, f"{SEVERITY_NAMES[severity]}: {what}{rest}"
+    if before.kind == "turns":
+        mark = (n_("inaccuracy: {count} turn more than needed", "inaccuracy: {count} turns more than needed", lost)
+                if severity == 1 else
+                n_("mistake: {count} turn more than needed", "mistake: {count} turns more than needed", lost))
+    else:
+        mark = (n_("inaccuracy: gave away {count} point", "inaccuracy: gave away {count} points", lost)
+                if severity == 1 else n_("mistake: gave away {count} point", "mistake: gave away {count} points", lost))
+    return severity, _with_alternatives(mark, keeping, before)
 
 
-def estimate_verdict(played: Estimate, hard: Estimate, hard_move: str, same: bool) -> tuple[Severity, str]:
+def estimate_verdict(played: Estimate, hard: Estimate, hard_move: str, same: bool) -> tuple[Severity, Text]:
     """The severity and mark of a move from the estimates after it (``played``) and after the ``hard`` computer
     player's choice ``hard_move`` (``same``: the move played is that choice)."""
     if same:
-        return 0, "the computer's choice"
+        return 0, _("the computer's choice")
     lost = hard.amount - played.amount
     inaccuracy, mistake = _ESTIMATE_STEPS[played.kind]
     if lost < inaccuracy:
-        return 0, f"as good as the computer's `{hard_move}`"
-    severity: Severity = 2 if lost >= mistake else 1
-    return severity, f"{SEVERITY_NAMES[severity]}: the computer prefers `{hard_move}`"
+        return 0, _("as good as the computer's `{move}`", move=hard_move)
+    if lost >= mistake:
+        return 2, _("mistake: the computer prefers `{move}`", move=hard_move)
+    return 1, _("inaccuracy: the computer prefers `{move}`", move=hard_move)
 
 
 # ------------------------------------------------------------------------------------------------ review
@@ -229,9 +240,12 @@ def _estimate_review(game: Game[Any, Any], state: State[Any], move: Any, ply: in
     same = hard == move or hard_notation == notation
     played = game.estimate(state.apply(move), seat, random.Random(f"{seed}:{ply}:estimate"))
     if played is None:
-        verdict = "the computer's choice" if same else f"the computer would play `{hard_notation}`"
         if solves(game):
-            verdict = f"not solved; {verdict}"
+            verdict = (_("not solved; the computer's choice") if same else
+                       _("not solved; the computer would play `{move}`", move=hard_notation))
+        else:
+            verdict = _("the computer's choice") if same else _("the computer would play `{move}`",
+                                                                move=hard_notation)
         return MoveReview(ply, seat, notation, "choice", 0, verdict, hard_move=hard_notation)
     other = played if same else game.estimate(state.apply(hard), seat, random.Random(f"{seed}:{ply}:estimate"))
     assert other is not None  # a game that estimates one position estimates every one
@@ -284,7 +298,7 @@ def not_reviewed(state: State[Any], after: State[Any], ply: int) -> MoveReview:
     move, seat = after.last_move, state.current_seat
     if move is None or seat is None:
         raise ValueError(f"move {ply} does not follow from a running position")
-    return MoveReview(ply, seat, state.format_move(move), "none", 0, "not reviewed (time ran out)")
+    return MoveReview(ply, seat, state.format_move(move), "none", 0, _("not reviewed (time ran out)"))
 
 
 def assemble(game_key: str, marks: Sequence[MoveReview]) -> Review:

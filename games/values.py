@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
+from i18n import Text, _, n_, p_
+
 MoveT = TypeVar("MoveT")
 """A game's move type: a small frozen, hashable value."""
 
@@ -45,22 +47,27 @@ class GameValue:
             return None
         return "win" if self.amount > 0 else "loss" if self.amount < 0 else "draw"
 
-    def short(self) -> str:
-        """The value in a word or two: ``win``, ``draw``, ``loss``; ``+3``, ``0``, ``−2`` (points); ``5 turns``."""
+    def short(self) -> Text | str:
+        """The value in a word or two: ``win``, ``draw``, ``loss``; ``+3``, ``0``, ``−2`` (points, as they are in
+        every language); ``5 turns`` (a :class:`i18n.Text` where there are words: ``str()`` is the English)."""
         if self.kind == "outcome":
-            return self.result or ""
+            return {"win": p_("value", "win"), "draw": p_("value", "draw"), "loss": p_("value", "loss")}[
+                self.result or "draw"]
         if self.kind == "margin":
             return f"+{self.amount}" if self.amount > 0 else f"−{-self.amount}" if self.amount < 0 else "0"
-        return f"{self.amount} turn{'s' if self.amount != 1 else ''}"
+        return n_("{count} turn", "{count} turns", self.amount)
 
-    def describe(self) -> str:
-        """The value in words: ``a win``, ``a draw``, ``a loss by 2 points``, ``5 turns``."""
+    def describe(self) -> Text:
+        """The value in words: ``a win``, ``a draw``, ``a loss by 2 points``, ``5 turns`` (``str()`` is the
+        English; rendered in any shipped language)."""
         if self.kind == "turns":
-            return self.short()
+            return n_("{count} turn", "{count} turns", self.amount)
         if self.kind == "outcome" or self.amount == 0:
-            return f"a {self.result}"
+            return {"win": _("a win"), "draw": _("a draw"), "loss": _("a loss")}[self.result or "draw"]
         points = abs(self.amount)
-        return f"a {self.result} by {points} point{'s' if points != 1 else ''}"
+        if self.result == "win":
+            return n_("a win by {count} point", "a win by {count} points", points)
+        return n_("a loss by {count} point", "a loss by {count} points", points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +83,11 @@ class Estimate:
     kind: Literal["outcome", "margin"]
     amount: float
 
-    def short(self) -> str:
-        """``≈ +2.5`` (points) or ``≈ 70% to win``."""
+    def short(self) -> Text | str:
+        """``≈ +2.5`` (points) or ``≈ 70% to win`` (a :class:`i18n.Text`: ``str()`` is the English)."""
         if self.kind == "margin":
             return f"≈ {self.amount:+.1f}".replace("-", "−")
-        return f"≈ {round(50 * (self.amount + 1))}% to win"
+        return _("≈ {percent}% to win", percent=round(50 * (self.amount + 1)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,7 @@ def check_exact_marks(result: Review, states: list[State[Any]], value_of: Callab
         if lost:
             assert mark.keeping and all(values[state.parse_move(text)] == best for text in mark.keeping)
             assert len(mark.keeping) <= ALTERNATIVES
-            assert mark.severity >= 1 and any(word in mark.verdict for word in ("kept", "held", "finished"))
+            assert mark.severity >= 1 and any(word in str(mark.verdict) for word in ("kept", "held", "finished"))
         else:
             assert mark.severity == 0 and not mark.keeping
 
@@ -101,7 +101,7 @@ def test_chopsticks_marks_agree_with_a_retrograde_iteration_on_every_move_of_eve
         assert result.basis == "exact" and not result.out_of_time
         check_exact_marks(result, states, chopsticks_value)
         reviewed += len(result.moves)
-        verdicts.update(mark.verdict.split(";")[0] for mark in result.moves)
+        verdicts.update(str(mark.verdict).split(";")[0] for mark in result.moves)
         blunders = [index for index, mark in enumerate(result.moves) if mark.severity == 3]
         assert result.turning_point == (blunders[-1] if blunders else None)
     assert reviewed > 1000
@@ -113,9 +113,9 @@ def test_a_seeded_chopsticks_match_reads_as_players_expect() -> None:
     moves = ["self LR", "RR", "split 2 2", "self RL", "RL", "split 3 2", "self RL", "LL", "RL", "RR", "RR"]
     result = review_notations("chopsticks", GAMES["chopsticks"].new_state().to_dict(), moves)
     assert result.start_value == GameValue("outcome", 1, result.start_value.distance)
-    assert result.moves[6].line("alice") == ("7. `self RL` (alice): win → loss · blunder: threw away a forced win; "
-                                             "`LL` or `RL` kept the win")
-    assert result.turning_point == 9 and result.moves[9].verdict.startswith("blunder: threw away a forced win")
+    assert str(result.moves[6].line("alice")) == (
+        "7. `self RL` (alice): win → loss · blunder: threw away a forced win; `LL` or `RL` kept the win")
+    assert result.turning_point == 9 and str(result.moves[9].verdict).startswith("blunder: threw away a forced win")
     assert result.counts(0) == {0: 5, 3: 1} and result.counts(1) == {0: 4, 3: 1}
 
 
@@ -165,7 +165,7 @@ def test_differences_is_not_solved_while_many_marks_remain() -> None:
     result = review(GAMES["differences"], bigger, seconds=120)
     bases = [mark.basis for mark in result.moves]
     assert bases == ["choice"] * 4 + ["exact"] * 7 and result.basis == "mixed"
-    assert result.moves[0].verdict.startswith("not solved; the computer")
+    assert str(result.moves[0].verdict).startswith("not solved; the computer")
 
 
 # ------------------------------------------------------------------------------------------------ Gröbner Nim
@@ -242,8 +242,8 @@ def test_napkin_chess_is_reviewed_as_an_estimate_from_the_hard_player() -> None:
     for mark in result.moves:
         assert mark.basis == "estimate" and mark.hard_move is not None
         assert mark.played_estimate is not None and mark.played_estimate.kind == "margin"
-        assert mark.values_text().startswith("≈")
-        assert "computer" in mark.verdict
+        assert str(mark.values_text()).startswith("≈")
+        assert "computer" in str(mark.verdict)
 
 
 @pytest.mark.slow  # equivalence: a whole review searched
@@ -255,20 +255,28 @@ def test_polygons_placements_are_estimated_and_its_last_segments_exact() -> None
     assert all(mark.before is not None and mark.before.kind == "margin" for mark in result.moves[6:])
 
 
+def said(found: tuple[int, Any]) -> tuple[int, str]:
+    """A verdict as English reads it: its severity and its mark's words."""
+    severity, mark = found
+    return severity, str(mark)
+
+
 def test_verdicts_use_the_fields_terms() -> None:
     win, draw, loss = (GameValue("outcome", amount) for amount in (1, 0, -1))
-    assert exact_verdict(win, win) == (0, "kept the win")
-    assert exact_verdict(win, loss, ["RR"]) == (3, "blunder: threw away a forced win; `RR` kept the win")
-    assert exact_verdict(win, draw) == (3, "blunder: let a forced win slip to a draw")
-    assert exact_verdict(draw, loss, ["e5", "f2"]) == (3, "blunder: turned a draw into a loss; `e5` or `f2` held "
-                                                          "the draw")
+    assert said(exact_verdict(win, win)) == (0, "kept the win")
+    assert said(exact_verdict(win, loss, ["RR"])) == (3, "blunder: threw away a forced win; `RR` kept the win")
+    assert said(exact_verdict(win, draw)) == (3, "blunder: let a forced win slip to a draw")
+    assert said(exact_verdict(draw, loss, ["e5", "f2"])) == (
+        3, "blunder: turned a draw into a loss; `e5` or `f2` held the draw")
     plus3, plus1 = GameValue("margin", 3), GameValue("margin", 1)
-    assert exact_verdict(plus3, plus1, ["1-2"]) == (1, "inaccuracy: gave away 2 points; `1-2` kept a win by 3 points")
-    assert exact_verdict(GameValue("margin", 6), GameValue("margin", 0))[1].startswith("blunder: let a forced win")
-    assert exact_verdict(GameValue("turns", 5), GameValue("turns", 7))[1] == "mistake: 2 turns more than needed"
-    assert estimate_verdict(Estimate("margin", 1.0), Estimate("margin", 5.0), "3@4,4", False) == (
+    assert said(exact_verdict(plus3, plus1, ["1-2"])) == (
+        1, "inaccuracy: gave away 2 points; `1-2` kept a win by 3 points")
+    assert said(exact_verdict(GameValue("margin", 6), GameValue("margin", 0)))[1].startswith(
+        "blunder: let a forced win")
+    assert said(exact_verdict(GameValue("turns", 5), GameValue("turns", 7)))[1] == "mistake: 2 turns more than needed"
+    assert said(estimate_verdict(Estimate("margin", 1.0), Estimate("margin", 5.0), "3@4,4", False)) == (
         2, "mistake: the computer prefers `3@4,4`")
-    assert estimate_verdict(Estimate("margin", 4.5), Estimate("margin", 5.0), "3@4,4", False)[0] == 0
+    assert said(estimate_verdict(Estimate("margin", 4.5), Estimate("margin", 5.0), "3@4,4", False))[0] == 0
 
 
 def test_the_time_budget_is_kept_and_said() -> None:
@@ -278,7 +286,7 @@ def test_the_time_budget_is_kept_and_said() -> None:
     assert result.out_of_time
     assert [mark.basis for mark in result.moves][:2] == ["exact", "exact"]
     assert {mark.basis for mark in result.moves[3:]} == {"none"}
-    assert result.moves[-1].verdict == "not reviewed (time ran out)"
+    assert str(result.moves[-1].verdict) == "not reviewed (time ran out)"
 
 
 @pytest.mark.slow  # equivalence: every game's review made twice, whole and piece by piece
@@ -304,3 +312,13 @@ def test_a_review_made_piece_by_piece_is_the_whole_review(key: str) -> None:
         assert cut == short and (cut.out_of_time or len(notations) <= 3)
     with pytest.raises(IndexError, match="no move 99"):
         review_piece(key, start, notations, 99)
+
+
+def test_a_verdict_reads_in_the_readers_language_with_its_moves_and_values() -> None:
+    win, loss = GameValue("outcome", 1), GameValue("outcome", -1)
+    _, mark = exact_verdict(win, loss, ["RR", "LL"])
+    assert mark.render("fr") == "gaffe : a gâché un gain forcé ; `RR` ou `LL` gardait le gain"
+    _, mark = exact_verdict(GameValue("margin", 3), GameValue("margin", 1), ["1-2"])
+    assert mark.render("de") == "Ungenauigkeit: 2 Punkte verschenkt; `1-2` hielt einen Sieg mit 3 Punkten"
+    assert GameValue("turns", 1).describe().render("pt_BR") == "1 turno"
+    assert GameValue("turns", 5).describe().render("es_ES") == "5 turnos"

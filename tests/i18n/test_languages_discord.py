@@ -14,6 +14,7 @@ from bot.local_play import Languages
 from renderers._common import recording
 from storage import Database, ReadTx
 from tests.bot.helpers import World, both_sides_move, only_match_id, stored
+from tests.exts.match.test_review_discord import MOVES as REVIEWED_MOVES
 
 
 def _admin(env, world: World, name: str = "boss"):
@@ -279,3 +280,44 @@ async def test_stats_leaderboard_and_match_lists_follow_who_reads_them(simcord_e
     assert refused.ephemeral
     assert refused.response.content.startswith("`spring` não é uma temporada: um mês como `2025-03`"), \
         refused.response.content
+
+
+async def test_a_review_is_in_the_language_of_who_reads_it(simcord_env, db: Database, languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob", "carol")
+    languages.server = "pt-BR"
+    languages.members[world["carol"].id] = "fr"
+    match_id = await _finished_review_match(world, db)
+    private = await world["carol"].slash(world.channel, "match review", match=str(match_id))
+    assert private.ephemeral  # only carol reads it: in French
+    (embed,) = next(m for m in (private.followups or [private.response]) if m.embeds).embeds
+    assert embed.title == f"Analyse de la partie n° {match_id} · Baguettes"
+    assert embed.description.startswith("Valeurs exactes issues d'une recherche complète")
+    assert "Avec un jeu parfait dès le départ, le premier joueur gagne." in embed.description
+    lines = [line for line in embed.description.splitlines() if line[:1].isdigit()]
+    assert lines[0] == "1. `self LR` (alice) : gain → gain · gardait le gain"
+    assert lines[6] == ("7. `self RL` (alice) : gain → perte · gaffe : a gâché un gain forcé ; `LL` ou `RL` gardait "
+                        "le gain")
+    fields = {field.name: field.value for field in embed.fields}
+    assert fields["Joueurs"].splitlines()[0] == ("alice : 6 coups (4 sans rien perdre, 1 dans une position perdue et "
+                                                 "1 gaffe)")
+    assert fields["Tournant"].startswith("Coup 10, `RR` de bob : gaffe : a gâché un gain forcé")
+    public = await world["carol"].slash(world.channel, "match review", match=str(match_id), public=True)
+    assert not public.ephemeral  # everyone reads it: in the server's language
+    message = next(m for m in (public.followups or [public.response]) if m.embeds)
+    assert message.embeds[0].title == f"Análise da partida nº {match_id} · Palitinhos"
+    assert message.attachments[0].description.startswith(
+        f"Análise da partida nº {match_id}: a posição antes do lance 10, o ponto de virada."), \
+        message.attachments[0].description
+
+
+
+async def _finished_review_match(world: World, db: Database) -> int:
+    """The Chopsticks match the review tests play (``REVIEWED_MOVES``), to its end: alice wins."""
+    await _started(world)
+    match_id = await only_match_id(db)
+    for ply, notation in enumerate(REVIEWED_MOVES):
+        played = await world["alice" if ply % 2 == 0 else "bob"].slash(world.thread(), "chopsticks move",
+                                                                       notation=notation)
+        assert not played.ephemeral, played.response.content
+    assert (await stored(db, match_id)).status == "finished"
+    return match_id

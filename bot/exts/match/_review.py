@@ -30,13 +30,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderers
-from bot.answers import defer, progress, respond
+from bot.answers import defer, language_of, progress, respond
 from bot.ops.interactions import RESTARTING
 from bot.service import BadOption, NotAllowed, replay
 from bot.service.computer_scheduler import LongWork
 from bot.service.computer_workers import ComputerStopped, WorkerLost
 from bot.service.reviews import review_match
-from bot.texts import plural, quote
+from bot.texts import quote
 from bot.utils.boards import match_outcome
 from bot.utils.converters import MatchOption, the_match
 from bot.utils.images import DESCRIPTION_LIMIT as ALT_TEXT_LIMIT
@@ -46,6 +46,7 @@ from bot.utils.queues import member_key
 from games import GAMES
 from games.review import REVIEW_SECONDS, Review
 from games.values import GameValue
+from i18n import N_, Listed, Text, _, n_, speaking, spoken
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -65,64 +66,77 @@ DESCRIPTION_LIMIT = 4000
 """Characters of the embed's description used (Discord's limit is 4096)."""
 
 BASIS_TEXT = {
-    "exact": "Exact values from a complete search: for the player who moved, the value before the move (the best "
-             "they could get) and after it.",
-    "mixed": "Exact values (before → after the move, for the player who moved) where the position is solved; "
-             "lines with ≈ or without values are an estimate from the hard computer player.",
-    "estimate": "Estimate from the hard computer player, not exact: each move is compared with the computer's "
-                "choice, with the computer's evaluation (≈) where it has one.",
-    "none": "No move could be reviewed in the time available.",
+    "exact": N_("Exact values from a complete search: for the player who moved, the value before the move (the best "
+                "they could get) and after it."),
+    "mixed": N_("Exact values (before → after the move, for the player who moved) where the position is solved; "
+                "lines with ≈ or without values are an estimate from the hard computer player."),
+    "estimate": N_("Estimate from the hard computer player, not exact: each move is compared with the computer's "
+                   "choice, with the computer's evaluation (≈) where it has one."),
+    "none": N_("No move could be reviewed in the time available."),
 }
 UNITS = {
-    "outcome": "win, draw or loss with perfect play",
-    "margin": "the final point margin with perfect play (+ ahead)",
-    "turns": "the turns the game takes with perfect play from there",
+    "outcome": N_("Values: win, draw or loss with perfect play."),
+    "margin": N_("Values: the final point margin with perfect play (+ ahead)."),
+    "turns": N_("Values: the turns the game takes with perfect play from there."),
 }
 
-def waiting_text(match_id: int, ahead: int) -> str:
+
+def waiting_text(match_id: int, ahead: int) -> Text:
     """What a member reads while their review of match ``match_id`` waits with ``ahead`` reviews before it."""
     if ahead:
-        return f"Your review of match #{match_id} is waiting: {plural(ahead, 'review')} ahead of yours."
-    return f"Your review of match #{match_id} is next."
+        return n_("Your review of match #{match} is waiting: {count} review ahead of yours.",
+                  "Your review of match #{match} is waiting: {count} reviews ahead of yours.", ahead,
+                  match=str(match_id))
+    return _("Your review of match #{match} is next.", match=str(match_id))
 
 
-def _start_text(value: GameValue, seats: int) -> str:
+def _start_text(value: GameValue, seats: int) -> Text | None:
     if value.kind == "turns":
-        return f"Par from the start: {value.describe()}."
+        return _("Par from the start: {value}.", value=value.describe())
     if seats == 1 or value.result is None:
-        return ""
+        return None
     if value.result == "draw":
-        return "With perfect play from the start the game is a draw."
-    side = "first" if value.result == "win" else "second"
-    margin = f" by {plural(abs(value.amount), 'point')}" if value.kind == "margin" else ""
-    return f"With perfect play from the start the {side} player wins{margin}."
+        return _("With perfect play from the start the game is a draw.")
+    if value.kind == "margin":
+        if value.result == "win":
+            return n_("With perfect play from the start the first player wins by {count} point.",
+                      "With perfect play from the start the first player wins by {count} points.", abs(value.amount))
+        return n_("With perfect play from the start the second player wins by {count} point.",
+                  "With perfect play from the start the second player wins by {count} points.", abs(value.amount))
+    if value.result == "win":
+        return _("With perfect play from the start the first player wins.")
+    return _("With perfect play from the start the second player wins.")
 
 
-def _counts_text(result: Review, seat: int, name: str) -> str:
+def _counts_text(result: Review, seat: int, name: str) -> Text:
     counts = result.counts(seat)
     reviewed = sum(counts.values())
     if not reviewed:
-        return f"{name}: no move reviewed"
-    parts = []
+        return _("{name}: no move reviewed", name=name)
+    parts: list[Text] = []
     # a move that gave nothing away in a position already lost is not a good move: said apart
     lost = sum(1 for move in result.moves if move.seat == seat and move.basis != "none" and not move.severity
                and move.before is not None and move.before.result == "loss")
     good = counts.get(0, 0) - lost
     if good:
-        parts.append(f"{good} giving nothing away")
+        parts.append(n_("{count} giving nothing away", "{count} giving nothing away", good))
     if lost:
-        parts.append(f"{lost} in a lost position")
-    for severity, word, many in ((1, "inaccuracy", "inaccuracies"), (2, "mistake", None), (3, "blunder", None)):
-        count = counts.get(severity, 0)
-        if count:
-            parts.append(plural(count, word, many))
-    return f"{name}: {plural(reviewed, 'move')} ({', '.join(parts)})"
+        parts.append(n_("{count} in a lost position", "{count} in a lost position", lost))
+    for severity, marked in ((1, n_("{count} inaccuracy", "{count} inaccuracies", counts.get(1, 0))),
+                             (2, n_("{count} mistake", "{count} mistakes", counts.get(2, 0))),
+                             (3, n_("{count} blunder", "{count} blunders", counts.get(3, 0)))):
+        if counts.get(severity, 0):
+            parts.append(marked)
+    return n_("{name}: {count} move ({tally})", "{name}: {count} moves ({tally})", reviewed, name=name,
+              tally=Listed(tuple(parts)))
 
 
-def review_lines(result: Review, names: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> list[str]:
-    """The moves as lines within ``limit`` characters in all: every move if they fit, else the key moments (the
-    moves that lost something, and the turning point), with a line saying what was left out."""
-    lines = [move.line(names[move.seat]) for move in result.moves]
+def review_lines(result: Review, names: Sequence[str], limit: int = DESCRIPTION_LIMIT,
+                 locale: str | None = None) -> list[str]:
+    """The moves as lines in ``locale`` (English by default) within ``limit`` characters in all: every move if they
+    fit, else the key moments (the moves that lost something, and the turning point), with a line saying what was
+    left out."""
+    lines = [move.line(names[move.seat]).render(locale) for move in result.moves]
     if sum(len(line) + 1 for line in lines) <= limit:
         return lines
     key = [index for index, move in enumerate(result.moves) if move.severity or index == result.turning_point]
@@ -136,41 +150,44 @@ def review_lines(result: Review, names: Sequence[str], limit: int = DESCRIPTION_
         used += len(lines[index]) + 1
     left = len(lines) - len(kept)
     shown = [lines[index] for index in sorted(kept)]
-    shown.append(f"Key moments only: {left} other move{'s are' if left != 1 else ' is'} not listed.")
+    shown.append(n_("Key moments only: {count} other move is not listed.",
+                    "Key moments only: {count} other moves are not listed.", left).render(locale))
     return shown
 
 
-def review_embed(record: MatchRecord, result: Review, image: str | None) -> discord.Embed:
-    """The review as an embed: what the values are, the moves (:func:`review_lines`), each player's tally, and the
-    turning point (its board as the attachment named ``image``)."""
+def review_embed(record: MatchRecord, result: Review, image: str | None, locale: str | None = None) -> discord.Embed:
+    """The review as an embed in ``locale`` (English by default): what the values are, the moves
+    (:func:`review_lines`), each player's tally, and the turning point (its board as the attachment named
+    ``image``)."""
     game = GAMES[record.game]
     names = [escape(seat.display_name) for seat in record.seats]
-    head = [BASIS_TEXT[result.basis]]
+    head = [Text(BASIS_TEXT[result.basis])]
     exact = next((move.before for move in result.moves if move.before is not None), None)
     if exact is not None:
-        head.append(f"Values: {UNITS[exact.kind]}.")
-    if result.start_value is not None:
-        head.append(_start_text(result.start_value, len(record.seats)))
-    header = " ".join(part for part in head if part)
-    lines = review_lines(result, names, DESCRIPTION_LIMIT - len(header) - 2)
-    embed = discord.Embed(title=f"Review of match #{record.id} · {game.title}"[:256],
-                          description=f"{header}\n\n" + "\n".join(lines), colour=discord.Colour.blurple())
-    tally = "\n".join(_counts_text(result, seat, names[seat]) for seat in range(len(record.seats)))
-    embed.add_field(name="Players", value=tally[:1024], inline=False)
+        head.append(Text(UNITS[exact.kind]))
+    start = _start_text(result.start_value, len(record.seats)) if result.start_value is not None else None
+    if start is not None:
+        head.append(start)
+    header = " ".join(part.render(locale) for part in head)
+    lines = review_lines(result, names, DESCRIPTION_LIMIT - len(header) - 2, locale)
+    title = _("Review of match #{match} · {game}", match=str(record.id), game=game.title_text).render(locale)
+    embed = discord.Embed(title=title[:256], description=f"{header}\n\n" + "\n".join(lines),
+                          colour=discord.Colour.blurple())
+    tally = "\n".join(_counts_text(result, seat, names[seat]).render(locale) for seat in range(len(record.seats)))
+    embed.add_field(name=_("Players").render(locale), value=tally[:1024], inline=False)
     if result.turning_point is not None:
         move = result.moves[result.turning_point]
-        embed.add_field(name="Turning point", value=(
-            f"Move {move.ply}, `{move.move}` by {names[move.seat]}: {move.verdict}. The board shows the position "
-            "before it.")[:1024], inline=False)
+        turning = _("Move {ply}, `{move}` by {name}: {verdict}. The board shows the position before it.",
+                    ply=str(move.ply), move=move.move, name=names[move.seat], verdict=move.verdict)
     elif result.basis in ("exact", "mixed"):
-        embed.add_field(name="Turning point", value="None: no reviewed move lost anything. The board shows the "
-                                                    "final position.", inline=False)
+        turning = _("None: no reviewed move lost anything. The board shows the final position.")
     else:
-        embed.add_field(name="Turning point", value="None found by the computer. The board shows the final "
-                                                    "position.", inline=False)
+        turning = _("None found by the computer. The board shows the final position.")
+    embed.add_field(name=_("Turning point").render(locale), value=turning.render(locale)[:1024], inline=False)
     if result.out_of_time:
         first = next(move.ply for move in result.moves if move.basis == "none")
-        embed.set_footer(text=f"The review ran out of time at move {first}; the moves from there are not reviewed.")
+        embed.set_footer(text=_("The review ran out of time at move {ply}; the moves from there are not reviewed.",
+                                ply=str(first)).render(locale))
     if image:
         embed.set_image(url=f"attachment://{image}")
     return embed
@@ -194,9 +211,11 @@ class ReviewCommand(commands.Cog):
         typed = getattr(interaction.namespace, "match", None)
         shown = f"`{quote(typed)}`" if typed is not None else f"#{record.id}"
         if record.status == "active":
-            raise NotAllowed(f"Match {shown} is still being played; a review is for finished matches.")
+            raise NotAllowed(_("Match {match} is still being played; a review is for finished matches.",
+                               match=shown))
         if record.ply == 0:
-            raise BadOption(f"Match {shown} ended before any move was played, so there is nothing to review.")
+            raise BadOption(_("Match {match} ended before any move was played, so there is nothing to review.",
+                              match=shown))
         computer = self.bot.services.computer
         async with computer.long_work(server=record.guild_id, member=interaction.user.id) as job:
             await defer(interaction, private=not public)
@@ -209,20 +228,22 @@ class ReviewCommand(commands.Cog):
                                                 [move.notation for move in moves], seed=f"review:{record.id}")
             except TimeoutError:
                 log.warning("the review of match %s did not finish in time", record.id)
-                await respond(interaction, "The review is taking too long right now; please try again later.",
+                await respond(interaction, _("The review is taking too long right now; please try again later."),
                               private=True)
                 return
             except WorkerLost:
-                await respond(interaction, "The review could not be made: the computer's worker stopped several "
-                                           "times while making it. Please try again later.", private=True)
+                await respond(interaction, _("The review could not be made: the computer's worker stopped several "
+                                             "times while making it. Please try again later."), private=True)
                 return
             except ComputerStopped:
                 await respond(interaction, RESTARTING, private=True)
                 return
             await self.bot.services.match_puzzles.keep(job, record, [move.notation for move in moves], result)
-        png, alt = await asyncio.to_thread(_turning_point_board, record, moves, result)
+        reader = language_of(interaction, private=not public)
+        with speaking(reader):  # (the board's words and its alt text: asyncio.to_thread carries the language)
+            png, alt = await asyncio.to_thread(_turning_point_board, record, moves, result)
         name = f"review-{record.id}.png"
-        await respond(interaction, embed=review_embed(record, result, name), file=image_file(png, name, alt),
+        await respond(interaction, embed=review_embed(record, result, name, reader), file=image_file(png, name, alt),
                       private=not public)
 
 
@@ -243,20 +264,21 @@ async def _wait_turn(interaction: discord.Interaction[NapkinBot], job: LongWork,
         await job.moved()
     if shown is not None:
         with contextlib.suppress(discord.HTTPException):
-            await progress(interaction, f"Reviewing match #{match_id}…")
+            await progress(interaction, _("Reviewing match #{match}…", match=str(match_id)))
 
 
 def _turning_point_board(record: MatchRecord, moves: Sequence[Any], result: Review) -> tuple[bytes, str]:
     """The board before the turning point's move, or the final board when there is none: the PNG and its alt text
-    (what the board is, then the position as :func:`renderers.alt_text` says it)."""
+    (what the board is, then the position as :func:`renderers.alt_text` says it), in the language being spoken
+    (:func:`i18n.speaking`)."""
     states = replay(record, moves)
     names = names_of(record)
     if result.turning_point is None:
-        lead = f"Review of match #{record.id}: the final position."
+        lead = _("Review of match #{match}: the final position.", match=str(record.id)).render(spoken())
         state, outcome = states[-1], match_outcome(record)
     else:
-        lead = (f"Review of match #{record.id}: the position before move {result.turning_point + 1}, the turning "
-                "point.")
+        lead = _("Review of match #{match}: the position before move {ply}, the turning point.", match=str(record.id),
+                 ply=str(result.turning_point + 1)).render(spoken())
         state, outcome = states[result.turning_point], None
     alt = renderers.alt_text(state, names, outcome=outcome, limit=ALT_TEXT_LIMIT - len(lead) - 1)
     return renderers.render(state, names, outcome=outcome), f"{lead} {alt}"

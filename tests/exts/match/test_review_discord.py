@@ -59,8 +59,8 @@ async def test_a_bystander_reviews_a_finished_match(simcord_env, db: Database) -
     assert lines[6] == "7. `self RL` (alice): win → loss · blunder: threw away a forced win; `LL` or `RL` kept the win"
     assert lines[9] == "10. `RR` (bob): win → loss · blunder: threw away a forced win; `split 1 1` kept the win"
     fields = {field.name: field.value for field in embed.fields}
-    assert fields["Players"] == ("alice: 6 moves (4 giving nothing away, 1 in a lost position, 1 blunder)\n"
-                                 "bob: 5 moves (1 giving nothing away, 3 in a lost position, 1 blunder)")
+    assert fields["Players"] == ("alice: 6 moves (4 giving nothing away, 1 in a lost position, and 1 blunder)\n"
+                                 "bob: 5 moves (1 giving nothing away, 3 in a lost position, and 1 blunder)")
     assert fields["Turning point"].startswith("Move 10, `RR` by bob: blunder: threw away a forced win")
     # the attached board is the position before move 10, drawn by the game's renderer
     attachment = message.attachments[0]
@@ -226,10 +226,10 @@ async def test_a_review_answers_at_once_while_every_slot_is_held_and_says_where_
             first_response.append(time.monotonic() - began)
             (carols,) = [job for job in pool.line() if job.member == world["carol"].id]
             assert pool.line() == [ahead, carols] and carols.ahead == 1
-            notes.append(await _shown(simcord_env, waiting_text(match_id, 1)))
+            notes.append(await _shown(simcord_env, str(waiting_text(match_id, 1))))
             await holders.aclose()  # the job ahead has its turn: carol's is next
             assert ahead.started and carols.ahead == 0 and not carols.started
-            notes.append(await _shown(simcord_env, waiting_text(match_id, 0)))
+            notes.append(await _shown(simcord_env, str(waiting_text(match_id, 0))))
         # the job ahead is done: carol's review has its turn
 
     ready = asyncio.Event()
