@@ -224,15 +224,15 @@ class Community(commands.Cog):
             assert season is not None
             board = await self.bot.services.ratings.season(guild_id, game, season, page=page, rows=LEADERBOARD_ROWS,
                                                            everyone=provisional)
-            title = _("{game}: season {season}", game=declared.title_text, season=season_words(season))
+            title = _("{game} — season {season}", game=declared.title_text, season=season_words(season))
         elif solo:
             board = await self.bot.services.ratings.leaderboard(guild_id, game, solitaire=True, page=page,
                                                                 rows=LEADERBOARD_ROWS, now=now, everyone=provisional)
-            title = _("{game}: solitaire, best against par", game=declared.title_text)
+            title = _("{game} — solitaire, best against par", game=declared.title_text)
         else:
             board = await self.bot.services.ratings.leaderboard(guild_id, game, page=page, rows=LEADERBOARD_ROWS,
                                                                 now=now, everyone=provisional)
-            title = _("{game}: leaderboard", game=declared.title_text)
+            title = _("{game} — leaderboard", game=declared.title_text)
         reader = language_of(interaction, private=False)
         embed = discord.Embed(title=title.render(reader), colour=discord.Colour.blurple())
         if not board.standings:
@@ -297,7 +297,7 @@ class Community(commands.Cog):
         built_on = {found.game: found for found in await self.bot.services.ratings.one_opponent(guild_id, member.id)}
         played, won, podiums = await self.bot.services.tournament_reading.of_member(guild_id, member.id)
         reader = language_of(interaction, private=False)
-        embed = discord.Embed(title=_("{member}: statistics", member=escape(member.display_name)).render(reader),
+        embed = discord.Embed(title=_("{member} — statistics", member=escape(member.display_name)).render(reader),
                               colour=discord.Colour.blurple())
         if not rows:
             embed.description = _("No finished rated matches yet.").render(reader)

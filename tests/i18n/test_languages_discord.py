@@ -266,13 +266,13 @@ async def test_stats_leaderboard_and_match_lists_follow_who_reads_them(simcord_e
     stats = await world["alice"].slash(world.channel, "stats", user=world["bob"])
     assert not stats.ephemeral  # everyone in the channel reads it: in the server's language
     (embed,) = stats.response.embeds
-    assert embed.title == "bob: Statistik"
+    assert embed.title == "bob — Statistik"
     assert [field.name for field in embed.fields] == ["Stäbchen"]
     assert re.fullmatch(r"Wertung \d+\? · S/N/R 1/0/0 · 1 Partie", embed.fields[0].value), embed.fields[0].value
     assert embed.footer.text.startswith("Partien gegen den Computer zählen hier nicht"), embed.footer.text
     board = await world["alice"].slash(world.channel, "leaderboard", game="chopsticks", provisional=True)
     (embed,) = board.response.embeds
-    assert embed.title == "Stäbchen: Rangliste"
+    assert embed.title == "Stäbchen — Rangliste"
     assert embed.description.splitlines()[0].startswith("` 1.` **bob** · ") and "· 1/0/0" in embed.description
     assert embed.footer.text.startswith("Seite 1 von 1 · Wertung 1000 + 40·(μ − 3σ), openskill · S/N/R · "), \
         embed.footer.text
@@ -321,3 +321,41 @@ async def _finished_review_match(world: World, db: Database) -> int:
         assert not played.ephemeral, played.response.content
     assert (await stored(db, match_id)).status == "finished"
     return match_id
+
+
+async def test_a_tournament_is_posted_in_the_servers_language_and_its_info_in_the_members(
+        simcord_env, db: Database, languages: Languages) -> None:
+    world = World(simcord_env, "t1", "t2", "t3")
+    languages.server = "fr"
+    languages.members[world["t3"].id] = "pt-BR"
+    created = await world["t1"].slash(world.channel, "tournament create", game="chopsticks", name="Coupe",
+                                      rounds=2, days=1)
+    assert not created.ephemeral
+    assert created.response.content.startswith("**t1** ouvre le tournoi **\\#1 Coupe** : Baguettes · système suisse · "
+                                               "2 rondes · 1 jour par coup · classé · inscriptions ouvertes ; il "
+                                               "commence quand son organisateur le lance."), created.response.content
+    for name in ("t1", "t2", "t3"):
+        await world[name].slash(world.channel, "tournament join", tournament="1")
+    await world["t1"].slash(world.channel, "tournament start", tournament="1")
+    (pairings,) = [m for m in world.channel.history() if m.embeds and "ronde 1 sur 2" in (m.embeds[0].title or "")]
+    embed = pairings.embeds[0]
+    assert embed.title == "#1 Coupe — ronde 1 sur 2"
+    lines = embed.description.splitlines()
+    assert any(line.endswith(": exempt (1 point)") for line in lines), lines
+    assert any(" · partie n° " in line for line in lines), lines
+    assert embed.footer.text.startswith("Le premier nommé joue en premier · 1 jour par coup · "), embed.footer.text
+    info = await world["t3"].slash(world.channel, "tournament info", tournament="1")
+    assert info.ephemeral  # only t3 reads it: in Brazilian Portuguese
+    fields = {field.name: field.value for field in info.response.embeds[0].fields}
+    assert fields["Formato"] == "sistema suíço · desempates Buchholz cut-1, depois Sonneborn-Berger"
+    assert fields["Jogadores"].startswith("3 de no máximo "), fields
+    standings = await world["t2"].slash(world.channel, "tournament standings", tournament="1")
+    assert not standings.ephemeral
+    embed = standings.response.embeds[0]
+    assert embed.title == "#1 Coupe — classement avant le premier résultat"
+    assert embed.footer.text.startswith("page 1 sur 1 · classés aux points, puis Buchholz cut-1 (BH-1), puis "
+                                        "Sonneborn-Berger (SB) · cote au départ"), embed.footer.text
+    (image,) = standings.response.attachments
+    assert image.description.startswith("Tableau du classement : Coupe · classement avant le premier résultat, "
+                                        "page 1 sur 1. 1. t1 : Pts 0, BH-1 0, SB 0, Parties 0, Cote 1000"), \
+        image.description

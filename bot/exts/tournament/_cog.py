@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import PRIVATE, defer, respond
+from bot.answers import PRIVATE, defer, language_of, respond
 from bot.exts.tournament._options import TournamentTransformer, the_tournament
 from bot.exts.tournament._show import LIST_LINES, info_embed, list_line, standings_payload, title
 from bot.service.tournament_reading import label
@@ -20,6 +20,7 @@ from bot.texts import plural
 from bot.utils.converters import MatchOption, player_of, require_guild
 from bot.utils.messages import notify, post_board
 from bot.utils.names import escape
+from i18n import _
 from storage import TournamentRecord
 
 if TYPE_CHECKING:
@@ -134,6 +135,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         chosen = await the_tournament(interaction, tournament, "all")
         view = await self.bot.services.tournament_reading.view(chosen.id, chosen.guild_id)
         payload = await standings_payload(view.tournament, view.standings, view.completed, page,
+                                          language=language_of(interaction, private=False),
                                           final=view.tournament.status == "finished")
         await respond(interaction, **payload)
 
@@ -145,7 +147,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         """Show the tournament's information (only to the member)."""
         chosen = await the_tournament(interaction, tournament, "all")
         view = await self.bot.services.tournament_reading.view(chosen.id, chosen.guild_id)
-        await respond(interaction, embed=info_embed(view), private=True)
+        await respond(interaction, embed=info_embed(view, language_of(interaction, private=True)), private=True)
 
     @app_commands.command(name="list", description="This server's open, running and finished tournaments",
                           extras=PRIVATE)
@@ -157,13 +159,15 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         guild_id = require_guild(interaction)
         found, page, pages = await self.bot.services.tournament_reading.page(guild_id, page, LIST_LINES)
         if not found:
-            await respond(interaction, "This server has no tournaments yet. Open one with `/tournament create`.",
+            await respond(interaction, _("This server has no tournaments yet. Open one with `/tournament create`."),
                           private=True)
             return
-        lines = [list_line(tournament) for tournament in found]
+        reader = language_of(interaction, private=True)
+        lines = [list_line(tournament, reader) for tournament in found]
         if pages > 1:
-            more = f" · `/tournament list page:{page + 1}` for more" if page < pages else ""
-            lines.append(f"Page {page} of {pages}{more}.")
+            lines.append((_("Page {page} of {pages} · `{command} page:{next}` for more.", page=page, pages=pages,
+                            command="/tournament list", next=str(page + 1)) if page < pages else
+                          _("Page {page} of {pages}.", page=page, pages=pages)).render(reader))
         await respond(interaction, "\n".join(lines), private=True)
 
     @app_commands.command(name="cancel", description="Cancel a tournament (organizer or Manage Server)")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord import app_commands
 
-from bot.answers import respond, suggest_in_time
+from bot.answers import language_of, respond, suggest_in_time
 from bot.exts.match import DAYS_CHOICES, variant_words
 from bot.exts.tournament._show import describe, start_words, title
 from bot.service import NotFound, Player
@@ -22,6 +22,7 @@ from bot.utils.converters import AUTOCOMPLETE_LIMIT, player_of, require_guild
 from bot.utils.names import escape
 from bot.utils.queues import member_key
 from games import GAMES, Option, parse_options
+from i18n import _
 from storage import TournamentRecord
 
 if TYPE_CHECKING:
@@ -129,15 +130,17 @@ def _values(option: Option) -> list[str]:
 
 async def announce_created(interaction: discord.Interaction[NapkinBot], tournament: TournamentRecord) -> None:
     """Say in the channel that a tournament is open, and how to join it (no pings)."""
-    computer = " The computer is entered." if await _has_computer(interaction, tournament) else ""
-    start = start_words(tournament)
-    if tournament.starts_at is None:
-        start += " (`/tournament start`)"
-    await respond(
-        interaction, f"**{escape(interaction.user.display_name)}** opens tournament **{escape(title(tournament))}**: "
-        f"{describe(tournament)}; it {start}.\nGame: {variant_words(tournament.game, tournament.variant)}.{computer}\n"
-        f"Join with `/tournament join tournament:{tournament.id}`.",
-        allowed_mentions=discord.AllowedMentions.none())
+    language = language_of(interaction, private=False)
+    words = {"organizer": escape(interaction.user.display_name), "tournament": escape(title(tournament)),
+             "about": describe(tournament, language), "start": start_words(tournament),
+             "game": variant_words(tournament.game, tournament.variant, language), "id": str(tournament.id)}
+    if await _has_computer(interaction, tournament):
+        text = _("**{organizer}** opens tournament **{tournament}**: {about}; it {start}.\nGame: {game}. The "
+                 "computer is entered.\nJoin with `/tournament join tournament:{id}`.", **words)
+    else:
+        text = _("**{organizer}** opens tournament **{tournament}**: {about}; it {start}.\nGame: {game}.\nJoin "
+                 "with `/tournament join tournament:{id}`.", **words)
+    await respond(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _has_computer(interaction: discord.Interaction[NapkinBot], tournament: TournamentRecord) -> bool:

@@ -30,6 +30,7 @@ from bot.utils.names import addressed, escape
 from bot.utils.outbox import Poster, Progress
 from bot.utils.scheduling import Job
 from bot.utils.splitting import pack
+from i18n import Channel, _, n_
 from storage import OutboxRecord
 
 if TYPE_CHECKING:
@@ -103,11 +104,13 @@ class TournamentRounds(commands.Cog):
         if view is None:
             return False
         channel = await self._channel(view)
+        language = await self.bot.services.languages.server_language(view.tournament.guild_id)
         if news.parts_done < 1:
-            await channel.send(embed=round_embed(view), allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(embed=round_embed(view, language), allowed_mentions=discord.AllowedMentions.none())
             await progress(1)
         if view.completed and news.parts_done < 2:
-            await channel.send(**await standings_payload(view.tournament, view.standings, view.completed))
+            await channel.send(**await standings_payload(view.tournament, view.standings, view.completed,
+                                                         language=language))
             await progress(2)
         for board in view.boards:
             match = view.matches.get(board.match_id or 0)
@@ -126,19 +129,24 @@ class TournamentRounds(commands.Cog):
         if view is None:
             return False
         channel = await self._channel(view)
+        language = await self.bot.services.languages.server_language(view.tournament.guild_id)
         if news.parts_done < 1:
-            payload = await standings_payload(view.tournament, view.standings, view.completed, final=True)
-            over = f"**{escape(title(view.tournament))}** is over."
-            if not view.played:
-                over += " No game was played (every game was forfeited), so it has no podium."
-            podium = podium_text(view.standings, MESSAGE_CONTENT - len(over) - 1) if view.played else ""
-            payload["content"] = over + (f" {podium}" if podium else "")
+            payload = await standings_payload(view.tournament, view.standings, view.completed, final=True,
+                                              language=language)
+            name = escape(title(view.tournament))
+            if view.played:
+                over = _("**{tournament}** is over.", tournament=name).render(language)
+                podium = podium_text(view.standings, MESSAGE_CONTENT - len(over) - 1, language)
+                payload["content"] = f"{over} {podium}" if podium else over
+            else:
+                payload["content"] = _("**{tournament}** is over. No game was played (every game was forfeited), so "
+                                       "it has no podium.", tournament=name).render(language)
             await channel.send(**payload)
             await progress(1)
         players = [line for line in view.standings if line.key in view.pings]
         names = [addressed(line.key, line.name, view.pings[line.key]) for line in players]
-        messages = pack(names, lead="Thanks for playing: ", more_lead="and: ", end=".",
-                        mentions=[view.pings[line.key] for line in players])
+        messages = pack(names, lead=_("Thanks for playing: ").render(language), more_lead=_("and: ").render(language),
+                        end=".", mentions=[view.pings[line.key] for line in players])
         for number, message in enumerate(messages, start=2):
             if news.parts_done >= number:
                 continue
@@ -152,11 +160,13 @@ class TournamentRounds(commands.Cog):
         view = await self._view(news)
         if view is None:
             return False
-        players = len(view.entries)
+        language = await self.bot.services.languages.server_language(view.tournament.guild_id)
         text: dict[str, Any] = {
-            "content": f"**{escape(title(view.tournament))}** was to start now, but has {players} "
-                       f"player{'s' if players != 1 else ''}: it needs two. It stays open: `/tournament join`, and "
-                       "its organizer starts it with `/tournament start`.",
+            "content": n_("**{tournament}** was to start now, but has {count} player: it needs two. It stays open: "
+                          "`/tournament join`, and its organizer starts it with `/tournament start`.",
+                          "**{tournament}** was to start now, but has {count} players: it needs two. It stays open: "
+                          "`/tournament join`, and its organizer starts it with `/tournament start`.",
+                          len(view.entries), tournament=escape(title(view.tournament))).render(language),
             "allowed_mentions": discord.AllowedMentions.none()}
         await (await self._channel(view)).send(**text)
         return True
@@ -166,10 +176,11 @@ class TournamentRounds(commands.Cog):
         view = await self._view(news)
         if view is None or view.tournament.status != "running" or view.tournament.current_round >= news.seq:
             return False  # paired (or over) since
-        why = self.rounds.stalled_reason(view.tournament.id) or "the pairing failed"
-        await send_dm(self.bot, view.tournament.organizer_id,
-                      f"Round {news.seq} of **{escape(title(view.tournament))}** could not be paired for an hour "
-                      f"({why}). I keep trying; if it lasts, tell the bot's admin (their log has the details).")
+        why = self.rounds.stalled_reason(view.tournament.id) or _("the pairing failed")
+        await send_dm(self.bot, view.tournament.organizer_id, _(
+            "Round {round} of **{tournament}** could not be paired for an hour ({why}). I keep trying; if it lasts, "
+            "tell the bot's admin (their log has the details).", round=news.seq,
+            tournament=escape(title(view.tournament)), why=why))
         return True
 
     async def _given_up(self, news: OutboxRecord, gone: bool) -> None:
@@ -177,11 +188,11 @@ class TournamentRounds(commands.Cog):
         view = await self._view(news)
         if view is None:
             return
-        why = "its channel is gone" if gone else ("I can no longer post in its channel (a server admin can give me "
-                                                  "back View Channel, Send Messages and Embed Links there)")
-        what = {ROUND_NEWS: f"round {news.seq}'s pairings", FINAL_NEWS: "its final standings",
-                WAITING_NEWS: "that it could not start"}.get(news.kind, "its news")
-        await send_dm(self.bot, view.tournament.organizer_id,
-                      f"I could not post {what} of **{escape(title(view.tournament))}** in "
-                      f"<#{view.tournament.channel_id}>: {why}. `/tournament info` and `/tournament standings` show "
-                      "where it stands.")
+        why = _("its channel is gone") if gone else _("I can no longer post in its channel (a server admin can give "
+                                                      "me back View Channel, Send Messages and Embed Links there)")
+        what = {ROUND_NEWS: _("round {round}'s pairings", round=news.seq), FINAL_NEWS: _("its final standings"),
+                WAITING_NEWS: _("that it could not start")}.get(news.kind, _("its news"))
+        await send_dm(self.bot, view.tournament.organizer_id, _(
+            "I could not post {what} of **{tournament}** in {channel}: {why}. `/tournament info` and "
+            "`/tournament standings` show where it stands.", what=what, tournament=escape(title(view.tournament)),
+            channel=Channel(view.tournament.channel_id), why=why))
