@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import PRIVATE, respond
+from bot.answers import PRIVATE, language_of, respond
+from i18n import Text, _
 from storage import MemberPrefs
 
 if TYPE_CHECKING:
@@ -23,16 +24,23 @@ log = logging.getLogger(__name__)
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 
 
-def describe(prefs: MemberPrefs) -> str:
-    """The preferences in words."""
-    dm = ("on (I write to you when it becomes your move, and at each reminder)" if prefs.dm_turns
-          else "off (`/notify dm:on` to get one when it becomes your move)")
-    pings = ("on (boards and reminders mention you when it is your move, challenges when they are for you)"
-             if prefs.pings else "off (nothing mentions you: your name is in bold instead, and a challenge to you "
-                                 "comes by direct message)")
-    names = ("on (the puzzles from your matches say \"from you vs your opponent\" when your opponent allows it too)"
-             if prefs.puzzle_names else "off (the puzzles from your matches say only \"match #N\", never your name)")
-    return f"• Direct messages: {dm}\n• Pings: {pings}\n• Your name under puzzles: {names}"
+def describe(prefs: MemberPrefs) -> list[Text]:
+    """The preferences in words, one line each."""
+    return [
+        _("• Direct messages: on (I write to you when it becomes your move, and at each reminder)") if prefs.dm_turns
+        else _("• Direct messages: off (`/notify dm:on` to get one when it becomes your move)"),
+        _("• Pings: on (boards and reminders mention you when it is your move, challenges when they are for you)")
+        if prefs.pings else _("• Pings: off (nothing mentions you: your name is in bold instead, and a challenge to "
+                              "you comes by direct message)"),
+        _("• Your name under puzzles: on (the puzzles from your matches say \"from you vs your opponent\" when your "
+          "opponent allows it too)") if prefs.puzzle_names else
+        _("• Your name under puzzles: off (the puzzles from your matches say only \"match #N\", never your name)"),
+    ]
+
+
+def _said(interaction: discord.Interaction[NapkinBot], lines: list[Text]) -> str:
+    reader = language_of(interaction, private=True)
+    return "\n".join(line.render(reader) for line in lines)
 
 
 class Notify(commands.Cog):
@@ -53,17 +61,18 @@ class Notify(commands.Cog):
         """Show the member's preferences, or change the ones given (for every server)."""
         if dm is None and pings is None and puzzle_names is None:
             prefs = await self.bot.services.vacations.prefs(interaction.user.id)
-            await respond(interaction, f"Your preferences (in every server):\n{describe(prefs)}", private=True)
+            await respond(interaction, _said(interaction, [_("Your preferences (in every server):"),
+                                                           *describe(prefs)]), private=True)
             return
         prefs = await self.bot.services.vacations.set_prefs(interaction.user.id,
                                                             dm_turns=None if dm is None else dm == "on",
                                                             pings=None if pings is None else pings == "on",
                                                             puzzle_names=None if puzzle_names is None
                                                             else puzzle_names == "on")
-        note = ""
+        lines = [_("Preferences updated (in every server):"), *describe(prefs)]
         if dm == "on":
-            note = "\nIf your direct messages are closed to members of a server, I cannot reach you there."
-        await respond(interaction, f"Preferences updated (in every server):\n{describe(prefs)}{note}", private=True)
+            lines.append(_("If your direct messages are closed to members of a server, I cannot reach you there."))
+        await respond(interaction, _said(interaction, lines), private=True)
 
 
 async def setup(bot: NapkinBot) -> None:

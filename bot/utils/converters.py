@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.answers import suggest_in_time
 from bot.service import BadOption, NotAllowed, Player
 from games import GAMES
+from i18n import _
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def player_of(user: discord.abc.User) -> Player:
 def require_guild(interaction: discord.Interaction[Any]) -> int:
     """The interaction's server id (raises :class:`NotAllowed` in DMs)."""
     if interaction.guild_id is None:
-        raise NotAllowed("Napkin Games works in servers, not in direct messages.")
+        raise NotAllowed(_("Napkin Games works in servers, not in direct messages."))
     return interaction.guild_id
 
 
@@ -50,7 +51,7 @@ async def implied_match(interaction: discord.Interaction[NapkinBot], game: str |
         mine = [m for m in await bot.services.reading.active_matches(guild_id, interaction.user.id)
                 if game is None or m.game == game]
         if len(mine) != 1:
-            raise BadOption("Use this command in the match's thread, or choose the match with the `match` option.")
+            raise BadOption(_("Use this command in the match's thread, or choose the match with the `match` option."))
         match = mine[0]
     return check_game(match, game)
 
@@ -62,7 +63,8 @@ def check_game(match: MatchRecord, game: str | None) -> MatchRecord:
         BadOption: it is a match of another game.
     """
     if game is not None and match.game != game:
-        raise BadOption(f"Match #{match.id} is a {GAMES[match.game].title} match, not {GAMES[game].title}.")
+        raise BadOption(_("Match #{match} is a {game} match, not {other}.", match=str(match.id),
+                          game=GAMES[match.game].title_text, other=GAMES[game].title_text))
     return match
 
 
@@ -82,7 +84,7 @@ class MatchTransformer(app_commands.Transformer["NapkinBot"]):
         guild_id = require_guild(interaction)
         text = str(value).strip().lstrip("#")
         if not (text.isascii() and text.isdecimal()) or len(text) > 18:
-            raise BadOption(f"`{str(value)[:40]}` is not a match number; pick one from the list.")
+            raise BadOption(_("`{typed}` is not a match number; pick one from the list.", typed=str(value)[:40]))
         match = await interaction.client.services.reading.get_match(int(text), guild_id)
         return check_game(match, self.game)
 

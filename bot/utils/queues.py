@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.service import LimitReached
+from i18n import Text, _, n_
 
 COMPUTER_PER_MEMBER = 1
 """Computer searches one member's moves may run at once (their further matches wait)."""
@@ -26,6 +27,22 @@ REPLAY_LINE = 6
 (six members asking at once are all served, one after the other)."""
 REPLAY_PER_MEMBER = 1
 """Replays one member may have waiting or building (a further ``/match history`` is refused until it is done)."""
+
+
+def _still_making(what: str) -> Text:
+    """The refusal of a member's second piece of work ``what`` (``replay``, ``computer move``) while one is made."""
+    if what == "replay":
+        return _("Your previous replay is still being made; try again when it is posted.")
+    return _("Your previous computer move is still being made; try again when it is posted.")
+
+
+def _busy(what: str, count: int) -> Text:
+    """The refusal of a piece of work ``what`` when ``count`` of them fill the line."""
+    if what == "replay":
+        return n_("Sorry, the bot is busy making {count} replay right now; please try again in a minute.",
+                  "Sorry, the bot is busy making {count} replays right now; please try again in a minute.", count)
+    return n_("Sorry, the bot is busy making {count} computer move right now; please try again in a minute.",
+              "Sorry, the bot is busy making {count} computer moves right now; please try again in a minute.", count)
 
 
 class WorkQueue:
@@ -56,7 +73,7 @@ class WorkQueue:
             LimitReached: ``refuse`` is set and the member already has ``per_member`` pieces waiting or running.
         """
         if self.refuse and self._held[member_id] >= self.per_member:
-            raise LimitReached(f"Your previous {self.what} is still being made; try again when it is posted.")
+            raise LimitReached(_still_making(self.what))
         if self._global is None:  # created in the running loop
             self._global = asyncio.Semaphore(self.slots) if self.slots is not None else contextlib.nullcontext()
         member = self._members.setdefault(member_id, asyncio.Semaphore(self.per_member))
@@ -112,10 +129,9 @@ class Line:
             LimitReached: the member already has ``per_member`` pieces in the line, or the line is full.
         """
         if sum(place.member_id == member_id for place in self._places) >= self.per_member:
-            raise LimitReached(f"Your previous {self.what} is still being made; try again when it is posted.")
+            raise LimitReached(_still_making(self.what))
         if len(self._places) >= self.length:
-            raise LimitReached(f"Sorry, the bot is busy making {self.length} {self.what}s right now; please try "
-                               "again in a minute.")
+            raise LimitReached(_busy(self.what, self.length))
         place = Place(self, member_id)
         self._places.append(place)
         return place

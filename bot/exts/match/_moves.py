@@ -22,6 +22,7 @@ from bot.utils.boards import Board, board_payload
 from bot.utils.computer import computer_answers, computer_to_move
 from bot.utils.converters import require_guild
 from bot.utils.messages import notify, post_board, queue_result, retire_previous_board, tell_turn
+from i18n import Channel, _
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -48,10 +49,10 @@ async def submit_move(interaction: discord.Interaction[NapkinBot], match_id: int
     bot = interaction.client
     guild_id = require_guild(interaction)
     if len(text) > MOVE_TEXT_LIMIT:
-        raise BadOption(f"`{text[:40]}…` is far too long to be a move.")
+        raise BadOption(_("`{typed}…` is far too long to be a move.", typed=text[:40]))
     if not (text.isascii() and text.isprintable()):
-        raise BadOption(f"`{quote(text)}` has characters moves never use; moves are written with plain letters, "
-                        "digits and signs.")
+        raise BadOption(_("`{typed}` has characters moves never use; moves are written with plain letters, digits "
+                          "and signs.", typed=quote(text)))
     try:
         result = await bot.services.moves.play(match_id, guild_id, interaction.user.id, text, expected_version)
     except TimeRanOut as late:
@@ -62,8 +63,8 @@ async def submit_move(interaction: discord.Interaction[NapkinBot], match_id: int
         await _show_move(interaction, result, via_button=via_button)
     except Exception:  # the move is stored: whatever failed after it, the member hears the truth
         log.exception("showing the move of match %s failed after it was stored", result.match.id)
-        await notify(interaction, f"Played `{result.notation}` in match #{result.match.id}, but showing it failed; "
-                                  "`/match board` posts the board again.")
+        await notify(interaction, _("Played `{move}` in match #{match}, but showing it failed; `/match board` posts "
+                                    "the board again.", move=result.notation, match=str(result.match.id)))
     return result
 
 
@@ -80,8 +81,9 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
         elif here and thinking:
             await defer(interaction, private=False)
         elif not here:
-            await respond(interaction, f"Played `{result.notation}` in match #{match.id}; the board is in "
-                                       f"<#{match.post_channel_id}>.", private=True)
+            await respond(interaction, _("Played `{move}` in match #{match}; the board is in {channel}.",
+                                         move=result.notation, match=str(match.id),
+                                         channel=Channel(match.post_channel_id)), private=True)
     except discord.HTTPException as error:  # the clicked board was deleted meanwhile, or Discord failed
         log.info("could not answer the move in match %s at once: %s", match.id, error)
         answered = False
@@ -103,7 +105,7 @@ async def _show_move(interaction: discord.Interaction[NapkinBot], result: MoveRe
         log.warning("could not post the board of match %s: %s", match.id, error)
         await queue_result(bot, final.match)
     if not posted:
-        await notify(interaction, f"Played `{result.notation}` in match #{match.id}, but Discord did not take the "
-                                  "new board; `/match board` posts it again.")
+        await notify(interaction, _("Played `{move}` in match #{match}, but Discord did not take the new board; "
+                                    "`/match board` posts it again.", move=result.notation, match=str(match.id)))
     elif not interaction.response.is_done():
-        await notify(interaction, f"Played `{result.notation}` in match #{match.id}.")
+        await notify(interaction, _("Played `{move}` in match #{match}.", move=result.notation, match=str(match.id)))

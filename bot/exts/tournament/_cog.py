@@ -16,11 +16,10 @@ from bot.answers import PRIVATE, defer, language_of, respond
 from bot.exts.tournament._options import TournamentTransformer, the_tournament
 from bot.exts.tournament._show import LIST_LINES, info_embed, list_line, standings_payload, title
 from bot.service.tournament_reading import label
-from bot.texts import plural
 from bot.utils.converters import MatchOption, player_of, require_guild
 from bot.utils.messages import notify, post_board
 from bot.utils.names import escape
-from i18n import _
+from i18n import Channel, Text, _, n_
 from storage import TournamentRecord
 
 if TYPE_CHECKING:
@@ -41,17 +40,18 @@ def manager(interaction: discord.Interaction[NapkinBot]) -> bool:
     return bool(interaction.permissions.manage_guild)
 
 
-async def announce(interaction: discord.Interaction[NapkinBot], text: str, done: str) -> None:
-    """Say ``text`` in the channel (no pings) and tell the member ``done`` (ephemerally; the deferred answer). When
-    the channel does not take the message, the member is told instead."""
+async def announce(interaction: discord.Interaction[NapkinBot], text: Text, done: Text) -> None:
+    """Say ``text`` in the channel (no pings; in the server's language) and tell the member ``done`` (ephemerally, the
+    deferred answer; in theirs). When the channel does not take the message, the member is told instead."""
     channel = interaction.channel
     try:
         if not isinstance(channel, discord.abc.Messageable):
             raise discord.ClientException("the channel takes no messages")
-        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        await channel.send(text.render(language_of(interaction, private=False)),
+                           allowed_mentions=discord.AllowedMentions.none())
     except (discord.HTTPException, discord.ClientException) as error:
         log.info("could not announce in channel %s: %s", interaction.channel_id, error)
-        done = f"{done} (I could not say so in this channel: {text})"
+        done = _("{done} (I could not say so in this channel: {text})", done=done, text=text)
     await notify(interaction, done)
 
 
@@ -71,11 +71,16 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         chosen = await the_tournament(interaction, tournament, "live")
         entered = await self.bot.services.tournaments.join(chosen.id, chosen.guild_id, player_of(interaction.user),
                                                            level=computer, manager=manager(interaction))
-        who = f"The computer ({computer})" if computer else f"**{escape(interaction.user.display_name)}**"
-        late = (f" They join in round {entered.entry.joined_round}, with a ½-point bye for each round missed "
-                f"({entered.late_byes})." if entered.late_byes else "")
-        await respond(interaction, f"{who} joins **{escape(title(entered.tournament))}**.{late}",
-                      allowed_mentions=discord.AllowedMentions.none())
+        name = escape(title(entered.tournament))
+        who = (_("The computer ({level})", level=computer) if computer else
+               f"**{escape(interaction.user.display_name)}**")
+        if entered.late_byes:
+            text = _("{who} joins **{tournament}**. They join in round {round}, with a ½-point bye for each round "
+                     "missed ({byes}).", who=who, tournament=name, round=entered.entry.joined_round,
+                     byes=entered.late_byes)
+        else:
+            text = _("{who} joins **{tournament}**.", who=who, tournament=name)
+        await respond(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="leave", description="Leave a tournament that has not started")
     @app_commands.describe(tournament=TOURNAMENT, computer="Organizer: take the computer out instead")
@@ -86,8 +91,8 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         chosen = await the_tournament(interaction, tournament, "open")
         left = await self.bot.services.tournaments.leave(chosen.id, chosen.guild_id, interaction.user.id,
                                                          computer=computer, manager=manager(interaction))
-        who = "The computer" if computer else f"**{escape(interaction.user.display_name)}**"
-        await respond(interaction, f"{who} leaves **{escape(title(left))}**.",
+        who = _("The computer") if computer else f"**{escape(interaction.user.display_name)}**"
+        await respond(interaction, _("{who} leaves **{tournament}**.", who=who, tournament=escape(title(left))),
                       allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="start", description="Start a tournament now and pair its first round (organizer)",
@@ -100,9 +105,11 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         await defer(interaction, private=True)
         started = await self.bot.services.tournaments.start(chosen.id, chosen.guild_id, interaction.user.id,
                                                             manager=manager(interaction))
-        await announce(interaction, f"**{escape(title(started))}** starts: {plural(started.rounds, 'round')}; "
-                                    "round 1 is paired below.",
-                       f"Tournament #{started.id} starts; its pairings follow in <#{started.channel_id}>.")
+        await announce(interaction, n_("**{tournament}** starts: {count} round; round 1 is paired below.",
+                                       "**{tournament}** starts: {count} rounds; round 1 is paired below.",
+                                       started.rounds, tournament=escape(title(started))),
+                       _("Tournament #{tournament} starts; its pairings follow in {channel}.",
+                         tournament=str(started.id), channel=Channel(started.channel_id)))
 
     @app_commands.command(name="withdraw", description="Withdraw from a running tournament", extras=PRIVATE)
     @app_commands.describe(tournament=TOURNAMENT)
@@ -114,15 +121,21 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         await defer(interaction, private=True)
         withdrawn = await self.bot.services.tournaments.withdraw(chosen.id, chosen.guild_id, interaction.user.id)
         who = f"**{escape(interaction.user.display_name)}**"
-        parts = [f"{who} withdraws from **{escape(title(withdrawn.tournament))}**."]
-        if withdrawn.resigned is not None:
-            parts.append(f"Their game under way, match #{withdrawn.resigned.id}, is resigned (a loss).")
         if withdrawn.tournament.format == "round_robin":
-            parts.append(f"Their remaining {plural(withdrawn.forfeited, 'game')} are forfeited: each opponent scores "
-                         "the point.")
+            after = n_("Their remaining {count} game is forfeited: each opponent scores the point.",
+                       "Their remaining {count} games are forfeited: each opponent scores the point.",
+                       withdrawn.forfeited)
         else:
-            parts.append("They will not be paired in later rounds.")
-        await announce(interaction, " ".join(parts), f"You are withdrawn from tournament #{chosen.id}.")
+            after = _("They will not be paired in later rounds.")
+        if withdrawn.resigned is not None:
+            text = _("{who} withdraws from **{tournament}**. Their game under way, match #{match}, is resigned (a "
+                     "loss). {after}", who=who, tournament=escape(title(withdrawn.tournament)),
+                     match=str(withdrawn.resigned.id), after=after)
+        else:
+            text = _("{who} withdraws from **{tournament}**. {after}", who=who,
+                     tournament=escape(title(withdrawn.tournament)), after=after)
+        await announce(interaction, text, _("You are withdrawn from tournament #{tournament}.",
+                                            tournament=str(chosen.id)))
         if withdrawn.resigned is not None:
             await post_board(self.bot, withdrawn.resigned)
 
@@ -180,10 +193,11 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         chosen = await the_tournament(interaction, tournament, "live")
         cancelled = await self.bot.services.tournaments.cancel(chosen.id, chosen.guild_id, interaction.user.id,
                                                                manager=manager(interaction))
-        running = " Its games under way go on as ordinary matches." if chosen.status == "running" else ""
-        by = escape(interaction.user.display_name)
-        await respond(interaction, f"**{escape(title(cancelled))}** is cancelled by **{by}**.{running}",
-                      allowed_mentions=discord.AllowedMentions.none())
+        words = {"tournament": escape(title(cancelled)), "member": escape(interaction.user.display_name)}
+        text = (_("**{tournament}** is cancelled by **{member}**. Its games under way go on as ordinary matches.",
+                  **words) if chosen.status == "running" else
+                _("**{tournament}** is cancelled by **{member}**.", **words))
+        await respond(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="end-game", description="End a tournament game idle past its deadline and a day "
                                                        "(organizer)", extras=PRIVATE)
@@ -196,9 +210,11 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         await defer(interaction, private=True)
         ended = await self.bot.services.tournaments.end_idle_game(
             chosen.id, chosen.guild_id, interaction.user.id, match.id, manager=manager(interaction))
-        await announce(interaction, f"Match #{ended.id} of {escape(label(chosen))} is ended: its player to move had "
-                                    "not moved for their days per move and a day more, and loses on time.",
-                       f"Match #{ended.id} is ended.")
+        await announce(interaction, _("Match #{match} of {tournament} is ended: its player to move had not moved for "
+                                      "their days per move and a day more, and loses on time.", match=str(ended.id),
+                                      tournament=escape(label(chosen))),
+                       _("Match #{match} is ended.", match=str(ended.id)))
         message = await post_board(self.bot, ended)
         if message is None:
-            await notify(interaction, f"Match #{ended.id}'s final board could not be posted yet; it is queued.")
+            await notify(interaction, _("Match #{match}'s final board could not be posted yet; it is queued.",
+                                        match=str(ended.id)))
