@@ -14,11 +14,11 @@ from discord.ext import commands
 
 from bot.answers import PRIVATE, respond
 from bot.service.vacations import VACATION_OVER_NEWS
-from bot.texts import plural
 from bot.utils.converters import require_guild
 from bot.utils.messages import send_dm
 from bot.utils.names import server_name
 from bot.utils.outbox import Poster, Progress
+from i18n import Moment, Text, _, n_
 from storage import OutboxRecord
 
 if TYPE_CHECKING:
@@ -27,19 +27,21 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _paused(count: int) -> str:
+def _paused(count: int) -> Text:
     """What starting a vacation did to the member's ``count`` matches waiting for their move."""
     if count:
-        return (f"your deadlines are paused in {plural(count, 'match', 'matches')} where it is your move, and in "
-                "every match that becomes your move meanwhile.")
-    return "no match is waiting for your move now; every match that becomes your move meanwhile is paused."
+        return n_("your deadlines are paused in {count} match where it is your move, and in every match that becomes "
+                  "your move meanwhile.",
+                  "your deadlines are paused in {count} matches where it is your move, and in every match that "
+                  "becomes your move meanwhile.", count)
+    return _("no match is waiting for your move now; every match that becomes your move meanwhile is paused.")
 
 
-def _resumed(count: int) -> str:
+def _resumed(count: int) -> Text:
     """What ending a vacation did to the member's ``count`` matches waiting for their move."""
     if count:
-        return f"your deadlines run again in {plural(count, 'match', 'matches')}."
-    return "no match was waiting for your move."
+        return n_("your deadlines run again in {count} match.", "your deadlines run again in {count} matches.", count)
+    return _("no match was waiting for your move.")
 
 
 class Vacation(commands.GroupCog, group_name="vacation", group_description="Pause your deadlines in this server"):
@@ -60,12 +62,11 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         """
         guild_id = require_guild(interaction)
         vacation, paused = await self.vacations.start(guild_id, interaction.user.id)
-        days = plural(round((vacation.ends_by - vacation.started_at) / 86400), "day")
-        await respond(
-            interaction,
-            f"You are on vacation in this server until <t:{int(vacation.ends_by)}:f> at the latest (the {days} of "
-            f"allowance you have left this year); {_paused(paused)} You may still move. `/vacation end` ends it "
-            "early: each started day counts as a whole day.", private=True)
+        days = n_("{count} day", "{count} days", round((vacation.ends_by - vacation.started_at) / 86400))
+        await respond(interaction, _(
+            "You are on vacation in this server until {until} at the latest (the {days} of allowance you have left "
+            "this year); {paused} You may still move. `/vacation end` ends it early: each started day counts as a "
+            "whole day.", until=Moment(vacation.ends_by), days=days, paused=_paused(paused)), private=True)
 
     @app_commands.command(name="end", description="End your vacation: your deadlines run again", extras=PRIVATE)
     @app_commands.guild_only()
@@ -77,11 +78,12 @@ class Vacation(commands.GroupCog, group_name="vacation", group_description="Paus
         """
         guild_id = require_guild(interaction)
         vacation, resumed, left = await self.vacations.end(guild_id, interaction.user.id)
-        await respond(
-            interaction,
-            f"Welcome back! Your vacation cost {plural(vacation.days or 1, 'day')} (each started day counts "
-            f"as a whole day); {_resumed(resumed)} "
-            f"{plural(left, 'vacation day') if left else 'No vacation days'} left this year.", private=True)
+        remaining = (n_("{count} vacation day left this year.", "{count} vacation days left this year.", left) if left
+                     else _("No vacation days left this year."))
+        await respond(interaction, _(
+            "Welcome back! Your vacation cost {days} (each started day counts as a whole day); {resumed} {left}",
+            days=n_("{count} day", "{count} days", vacation.days or 1), resumed=_resumed(resumed), left=remaining),
+            private=True)
 
 
 async def _post_vacation_over(bot: NapkinBot, news: OutboxRecord, progress: Progress) -> bool:
@@ -92,9 +94,9 @@ async def _post_vacation_over(bot: NapkinBot, news: OutboxRecord, progress: Prog
     if vacation is None:
         return False
     server = server_name(bot, vacation.guild_id)
-    days = plural(vacation.days or 1, "day")
-    text = (f"Your vacation in **{server}** ended by itself after {days}: this year's allowance is spent. Your "
-            "deadlines run again; `/match list` there shows whose move it is.")
+    text = _("Your vacation in **{server}** ended by itself after {days}: this year's allowance is spent. Your "
+             "deadlines run again; `/match list` there shows whose move it is.", server=server,
+             days=n_("{count} day", "{count} days", vacation.days or 1))
     return await send_dm(bot, vacation.user_id, text)
 
 
