@@ -249,11 +249,3 @@ class PremoveService:
                 and after.current_seat == 1 - reply.seat):
             tx.put_premove(PremoveRecord(reply.match.id, reply.seat, after.ply, line.then_if, line.then_reply, None,
                                          None, now))
-
-
-def describe(line: PremoveRecord, opponent: str) -> str:
-    """A line in words for its owner: ``if bob plays `LL`, you play `RR`; then if bob plays `LR`, you play `RL```."""
-    text = f"if {opponent} plays `{line.if_move}`, you play `{line.reply}`"
-    if line.then_if is not None:
-        text += f"; then if {opponent} plays `{line.then_if}`, you play `{line.then_reply}`"
-    return text

@@ -27,7 +27,7 @@ from bot.utils.buttons import RematchButton
 from bot.utils.images import image_file
 from bot.utils.names import escape, member_name, names_of
 from games import GAMES, Outcome, State, Termination
-from i18n import N_, gettext, ngettext, speaking
+from i18n import N_, Textual, gettext, ngettext, render, speaking, spoken
 from storage import MatchRecord
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ class Board:
     """What the game says about the start (:meth:`games.Game.start_note`), shown on the first board."""
     actor: int | None = None
     """The member whose interaction made this board (they are not sent a direct message about it)."""
-    notice: str | None = None
+    notice: Textual | None = None
     """A line about the moves for a player (their conditional moves discarded, when a direct message could not tell
     them: the conditional-move notice of ``/match premove``)."""
     mentions: bool = True
@@ -178,7 +178,7 @@ def headline(match: MatchRecord, state: State[Any], board: Board | None = None) 
     lines.extend(gettext(QUICK_MOVES.get(r.quick, N_("{name} played a quick move."))).format(
         name=escape(match.seats[r.seat].display_name)) for r in board.results if r.quick)
     if board.notice:
-        lines.append(board.notice)
+        lines.append(render(board.notice, spoken()) or "")
     scores = state.scores
     if scores is not None and len(match.seats) > 1:
         lines.append(gettext("Score: {scores}").format(scores=" – ".join(

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.answers import respond, suggest_in_time
-from bot.service import BadOption, MoveResult, ServiceError, load_state, premoves
-from bot.texts import plural, quote
+from bot.answers import language_of, respond, suggest_in_time
+from bot.service import BadOption, MoveResult, ServiceError, load_state
+from bot.texts import quote
 from bot.utils.messages import send_dm
 from bot.utils.names import escape
 from games import GAMES, RulesError, State
-from storage import MatchRecord
+from i18n import Channel, Text, _, n_
+from storage import MatchRecord, PremoveRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -65,43 +66,54 @@ async def premove_command(interaction: discord.Interaction[NapkinBot], record: M
     if action == "cancel":
         extra = [name for name in ("reply", "then_if", "then_reply") if name in given]
         if extra:
-            raise BadOption(f"To cancel, give only `if_they_play` (one line) or nothing (all your lines); leave out "
-                            f"`{extra[0]}`.")
+            raise BadOption(_("To cancel, give only `if_they_play` (one line) or nothing (all your lines); leave out "
+                              "`{option}`.", option=extra[0]))
         key, count = await service.cancel(record.id, record.guild_id, user_id, if_they_play)
         if key is None:
-            text = (f"Cancelled your {plural(count, 'conditional move')} in match #{record.id}." if count else
-                    f"You hold no conditional moves in match #{record.id}; there was nothing to cancel.")
+            text = (n_("Cancelled your {count} conditional move in match #{match}.",
+                       "Cancelled your {count} conditional moves in match #{match}.", count, match=str(record.id))
+                    if count else _("You hold no conditional moves in match #{match}; there was nothing to cancel.",
+                                    match=str(record.id)))
         else:
-            text = (f"Cancelled your line for `{quote(key)}` in match #{record.id}." if count else
-                    f"You hold no line for `{quote(key)}` in match #{record.id}; `/match premove` lists "
-                    "yours.")
+            text = (_("Cancelled your line for `{move}` in match #{match}.", move=quote(key), match=str(record.id))
+                    if count else _("You hold no line for `{move}` in match #{match}; `/match premove` lists yours.",
+                                    move=quote(key), match=str(record.id)))
     elif action == "list" or not given:
         if given:
-            raise BadOption(f"`action:list` only lists your conditional moves; leave `action` out to store "
-                            f"`{quote(next(iter(given.values())))}`.")
+            raise BadOption(_("`action:list` only lists your conditional moves; leave `action` out to store "
+                              "`{typed}`.", typed=quote(next(iter(given.values())))))
         match, lines = await service.lines_of(record.id, record.guild_id, user_id)
         opponent = _opponent(match, user_id)
         if not lines:
-            text = (f"You hold no conditional moves in match #{match.id}. When it is {opponent}'s turn, store one "
-                    "with `/match premove if_they_play: reply:`; only you will see it.")
+            text = _("You hold no conditional moves in match #{match}. When it is {opponent}'s turn, store one with "
+                     "`/match premove if_they_play: reply:`; only you will see it.", match=str(match.id),
+                     opponent=opponent)
         else:
-            listed = "\n".join(f"{number}. I{premoves.describe(line, opponent)[1:]}."  # "if bob plays …"
-                               for number, line in enumerate(lines, 1))
-            text = (f"Your conditional moves in match #{match.id} (only you see them):\n{listed}\n"
-                    "`/match premove action:cancel` clears them (with `if_they_play:`, just that line).")
+            reader = language_of(interaction, private=True)
+            listed = "\n".join(_("{number}. {line}.", number=number, line=_line(line, opponent, first=True)).render(
+                reader) for number, line in enumerate(lines, 1))
+            text = _("Your conditional moves in match #{match} (only you see them):\n{lines}\n`/match premove "
+                     "action:cancel` clears them (with `if_they_play:`, just that line).", match=str(match.id),
+                     lines=listed)
     else:
         if if_they_play is None or reply is None:
             missing = "reply" if reply is None else "if_they_play"
-            raise BadOption(f"A conditional move needs `if_they_play` (your opponent's move) and `reply` (your "
-                            f"answer); `{missing}` is missing.")
+            raise BadOption(_("A conditional move needs `if_they_play` (your opponent's move) and `reply` (your "
+                              "answer); `{option}` is missing.", option=missing))
         line, replaced, count = await service.store(record.id, record.guild_id, user_id, if_they_play,
                                                      reply, then_if, then_reply)
         opponent = _opponent(record, user_id)
-        again = f" It replaces your earlier line for `{line.if_move}`." if replaced else ""
-        them = "it" if count == 1 else "them"
-        text = (f"Stored for match #{record.id}: {premoves.describe(line, opponent)}.{again} You hold "
-                f"{plural(count, 'conditional move')} here; only you see {them}. Any other move by {opponent} "
-                f"discards {them}. `/match premove` lists {them}, `/match premove action:cancel` clears {them}.")
+        held = n_("You hold {count} conditional move here; only you see it. Any other move by {opponent} discards it. "
+                  "`/match premove` lists it, `/match premove action:cancel` clears it.",
+                  "You hold {count} conditional moves here; only you see them. Any other move by {opponent} discards "
+                  "them. `/match premove` lists them, `/match premove action:cancel` clears them.", count,
+                  opponent=opponent)
+        if replaced:
+            text = _("Stored for match #{match}: {line}. It replaces your earlier line for `{move}`. {held}",
+                     match=str(record.id), line=_line(line, opponent), move=line.if_move, held=held)
+        else:
+            text = _("Stored for match #{match}: {line}. {held}", match=str(record.id), line=_line(line, opponent),
+                     held=held)
     await respond(interaction, text, private=True, allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -151,7 +163,7 @@ def suggester(option: str, find_match: MatchFinder) -> Callable[[discord.Interac
 # ---------------------------------------------------------------- discarded lines
 
 
-async def tell_discarded(bot: NapkinBot, result: MoveResult) -> str | None:
+async def tell_discarded(bot: NapkinBot, result: MoveResult) -> Text | None:
     """Tell the player whose conditional moves ``result`` (the opponent's move) discarded, by a direct message.
     Returns ``None`` when it was delivered, else the neutral line the board carries instead (it names the player,
     never their lines)."""
@@ -160,9 +172,27 @@ async def tell_discarded(bot: NapkinBot, result: MoveResult) -> str | None:
     match = result.match
     seat = match.seats[result.discarded]
     mover = escape(match.seats[result.seat].display_name)
-    turn = " It is your move." if match.current_seat == seat.seat else ""
-    text = (f"Match #{match.id} ({GAMES[match.game].title}, <#{match.post_channel_id}>): {mover} played "
-            f"`{result.notation}`, which none of your conditional moves expected, so they were all discarded.{turn}")
+    words = {"match": str(match.id), "game": GAMES[match.game].title_text, "channel": Channel(match.post_channel_id),
+             "mover": mover, "move": result.notation}
+    text = (_("Match #{match} ({game}, {channel}): {mover} played `{move}`, which none of your conditional moves "
+              "expected, so they were all discarded. It is your move.", **words) if match.current_seat == seat.seat
+            else _("Match #{match} ({game}, {channel}): {mover} played `{move}`, which none of your conditional moves "
+                   "expected, so they were all discarded.", **words))
     if not await send_dm(bot, seat.user_id, text):
-        return f"{escape(seat.display_name)}'s conditional moves did not expect this move and were discarded."
+        return _("{name}'s conditional moves did not expect this move and were discarded.",
+                 name=escape(seat.display_name))
     return None
+
+
+def _line(line: PremoveRecord, opponent: str, *, first: bool = False) -> Text:
+    """A line in words for its owner: ``if bob plays `LL`, you play `RR`; then if bob plays `LR`, you play `RL```
+    (``first``: starting a sentence, ``If bob plays …``)."""
+    words = {"opponent": opponent, "move": line.if_move, "reply": line.reply, "then": line.then_if,
+             "then_reply": line.then_reply}
+    if line.then_if is None:
+        return (_("If {opponent} plays `{move}`, you play `{reply}`", **words) if first else
+                _("if {opponent} plays `{move}`, you play `{reply}`", **words))
+    return (_("If {opponent} plays `{move}`, you play `{reply}`; then if {opponent} plays `{then}`, you play "
+              "`{then_reply}`", **words) if first else
+            _("if {opponent} plays `{move}`, you play `{reply}`; then if {opponent} plays `{then}`, you play "
+              "`{then_reply}`", **words))
