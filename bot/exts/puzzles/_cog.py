@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import PRIVATE, respond
+from bot.answers import PRIVATE, language_of, respond
 from bot.exts.puzzles._show import (
     judged_file,
     judged_text,
@@ -30,12 +30,12 @@ from bot.exts.puzzles._show import (
 from bot.exts.puzzles._views import AnswerButton, NextButton, PickSelect, ShowButton
 from bot.service import Outdated
 from bot.service.puzzles import Judged, Served, solver_seat
-from bot.texts import plural
 from bot.utils.converters import require_guild
 from bot.utils.names import escape
 from bot.utils.scheduling import Job
 from games import GAMES
 from games.puzzles import RULES
+from i18n import _, n_
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
@@ -105,18 +105,24 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
         found = await self.puzzles.stats(who.id)
         name = escape(who.display_name)
         if found.player is None:
-            await respond(interaction, f"**{name}** has no puzzle rating yet: `/puzzle next` gives a first puzzle.",
-                          allowed_mentions=discord.AllowedMentions.none())
+            await respond(interaction, _("**{name}** has no puzzle rating yet: `/puzzle next` gives a first puzzle.",
+                                         name=name), allowed_mentions=discord.AllowedMentions.none())
             return
         player = found.player
-        embed = discord.Embed(title=f"{who.display_name[:200]}'s puzzles")
-        embed.add_field(name="Puzzle rating", value=f"{round(player.rating)} (± {round(2 * player.deviation)})")
-        embed.add_field(name="Solved", value=f"{player.solved} of {player.rated} "
-                                             f"({round(100 * player.solved / max(1, player.rated))}%)")
-        embed.add_field(name="Streak", value=f"{player.streak} (best {player.best_streak})")
+        reader = language_of(interaction, private=False)
+        embed = discord.Embed(title=_("{name}'s puzzles", name=who.display_name[:200]).render(reader))
+        embed.add_field(name=_("Puzzle rating").render(reader), value=_(
+            "{rating} (± {spread})", rating=str(round(player.rating)),
+            spread=str(round(2 * player.deviation))).render(reader))
+        embed.add_field(name=_("Solved").render(reader), value=_(
+            "{solved} of {rated} ({share}%)", solved=player.solved, rated=player.rated,
+            share=round(100 * player.solved / max(1, player.rated))).render(reader))
+        embed.add_field(name=_("Streak").render(reader), value=_(
+            "{streak} (best {best})", streak=player.streak, best=player.best_streak).render(reader))
         for key, (rated, solved) in found.by_game.items():
-            embed.add_field(name=GAMES[key].title, value=f"{solved} of {plural(rated, 'puzzle')} solved",
-                            inline=False)
+            embed.add_field(name=GAMES[key].title_text.render(reader), inline=False, value=n_(
+                "{solved} of {count} puzzle solved", "{solved} of {count} puzzles solved", rated,
+                solved=solved).render(reader))
         await respond(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="month", description="This month's solvers of the server's daily puzzles")
@@ -125,20 +131,26 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
         """The monthly table of the server's daily puzzles."""
         guild_id = require_guild(interaction)
         month, rows = await self.bot.services.daily_puzzles.month_table(guild_id)
-        lines = [f"**Daily puzzle solvers, {month_title(month)}**"]
-        lines += [f"{rank}. {escape(name)} — {plural(solved, 'puzzle')} in {plural(tries, 'try', 'tries')}"
-                  for rank, (_, name, solved, tries) in enumerate(rows, start=1)]
+        lines = [_("**Daily puzzle solvers, {month}**", month=month_title(month))]
+        lines += [_("{rank}. {name} — {puzzles} in {tries}", rank=rank, name=escape(name),
+                    puzzles=n_("{count} puzzle", "{count} puzzles", solved),
+                    tries=n_("{count} try", "{count} tries", tries))
+                  for rank, (_member, name, solved, tries) in enumerate(rows, start=1)]
         if not rows:
             settings = await self.bot.services.settings.get(guild_id)
-            lines.append("Nobody has solved a daily puzzle this month yet." if settings.puzzle_channel_id else
-                         "This server has no daily puzzle: an admin can set one with `/settings puzzle_channel`.")
-        await respond(interaction, "\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+            lines.append(_("Nobody has solved a daily puzzle this month yet.") if settings.puzzle_channel_id else
+                         _("This server has no daily puzzle: an admin can set one with `/settings puzzle_channel`."))
+        reader = language_of(interaction, private=False)
+        await respond(interaction, "\n".join(line.render(reader) for line in lines),
+                      allowed_mentions=discord.AllowedMentions.none())
 
     # -- what the components call --------------------------------------------------------------------------------
 
     async def _send_served(self, interaction: discord.Interaction[Any], served: Served) -> None:
         name = interaction.user.display_name
-        await respond(interaction, served_text(served, name), private=True, file=await served_file(served, name),
+        reader = language_of(interaction, private=True)
+        await respond(interaction, served_text(served, name, reader), private=True,
+                      file=await served_file(served, name, reader),
                       view=puzzle_view(served), allowed_mentions=discord.AllowedMentions.none())
 
     async def next_puzzle(self, interaction: discord.Interaction[Any], game: str | None) -> None:
@@ -169,7 +181,8 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
 
     async def _send_judged(self, interaction: discord.Interaction[Any], judged: Judged) -> None:
         name = interaction.user.display_name
-        fields: dict[str, Any] = {"file": await judged_file(judged, solver_seat(judged.puzzle), name)}
+        reader = language_of(interaction, private=True)
+        fields: dict[str, Any] = {"file": await judged_file(judged, solver_seat(judged.puzzle), name, reader)}
         if judged.verdict in ("right", "wrong"):
             served = Served(judged.attempt, judged.puzzle, judged.state)
             fields["view"] = puzzle_view(served)
@@ -178,5 +191,6 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
             view.add_item(NextButton(judged.puzzle.game, f"Next {GAMES[judged.puzzle.game].title} puzzle"))
             view.add_item(NextButton(None, "Any game"))
             fields["view"] = view
-        await respond(interaction, judged_text(judged), private=True, allowed_mentions=discord.AllowedMentions.none(),
+        await respond(interaction, judged_text(judged, reader), private=True,
+                      allowed_mentions=discord.AllowedMentions.none(),
                       **fields)

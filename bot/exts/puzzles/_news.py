@@ -15,6 +15,7 @@ from bot.exts.puzzles._views import DailyButton
 from bot.service import NotFound
 from bot.service.daily_puzzles import DAILY_NEWS, REVEAL_NEWS
 from bot.utils.outbox import Poster, Progress
+from i18n import Moment, _
 from storage import OutboxRecord
 
 if TYPE_CHECKING:
@@ -52,9 +53,11 @@ async def _post_daily(bot: NapkinBot, news: OutboxRecord, progress: Progress) ->
     except NotFound:
         return False
     channel = await _channel(bot, daily.channel_id)
+    language = await bot.services.languages.server_language(daily.guild_id)
     if news.parts_done < 1:
-        message = await channel.send(daily_text(daily, puzzle), file=await daily_file(daily, puzzle),
-                                     view=_view(daily.id), allowed_mentions=discord.AllowedMentions.none())
+        message = await channel.send(daily_text(daily, puzzle, language),
+                                     file=await daily_file(daily, puzzle, language), view=_view(daily.id),
+                                     allowed_mentions=discord.AllowedMentions.none())
         await bot.services.daily_puzzles.daily_posted(daily.id, message_id=message.id)
         await progress(1)
         daily.message_id = message.id
@@ -63,14 +66,15 @@ async def _post_daily(bot: NapkinBot, news: OutboxRecord, progress: Progress) ->
         return True
     try:
         message = await channel.fetch_message(daily.message_id)
-        thread = await message.create_thread(name=f"Daily puzzle {daily.day}",
+        thread = await message.create_thread(name=_("Daily puzzle {day}", day=daily.day).render(language),
                                              auto_archive_duration=THREAD_ARCHIVE_MINUTES)
     except discord.HTTPException as error:  # no thread: the reveal goes under the post
         log.info("no thread for the daily puzzle %s (%s); the reveal goes under the post", daily.id, error)
         return True
     await bot.services.daily_puzzles.daily_posted(daily.id, thread_id=thread.id)
-    await thread.send("Answer privately with **Solve it** above; who solved it, and in how many tries, is revealed "
-                      f"here <t:{int(daily.reveal_at)}:R>.", allowed_mentions=discord.AllowedMentions.none())
+    await thread.send(_("Answer privately with **Solve it** above; who solved it, and in how many tries, is revealed "
+                        "here {when}.", when=Moment(daily.reveal_at, relative=True)).render(language),
+                      allowed_mentions=discord.AllowedMentions.none())
     return True
 
 
@@ -84,7 +88,7 @@ async def _post_reveal(bot: NapkinBot, news: OutboxRecord, progress: Progress) -
         return False
     if news.parts_done < 1:
         attempts = await bot.services.daily_puzzles.daily_attempts(daily.id)
-        text = reveal_text(daily, puzzle, attempts)
+        text = reveal_text(daily, puzzle, attempts, await bot.services.languages.server_language(daily.guild_id))
         mentions = discord.AllowedMentions.none()
         try:
             where = await _channel(bot, daily.thread_id) if daily.thread_id else None
