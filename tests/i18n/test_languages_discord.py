@@ -287,6 +287,7 @@ async def test_a_review_is_in_the_language_of_who_reads_it(simcord_env, db: Data
     languages.server = "pt-BR"
     languages.members[world["carol"].id] = "fr"
     match_id = await _finished_review_match(world, db)
+    assert world.thread().name == f"Palitinhos #{match_id}: alice vs bob"  # the thread is named in the server's
     private = await world["carol"].slash(world.channel, "match review", match=str(match_id))
     assert private.ephemeral  # only carol reads it: in French
     (embed,) = next(m for m in (private.followups or [private.response]) if m.embeds).embeds

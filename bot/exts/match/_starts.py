@@ -38,8 +38,9 @@ async def open_match_channel(bot: NapkinBot, match: MatchRecord, origin: discord
     channel = origin if origin is not None else bot.get_channel(match.channel_id)
     if not settings.use_threads or not isinstance(channel, discord.TextChannel):
         return
-    title = GAMES[match.game].title
-    name = f"{title} #{match.id}: " + " vs ".join(plain_name(s.display_name) for s in match.seats)
+    language = await bot.services.languages.server_language(match.guild_id)
+    name = _("{game} #{match}: {players}", game=GAMES[match.game].title_text, match=str(match.id),
+             players=" vs ".join(plain_name(s.display_name) for s in match.seats)).render(language)
     try:
         thread = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
                                              auto_archive_duration=THREAD_ARCHIVE_MINUTES)
