@@ -26,6 +26,7 @@ from bot.service.base import (
 from bot.service.clock import EXTRA_TIME, EXTRA_TIME_LIMIT, CorrespondenceClock
 from bot.service.errors import LimitReached, NotAllowed
 from games import GAMES, Termination
+from i18n import Text, _
 from storage import Database, MatchRecord, Tx
 
 
@@ -68,15 +69,15 @@ class EndingService:
             match = load_for_action(tx, match_id, guild_id)
             seat_of(match, user_id)
             if match.no_abort:
-                raise NotAllowed(f"Match #{match_id} is a tournament game: it cannot be called off. Play it, or "
-                                 "resign it (it then counts as a loss).")
+                raise NotAllowed(_("Match #{match} is a tournament game: it cannot be called off. Play it, or resign "
+                                   "it (it then counts as a loss).", match=str(match_id)))
             moved = {m.seat for m in tx.get_moves(match_id)}
             if len(match.seats) == 1 and moved:
-                raise NotAllowed("A solitaire game can only be aborted before its first move; resign to end it "
-                                 "(it counts as a loss).")
+                raise NotAllowed(_("A solitaire game can only be aborted before its first move; resign to end it (it "
+                                   "counts as a loss)."))
             if len(match.seats) > 1 and all(s.seat in moved for s in match.seats):
-                raise NotAllowed("Both sides have moved; the match can no longer be aborted. Resign or offer a "
-                                 "draw instead.")
+                raise NotAllowed(_("Both sides have moved; the match can no longer be aborted. Resign or offer a draw "
+                                   "instead."))
             return finisher.abort(tx, match, now)
 
         now = self.clock()
@@ -95,15 +96,16 @@ class EndingService:
             match = load_for_action(tx, match_id, guild_id)
             seat = seat_of(match, user_id)
             if len(match.seats) == 1 or not GAMES[match.game].drawable:
-                raise NotAllowed(f"{GAMES[match.game].title} matches like this one cannot be drawn by agreement.")
+                raise NotAllowed(_("{game} matches like this one cannot be drawn by agreement.",
+                                   game=Text(GAMES[match.game].title)))
             if any(s.is_computer for s in match.seats):
-                raise NotAllowed("The computer does not accept draw offers; play on or resign.")
+                raise NotAllowed(_("The computer does not accept draw offers; play on or resign."))
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
                 drawn = finisher.finish(tx, match, winner=None, draw=True, termination=Termination.DRAW_AGREED,
                                         now=now)
                 return drawn, True
             if match.draw_offer_seat == seat:
-                raise NotAllowed("You have already offered a draw; wait for your opponent's answer.")
+                raise NotAllowed(_("You have already offered a draw; wait for your opponent's answer."))
             update(tx, match, draw_offer_seat=seat, updated_at=now)
             return reread(tx, match_id), False
 
@@ -120,7 +122,7 @@ class EndingService:
             match = load_for_action(tx, match_id, guild_id)
             seat = seat_of(match, user_id)
             if match.draw_offer_seat is None or match.draw_offer_seat == seat:
-                raise NotAllowed("There is no draw offer from your opponent to decline.")
+                raise NotAllowed(_("There is no draw offer from your opponent to decline."))
             update(tx, match, draw_offer_seat=None, updated_at=now)
             return reread(tx, match_id)
 
@@ -142,22 +144,23 @@ class EndingService:
             match = load_for_action(tx, match_id, guild_id)
             seat = seat_of(match, user_id)
             if len(match.seats) == 1 or any(s.is_computer for s in match.seats):
-                raise NotAllowed("Extra time is for an opponent who is a member; this match has none, so there is "
-                                 "nobody to give time to.")
+                raise NotAllowed(_("Extra time is for an opponent who is a member; this match has none, so there is "
+                                   "nobody to give time to."))
             to_move = match.current_seat
             if to_move is None or to_move == seat:
-                raise NotAllowed("It is your own turn; you can only give extra time to your opponent while they "
-                                 "are to move.")
+                raise NotAllowed(_("It is your own turn; you can only give extra time to your opponent while they are "
+                                   "to move."))
             clock = CorrespondenceClock.of(match)
             if clock.deadline is None:
-                raise NotAllowed(f"Match #{match_id} has no time limit, so there is no deadline to extend.")
+                raise NotAllowed(_("Match #{match} has no time limit, so there is no deadline to extend.",
+                                   match=str(match_id)))
             if clock.out_of_time(now):
-                raise NotAllowed(f"Your opponent's time in match #{match_id} has already run out; it "
-                                 "can no longer be extended.")
+                raise NotAllowed(_("Your opponent's time in match #{match} has already run out; it can no longer be "
+                                   "extended.", match=str(match_id)))
             given = match.times_given(seat)
             if given >= EXTRA_TIME_LIMIT:
-                raise LimitReached(f"You have already given extra time {EXTRA_TIME_LIMIT} times in match "
-                                   f"#{match_id}, the most a player may.")
+                raise LimitReached(_("You have already given extra time {limit} times in match #{match}, the most a "
+                                     "player may.", limit=EXTRA_TIME_LIMIT, match=str(match_id)))
             counts = [match.times_given(s.seat) for s in match.seats]
             counts[seat] = given + 1
             update(tx, match, deadline=clock.given_time(EXTRA_TIME).deadline, time_given=counts, updated_at=now)

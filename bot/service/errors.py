@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from i18n import Textual
+
 
 class ServiceError(Exception):
     """Base class: an action was refused; nothing stored changed."""
@@ -65,6 +67,6 @@ class TimeRanOut(MatchOver):
         match: the finished match.
     """
 
-    def __init__(self, message: str, match: object) -> None:
+    def __init__(self, message: Textual, match: object) -> None:
         super().__init__(message)
         self.match = match

@@ -128,11 +128,12 @@ class MoveService:
             for reply in result.chained:
                 self.observer.moved(reply.match.game, "conditional")
         if isinstance(result, MatchRecord) and result.status == "aborted":
-            raise TimeRanOut(f"Your time for a first move in match #{match_id} ran out before this move: the match "
-                             "is aborted (it counts for nobody), and your move was not played.", result)
+            raise TimeRanOut(_("Your time for a first move in match #{match} ran out before this move: the match is "
+                               "aborted (it counts for nobody), and your move was not played.", match=str(match_id)),
+                             result)
         if isinstance(result, MatchRecord):
-            raise TimeRanOut(f"Your time in match #{match_id} ran out before this move: the match is forfeited "
-                             "on time, and your move was not played.", result)
+            raise TimeRanOut(_("Your time in match #{match} ran out before this move: the match is forfeited on time, "
+                               "and your move was not played.", match=str(match_id)), result)
         return result
 
     def _conditional_reply(self, tx: Tx, moved: MoveResult, lines: list[PremoveRecord], now: float) -> MoveResult:
