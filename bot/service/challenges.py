@@ -16,7 +16,7 @@ from bot.service.base import ChallengeResult, Player, away_until, reread
 from bot.service.clock import DAY, DAYS_PER_MOVE_CHOICES, CorrespondenceClock
 from bot.service.errors import BadOption, ChallengeClosed, LimitReached, NotAllowed, NotFound
 from games import GAMES, Game, Level
-from i18n import Channel, Listed, Member, Moment, _, n_
+from i18n import Channel, Listed, Member, Moment, Text, _, n_
 from storage import ChallengeRecord, Database, MatchRecord, ReadTx, SeatRecord, SettingsRecord, Tx
 
 CHALLENGE_TTL = DAY
@@ -27,7 +27,7 @@ pings off, messages) the target. A cancelled, declined or expired challenge keep
 not count (the target wanted it)."""
 CHALLENGE_TARGET_WINDOW = 3600.0
 """The window of :data:`CHALLENGES_PER_TARGET`, in seconds (an hour)."""
-EXPIRED = "This challenge expired unanswered."
+EXPIRED = _("This challenge expired unanswered.")
 """What a click on an expired challenge's buttons answers, whatever became of its message."""
 COMPUTER_NAME = "Napkin Games"
 """The computer's name in seats until the bot knows its own (:attr:`ChallengeService.computer_name`)."""
@@ -74,11 +74,11 @@ class ChallengeService:
         """
         full_variant = self.validate_variant(game, variant)
         if GAMES[game].seats_for(full_variant) == 1:
-            raise NotAllowed("That is a solitaire game: start it without an opponent to play it alone.")
+            raise NotAllowed(_("That is a solitaire game: start it without an opponent to play it alone."))
         if opponent is not None and opponent.user_id == challenger.user_id:
-            raise NotAllowed("You cannot challenge yourself. Leave `opponent` empty for an open challenge.")
+            raise NotAllowed(_("You cannot challenge yourself. Leave `opponent` empty for an open challenge."))
         if challenger_seat not in (0, 1):
-            raise BadOption("The challenger's seat is the first or the second.")
+            raise BadOption(_("The challenger's seat is the first or the second."))
         now = self.clock()
 
         def body(tx: Tx) -> ChallengeRecord:
@@ -111,7 +111,7 @@ class ChallengeService:
         """Load a challenge (raises :class:`NotFound`, also for another server's challenge)."""
         challenge = await self.db.read(ReadTx.get_challenge, challenge_id)
         if challenge is None or (guild_id is not None and challenge.guild_id != guild_id):
-            raise NotFound("That challenge no longer exists.")
+            raise NotFound(_("That challenge no longer exists."))
         return challenge
 
     async def accept(self, challenge_id: int, guild_id: int, accepter: Player) -> ChallengeResult:
@@ -126,9 +126,9 @@ class ChallengeService:
         def body(tx: Tx) -> ChallengeResult:
             challenge = _open_challenge(tx, challenge_id, guild_id, now)
             if accepter.user_id == challenge.challenger_id:
-                raise NotAllowed("You cannot accept your own challenge; wait for an opponent or cancel it.")
+                raise NotAllowed(_("You cannot accept your own challenge; wait for an opponent or cancel it."))
             if challenge.opponent_id is not None and challenge.opponent_id != accepter.user_id:
-                raise NotAllowed("This challenge is addressed to someone else.")
+                raise NotAllowed(_("This challenge is addressed to someone else."))
             settings = tx.get_settings(guild_id)
             _check_limit(tx, settings, accepter.user_id, now)
             _check_limit(tx, settings, challenge.challenger_id, now, open_too=False)
@@ -138,7 +138,7 @@ class ChallengeService:
             match_id = insert_match(tx, guild_id, challenge.channel_id, challenge.game, challenge.variant, seats,
                                      challenge.days_per_move, rated=True, now=now, seed=challenge_id)
             if not tx.close_challenge(challenge_id, "accepted", match_id):  # another process answered it meanwhile
-                raise ChallengeClosed("This challenge is no longer open (it was answered a moment ago).")
+                raise ChallengeClosed(_("This challenge is no longer open (it was answered a moment ago)."))
             closed = tx.get_challenge(challenge_id)
             assert closed is not None
             return ChallengeResult(closed, reread(tx, match_id))
@@ -160,9 +160,9 @@ class ChallengeService:
             elif challenge.opponent_id == user.user_id:
                 status = "declined"
             else:
-                raise NotAllowed("Only the invited member can decline this challenge (or its author cancel it).")
+                raise NotAllowed(_("Only the invited member can decline this challenge (or its author cancel it)."))
             if not tx.close_challenge(challenge_id, status):  # another process answered it meanwhile
-                raise ChallengeClosed("This challenge is no longer open (it was answered a moment ago).")
+                raise ChallengeClosed(_("This challenge is no longer open (it was answered a moment ago)."))
             closed = tx.get_challenge(challenge_id)
             assert closed is not None
             return closed
@@ -193,7 +193,7 @@ class ChallengeService:
                 seats = [SeatRecord(0, player.user_id, player.name)]
             else:
                 if level is None:
-                    raise BadOption("Choose a level (easy, medium or hard) to play the computer.")
+                    raise BadOption(_("Choose a level (easy, medium or hard) to play the computer."))
                 human = SeatRecord(player_seat, player.user_id, player.name)
                 computer = SeatRecord(1 - player_seat, self.computer_id, f"{self.computer_name} ({level})", level)
                 seats = sorted([human, computer], key=lambda s: s.seat)
@@ -233,13 +233,18 @@ def _open_challenge(tx: ReadTx, challenge_id: int, guild_id: int, now: float) ->
     """
     challenge = tx.get_challenge(challenge_id)
     if challenge is None or challenge.guild_id != guild_id:
-        raise NotFound("That challenge no longer exists.")
+        raise NotFound(_("That challenge no longer exists."))
     if challenge.status == "expired" or (challenge.status == "open" and challenge.expires_at <= now):
         raise ChallengeClosed(EXPIRED)
     if challenge.status == "accepted":
-        raise ChallengeClosed(f"This challenge is no longer open: it was accepted (match #{challenge.match_id}).")
+        raise ChallengeClosed(_("This challenge is no longer open: it was accepted (match #{match}).",
+                                match=str(challenge.match_id)))
+    if challenge.status == "declined":
+        raise ChallengeClosed(_("This challenge is no longer open: it was declined."))
+    if challenge.status == "cancelled":
+        raise ChallengeClosed(_("This challenge is no longer open: it was cancelled."))
     if challenge.status != "open":
-        raise ChallengeClosed(f"This challenge is no longer open: it was {challenge.status}.")
+        raise ChallengeClosed(_("This challenge is no longer open."))
     return challenge
 
 
@@ -275,9 +280,12 @@ def _check_level(game: str, variant: dict[str, Any], level: Level) -> None:
     declared = GAMES[game]
     offered = declared.levels_for(declared.new_state(variant, random.Random(0)))
     if level not in offered:
-        where = "these options" if level in declared.level_descriptions else "any options"
-        raise BadOption(f"`level:{level}`: {declared.title} has no {level} level with {where}; its levels are "
-                        f"{', '.join(offered[:-1])} and {offered[-1]}.")
+        levels = Listed(tuple(offered))
+        if level in declared.level_descriptions:
+            raise BadOption(_("`level:{level}`: {game} has no {level} level with these options; its levels are "
+                              "{levels}.", level=level, game=Text(declared.title), levels=levels))
+        raise BadOption(_("`level:{level}`: {game} has no {level} level with any options; its levels are {levels}.",
+                          level=level, game=Text(declared.title), levels=levels))
 
 
 def _check_can_start(tx: ReadTx, guild_id: int, channel_id: int, user_id: int, now: float) -> SettingsRecord:
