@@ -91,9 +91,9 @@ class MoveReview:
         """``True`` when the marks come from a solver."""
         return self.basis == "exact"
 
-    def values_text(self) -> Text | str:
-        """The values in a few characters: ``win → loss``, ``+3 → +1``, ``≈ +2.0 (computer's move ≈ +3.5)``; or
-        empty."""
+    def values_text(self) -> Text | str | None:
+        """The values in a few characters: ``win → loss``, ``+3 → +1``, ``≈ +2.0 (computer's move ≈ +3.5)``;
+        ``None`` when the move has none (not reviewed, or the computer's choice only)."""
         if self.before is not None and self.after is not None:
             return _("{before} → {after}", before=self.before.short(), after=self.after.short())
         if self.played_estimate is not None:
@@ -101,7 +101,7 @@ class MoveReview:
                 return self.played_estimate.short()
             return _("{played} (computer's move {computer})", played=self.played_estimate.short(),
                      computer=self.hard_estimate.short())
-        return ""
+        return None
 
     def line(self, name: str) -> Text:
         """The move as one line for players: ``7. `LR` (alice): win → loss · blunder: threw away a forced win;
