@@ -3,8 +3,10 @@
 ``python -m i18n.catalogs`` extracts every marked text (babel.cfg; the markers of :data:`i18n.KEYWORDS`) into
 ``i18n/napkin.pot``, then merges it into each shipped locale's ``napkin.po`` (``pybabel update``, created by
 ``pybabel init`` when the locale is new): new ids arrive untranslated, gone ids become obsolete (``#~``). Translate
-the new ones, then ``make catalogs`` again is a no-op; ``tests/test_i18n.py`` fails while a shipped catalog lacks a
-translation. Run from the repository's root (babel.cfg's paths are relative to it).
+the new ones, then ``make catalogs`` again is a no-op; it also writes the players' guide in every shipped language
+(``docs/playing.<locale>.md``) from the English file and the catalogs (:func:`i18n.documents.write_guides`).
+``tests/i18n/test_catalogs.py`` fails while a shipped catalog lacks a translation. Run from the repository's root
+(babel.cfg's paths are relative to it).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import CommandLineInterface, parse_mapping_cfg
 
-from i18n import DOMAIN, KEYWORDS, LOCALES, SHIPPED, SOURCE, catalog_path
+from i18n import DOMAIN, KEYWORDS, LOCALES, SHIPPED, SOURCE, catalog_path, documents
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = LOCALES.parent / f"{DOMAIN}.pot"
@@ -64,6 +66,8 @@ def main(argv: list[str]) -> None:
                 print(json.dumps([message.context, text], ensure_ascii=False))
         return
     refresh()
+    for path in documents.write_guides(ROOT):
+        print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
