@@ -26,7 +26,7 @@ from games.outcome import Outcome
 from games.search import LEVELS, Level, collector_paused
 from games.state import MoveT, State
 from games.values import Estimate, GameValue, MoveValues
-from i18n import Text, gettext
+from i18n import Text, _, gettext
 
 StateT = TypeVar("StateT", bound="State[Any]")
 """A game's state type."""
@@ -200,7 +200,7 @@ class Game(abc.ABC, Generic[StateT, MoveT]):
             raise ValueError(f"{self.title} has no {level} level with these options; the levels are "
                              f"{', '.join(levels)}.")
         if state.is_over:
-            raise IllegalMove("The game is over; there is no move to choose.")
+            raise IllegalMove(_("The game is over; there is no move to choose."))
         # The isinstance check above is what makes ``state`` a StateT; mypy cannot narrow to a type variable.
         with collector_paused():
             return self.choose_move(cast(StateT, state), level, rng)

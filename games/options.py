@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from games.errors import InvalidVariant
+from i18n import Text, _
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +52,20 @@ class Option:
             return None
         if self.kind == "bool":
             if type(value) is not bool:
-                raise InvalidVariant(f"Option `{self.name}` must be true or false, not `{value}`.")
+                raise InvalidVariant(_("Option `{name}` must be true or false, not `{value}`.", name=self.name,
+                                       value=str(value)))
         elif self.kind == "int":
             low, high = self.minimum, self.maximum
             if type(value) is not int or (low is not None and value < low) or (high is not None and value > high):
-                raise InvalidVariant(f"Option `{self.name}` must be a whole number from {low} to {high}, "
-                                     f"not `{value}`.")
+                raise InvalidVariant(_("Option `{name}` must be a whole number from {low} to {high}, not `{value}`.",
+                                       name=self.name, low=low, high=high, value=str(value)))
         elif self.kind == "choice":
             if value not in self.choices:
-                raise InvalidVariant(f"Option `{self.name}` must be one of {', '.join(self.choices)}, not `{value}`.")
+                raise InvalidVariant(_("Option `{name}` must be one of {choices}, not `{value}`.", name=self.name,
+                                       choices=", ".join(self.choices), value=str(value)))
         elif not isinstance(value, str) or len(value) > self.max_length:
-            raise InvalidVariant(f"Option `{self.name}` must be text of at most {self.max_length} characters.")
+            raise InvalidVariant(_("Option `{name}` must be text of at most {most} characters.", name=self.name,
+                                   most=self.max_length))
         return value
 
     def command_description(self) -> str:
@@ -111,17 +115,18 @@ def parse_option(option: Option, text: str) -> Any:
             return True
         if text.lower() in FALSE_WORDS:
             return False
-        raise InvalidVariant(f"Option `{option.name}` is true or false, not `{_typed(text)}`.")
+        raise InvalidVariant(_("Option `{name}` is true or false, not `{typed}`.", name=option.name,
+                               typed=_typed(text)))
     if option.kind == "int":
         if not text.lstrip("-").isdecimal() or len(text) > 12:
-            raise InvalidVariant(f"Option `{option.name}` is a whole number from {option.minimum} to "
-                                 f"{option.maximum}, not `{_typed(text)}`.")
+            raise InvalidVariant(_("Option `{name}` is a whole number from {low} to {high}, not `{typed}`.",
+                                   name=option.name, low=option.minimum, high=option.maximum, typed=_typed(text)))
         return option.check(int(text))
     if option.kind == "choice":
         chosen = next((choice for choice in option.choices if choice.lower() == text.lower()), None)
         if chosen is None:
-            raise InvalidVariant(f"Option `{option.name}` is one of {', '.join(option.choices)}, not "
-                                 f"`{_typed(text)}`.")
+            raise InvalidVariant(_("Option `{name}` is one of {choices}, not `{typed}`.", name=option.name,
+                                   choices=", ".join(option.choices), typed=_typed(text)))
         return chosen
     return option.check(text)
 
@@ -139,8 +144,10 @@ def parse_options(options: Sequence[Option], text: str) -> dict[str, Any]:
     text = text.strip()
     found = list(_OPTION_NAME.finditer(text))
     if text and (not found or found[0].start(1) != 0):
-        example = f" such as `{options[0].name}:…`" if options else ""
-        raise InvalidVariant(f"`{_typed(text)}` is not a list of options{example}: write each as name:value.")
+        if options:
+            raise InvalidVariant(_("`{typed}` is not a list of options such as `{name}:…`: write each as name:value.",
+                                   typed=_typed(text), name=options[0].name))
+        raise InvalidVariant(_("`{typed}` is not a list of options: write each as name:value.", typed=_typed(text)))
     by_name = {option.name: option for option in options}
     values: dict[str, Any] = {}
     for index, match in enumerate(found):
@@ -148,14 +155,20 @@ def parse_options(options: Sequence[Option], text: str) -> dict[str, Any]:
         end = found[index + 1].start() if index + 1 < len(found) else len(text)
         value = text[match.end():end].strip()
         if name not in by_name:
-            known = ", ".join(by_name) or "none"
-            raise InvalidVariant(f"There is no option `{_typed(name)}`; the options are {known}.")
+            raise InvalidVariant(_no_such_option(_typed(name), list(by_name)))
         if name in values:
-            raise InvalidVariant(f"Option `{name}` is given twice.")
+            raise InvalidVariant(_("Option `{name}` is given twice.", name=name))
         if not value:
-            raise InvalidVariant(f"Option `{name}` has no value: write it as `{name}:…`.")
+            raise InvalidVariant(_("Option `{name}` has no value: write it as `{name}:…`.", name=name))
         values[name] = parse_option(by_name[name], value)
     return values
+
+
+def _no_such_option(name: str, known: Sequence[str]) -> Text:
+    """The refusal of an option ``name`` that is not one of ``known`` (the game's option names)."""
+    if not known:
+        return _("There is no option `{name}`; this game has no options.", name=name)
+    return _("There is no option `{name}`; the options are {known}.", name=name, known=", ".join(known))
 
 
 def check_options(options: Sequence[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -167,11 +180,10 @@ def check_options(options: Sequence[Option], given: Mapping[str, Any] | None) ->
         InvalidVariant: an unknown option (the message lists the known ones) or an illegal value.
     """
     if given is not None and not isinstance(given, Mapping):
-        raise InvalidVariant("A variant must be a set of named options.")
+        raise InvalidVariant("A variant must be a set of named options.")  # never a member's: a caller's mistake
     given = dict(given or {})
     names = [option.name for option in options]
     unknown = sorted(str(key) for key in given if key not in names)
     if unknown:
-        known = ", ".join(names) or "none"
-        raise InvalidVariant(f"There is no option `{unknown[0]}`; the options are {known}.")
+        raise InvalidVariant(_no_such_option(unknown[0], names))
     return {option.name: option.check(given.get(option.name, option.default)) for option in options}

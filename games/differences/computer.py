@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from games.differences.rules import DifferencesState, Square
+from games.differences.rules import DifferencesState, Square, game_over
 from games.errors import IllegalMove
 from games.search import Level
 from games.values import GameValue
@@ -190,7 +190,7 @@ def exact_move(state: DifferencesState, rng: random.Random, swindle: bool = Fals
         IllegalMove: the game is over.
     """
     if state.current_seat is None:
-        raise IllegalMove(f"The game is over: all {state.n} marks are placed.")
+        raise IllegalMove(game_over(state.n))
     solver = _Solver(state.n, state.unique)
     p, cols, rows = _placement(state)
     key = solver.key(p)
@@ -315,7 +315,7 @@ def mcts_move(state: DifferencesState, rng: random.Random, iterations: int = MCT
         IllegalMove: the game is over.
     """
     if state.current_seat is None:
-        raise IllegalMove(f"The game is over: all {state.n} marks are placed.")
+        raise IllegalMove(game_over(state.n))
     n = state.n
     solver = _Solver(n, state.unique)
     root_p, root_cols, root_rows = _placement(state)
@@ -390,7 +390,7 @@ def greedy_move(state: DifferencesState, rng: random.Random) -> Square:
     """
     seat = state.current_seat
     if seat is None:
-        raise IllegalMove(f"The game is over: all {state.n} marks are placed.")
+        raise IllegalMove(game_over(state.n))
     best: list[Square] = []
     best_value = -_INF
     for move in state.legal_moves():

@@ -34,6 +34,7 @@ from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
 from games.options import Option, check_options
 from games.outcome import Outcome, Termination
 from games.state import State
+from i18n import N_, Listed, Text, _
 
 MIN_N, MAX_N, DEFAULT_N = 4, 15, 8
 """Grid sizes allowed by the variant option ``n``, and its default."""
@@ -46,14 +47,7 @@ FILES = "abcdefghijklmno"
 """Column letters, left to right (``MAX_N`` of them)."""
 
 _SQUARE_RE = re.compile(r"([a-z]+)([0-9]+)")
-_NOTATION_HELP = "A square is a column letter then a row number, such as e5."
-
-
-def _join(items: Sequence[str]) -> str:
-    """``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+_NOTATION_HELP = N_("A square is a column letter then a row number, such as e5.")
 
 
 # ------------------------------------------------------------------------------------------------ moves
@@ -76,8 +70,8 @@ class Square:
 
     def __post_init__(self) -> None:
         if not (type(self.col) is int and type(self.row) is int and 0 <= self.col < MAX_N and 0 <= self.row < MAX_N):
-            raise InvalidMove(f"Squares run from a1 to {FILES[-1]}{MAX_N}; column {self.col!r}, row {self.row!r} "
-                              "is not one of them.")
+            raise InvalidMove(  # never a member's: parse_square checks the range first
+                f"Squares run from a1 to {FILES[-1]}{MAX_N}; column {self.col!r}, row {self.row!r} is not one of them.")
 
     @property
     def name(self) -> str:
@@ -104,22 +98,29 @@ def parse_square(text: str) -> Square:
             number is 0 or beyond 15.
     """
     if not isinstance(text, str):
-        raise InvalidMove(f"A move must be text. {_NOTATION_HELP}")
+        raise InvalidMove(f"A move must be text. {_NOTATION_HELP}")  # never a member's: a caller's mistake
     cleaned = "".join(text.split()).lower()
     if not cleaned:
-        raise InvalidMove(f"No square was given. {_NOTATION_HELP}")
+        raise InvalidMove(_("No square was given. {help}", help=_(_NOTATION_HELP)))
     match = _SQUARE_RE.fullmatch(cleaned)
     if match is None:
-        raise InvalidMove(f"{cleaned!r} is not a square. {_NOTATION_HELP}")
+        raise InvalidMove(_("{typed} is not a square. {help}", typed=repr(cleaned), help=_(_NOTATION_HELP)))
     letters, digits = match.groups()
     if len(letters) != 1 or letters not in FILES:
-        raise InvalidMove(f"{cleaned!r} is not a square: columns are single letters from a to {FILES[-1]}.")
+        raise InvalidMove(_("{typed} is not a square: columns are single letters from a to {last}.",
+                            typed=repr(cleaned), last=FILES[-1]))
     number = int(digits)
     if number < 1:
-        raise InvalidMove(f"{cleaned!r} is not a square: rows are numbered from 1.")
+        raise InvalidMove(_("{typed} is not a square: rows are numbered from 1.", typed=repr(cleaned)))
     if number > MAX_N:
-        raise InvalidMove(f"{cleaned!r} is not a square: rows are numbered 1 to {MAX_N} at most.")
+        raise InvalidMove(_("{typed} is not a square: rows are numbered 1 to {most} at most.", typed=repr(cleaned),
+                            most=str(MAX_N)))
     return Square(FILES.index(letters), number - 1)
+
+
+def game_over(n: int) -> Text:
+    """The refusal of a move (or a computer's move) once all ``n`` marks are placed."""
+    return _("The game is over: all {n} marks are placed.", n=n)
 
 
 # --------------------------------------------------------------------------------------------- scoring
@@ -262,31 +263,34 @@ class DifferencesState(State[Square]):
                 column with a mark; the message names the conflict and the free columns and rows.
         """
         if not isinstance(move, Square):
-            raise IllegalMove(f"{move!r} is not a square. {_NOTATION_HELP}")
+            raise IllegalMove(f"{move!r} is not a square. {_NOTATION_HELP}")  # never a member's: a caller's mistake
         seat = self.current_seat
         if seat is None:
-            raise IllegalMove(f"The game is over: all {self.n} marks are placed.")
+            raise IllegalMove(game_over(self.n))
         if not (0 <= move.col < self.n and 0 <= move.row < self.n):
-            raise IllegalMove(
-                f"{move.name} is off the grid: this {self.n}x{self.n} grid has columns a to {FILES[self.n - 1]} "
-                f"and rows 1 to {self.n}."
-            )
-        conflicts = []
-        for mark in self.marks:
-            if mark.square == move:
-                raise IllegalMove(f"{move.name} already holds a mark. {self._free_hint()}")
-            if mark.square.row == move.row:
-                conflicts.append(f"row {move.row + 1} with {mark.square.name}")
-            if mark.square.col == move.col:
-                conflicts.append(f"column {FILES[move.col]} with {mark.square.name}")
-        if conflicts:
-            raise IllegalMove(f"{move.name} shares {' and '.join(conflicts)}. {self._free_hint()}")
+            raise IllegalMove(_("{square} is off the grid: this {n}x{n} grid has columns a to {last} and rows 1 to "
+                                "{n}.", square=move.name, n=str(self.n), last=FILES[self.n - 1]))
+        same_row = next((mark.square for mark in self.marks if mark.square.row == move.row), None)
+        same_col = next((mark.square for mark in self.marks if mark.square.col == move.col), None)
+        if same_row == move:
+            raise IllegalMove(_("{square} already holds a mark. {hint}", square=move.name, hint=self._free_hint()))
+        row, col = str(move.row + 1), FILES[move.col]
+        if same_row is not None and same_col is not None:
+            raise IllegalMove(_("{square} shares row {row} with {row_mark} and column {col} with {col_mark}. {hint}",
+                                square=move.name, row=row, row_mark=same_row.name, col=col, col_mark=same_col.name,
+                                hint=self._free_hint()))
+        if same_row is not None:
+            raise IllegalMove(_("{square} shares row {row} with {mark}. {hint}", square=move.name, row=row,
+                                mark=same_row.name, hint=self._free_hint()))
+        if same_col is not None:
+            raise IllegalMove(_("{square} shares column {col} with {mark}. {hint}", square=move.name, col=col,
+                                mark=same_col.name, hint=self._free_hint()))
         return DifferencesState(self.n, self.unique, (*self.marks, Mark(seat, move)))
 
-    def _free_hint(self) -> str:
-        cols = [FILES[col] for col in self.free_columns]
-        rows = [str(row + 1) for row in self.free_rows]
-        return f"A mark must go in a free column ({_join(cols)}) and a free row ({_join(rows)})."
+    def _free_hint(self) -> Text:
+        cols = Listed(tuple(FILES[col] for col in self.free_columns))
+        rows = Listed(tuple(str(row + 1) for row in self.free_rows))
+        return _("A mark must go in a free column ({columns}) and a free row ({rows}).", columns=cols, rows=rows)
 
     # -- serialisation ---------------------------------------------------------------------------------
 
@@ -358,5 +362,5 @@ def check_variant(variant: Mapping[str, Any] | None, complete: bool = False) -> 
     """
     full = check_options(OPTIONS, variant)
     if complete and (not isinstance(variant, Mapping) or set(variant) != {"n", "unique"}):
-        raise InvalidVariant("The variant must give both options, n and unique.")
+        raise InvalidVariant("The variant must give both options, n and unique.")  # never a member's: stored only
     return full["n"], full["unique"]

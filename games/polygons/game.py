@@ -20,7 +20,7 @@ from games.polygons.rules import KEY, OPTIONS, Move, PolygonsState, check_room, 
 from games.search import Level
 from games.state import State
 from games.values import Estimate, GameValue
-from i18n import N_
+from i18n import N_, _
 
 
 def _dot_to_suggestions(state: PolygonsState, filled: Mapping[str, str]) -> list[str]:
@@ -47,8 +47,8 @@ def _assemble_dot(options: Mapping[str, str]) -> str:
     for axis in ("x", "y"):
         typed = options[axis].strip()
         if not typed.lstrip("-").isdecimal():
-            raise InvalidMove(f"`{typed[:20]}` is not a whole number for {axis}; dots go on lattice points such as "
-                              "x:3 y:9.")
+            raise InvalidMove(_("`{typed}` is not a whole number for {axis}; dots go on lattice points such as x:3 "
+                                "y:9.", typed=typed[:20], axis=axis))
     return f"{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
 
 

@@ -42,6 +42,7 @@ from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
 from games.options import Option, check_options
 from games.outcome import Outcome, Termination
 from games.state import State
+from i18n import Text, _
 
 KEY = "polygons"
 
@@ -660,32 +661,31 @@ class PolygonsState(State[Move]):
                 single dot name is given when there is no path end to start from.
         """
         if not isinstance(text, str):
-            raise InvalidMove("A move is text such as 3,9 (a dot) or A-C (a segment).")
+            raise InvalidMove("A move is text such as 3,9 (a dot) or A-C (a segment).")  # never a member's
         body = text.strip()
         if match := _POINT_RE.fullmatch(body):
             x, y = int(match.group(1)), int(match.group(2))
             if not (0 <= x <= self.size and 0 <= y <= self.size):
-                raise InvalidMove(f"The point {x},{y} is off the lattice: x and y run from 0 to {self.size}.")
+                raise InvalidMove(_off_lattice(x, y, self.size))
             return Place(x, y)
         if _DECIMAL_RE.fullmatch(body) and "." in body:
-            raise InvalidMove(f"Dots go on whole lattice points such as 3,9, not {body}.")
+            raise InvalidMove(_("Dots go on whole lattice points such as 3,9, not {typed}.", typed=body))
         if match := _SEGMENT_RE.fullmatch(body):
             return Connect(_ALPHABET.index(match.group(1).upper()), _ALPHABET.index(match.group(2).upper()))
         if match := _NAME_RE.fullmatch(body):
             end = _ALPHABET.index(match.group(1).upper())
             phase = self.phase
             if phase == "place":
-                raise InvalidMove("Dots are still being placed: give a lattice point such as 3,9.")
+                raise InvalidMove(_("Dots are still being placed: give a lattice point such as 3,9."))
             if phase == "over":
-                raise InvalidMove("The game is over.")
+                raise InvalidMove(_("The game is over."))
             if not self.path:
-                raise InvalidMove("The first segment names both of its dots, for example A-C.")
+                raise InvalidMove(_("The first segment names both of its dots, for example A-C."))
             return Connect(self.path[-1], end)
         if not body:
-            raise InvalidMove("Type a move: a dot such as 3,9 or a segment such as A-C.")
-        raise InvalidMove(
-            f"Cannot read {body!r} as a move: place a dot with x,y such as 3,9, or draw a segment such as A-C."
-        )
+            raise InvalidMove(_("Type a move: a dot such as 3,9 or a segment such as A-C."))
+        raise InvalidMove(_("Cannot read {typed} as a move: place a dot with x,y such as 3,9, or draw a segment such "
+                            "as A-C.", typed=repr(body)))
 
     def format_move(self, move: Move) -> str:
         """Return ``x,y`` for a placement and ``A-C`` for a segment."""
@@ -705,37 +705,36 @@ class PolygonsState(State[Move]):
         """
         phase = self.phase
         if phase == "over":
-            raise IllegalMove("The game is over: the path is closed.")
+            raise IllegalMove(_("The game is over: the path is closed."))
         if isinstance(move, Place):
             return self._place(move)
         if isinstance(move, Connect):
             if phase == "place":
-                raise IllegalMove(
-                    f"Dots are still being placed ({len(self.points)} of {self.total_dots}); "
-                    "place a dot with x,y such as 3,9."
-                )
+                raise IllegalMove(_("Dots are still being placed ({placed} of {total}); place a dot with x,y such as "
+                                    "3,9.", placed=len(self.points), total=self.total_dots))
             return self._connect(move)
-        raise IllegalMove(f"That is not a Polygons & Dots move: {move!r}.")
+        raise IllegalMove(f"That is not a Polygons & Dots move: {move!r}.")  # never a member's: a caller's mistake
 
     def _place(self, move: Place) -> PolygonsState:
         if self.phase != "place":
             example = f"{self.path_end}-{self.legal_targets()[0]}" if self.path else "A-C"
-            raise IllegalMove(f"All dots are placed; draw a segment such as {example}.")
+            raise IllegalMove(_("All dots are placed; draw a segment such as {example}.", example=example))
         x, y = move.x, move.y
         if not (isinstance(x, int) and isinstance(y, int)) or isinstance(x, bool) or isinstance(y, bool):
-            raise IllegalMove("A dot goes on a lattice point given by two whole numbers, such as 3,9.")
+            raise IllegalMove(  # never a member's: parse_move makes whole numbers
+                "A dot goes on a lattice point given by two whole numbers, such as 3,9.")
         if not (0 <= x <= self.size and 0 <= y <= self.size):
-            raise IllegalMove(f"The point {x},{y} is off the lattice: x and y run from 0 to {self.size}.")
+            raise IllegalMove(_off_lattice(x, y, self.size))
         point = (x, y)
         if point in self.blocked:
             if point in self.points:
-                raise IllegalMove(f"Dot {dot_name(self.points.index(point))} is already at {x},{y}.")
+                raise IllegalMove(_("Dot {dot} is already at {point}.", dot=dot_name(self.points.index(point)),
+                                    point=f"{x},{y}"))
             for i, j in itertools.combinations(range(len(self.points)), 2):
                 if collinear(self.points[i], self.points[j], point):
-                    raise IllegalMove(
-                        f"The point {x},{y} is in line with dots {dot_name(i)} and {dot_name(j)}; "
-                        "no three dots may lie on one straight line."
-                    )
+                    raise IllegalMove(_("The point {point} is in line with dots {first} and {second}; no three dots "
+                                        "may lie on one straight line.", point=f"{x},{y}", first=dot_name(i),
+                                        second=dot_name(j)))
         return PolygonsState(self.size, self.per_seat, (*self.points, point), (), self.komi)
 
     def _connect(self, move: Connect) -> PolygonsState:
@@ -743,22 +742,21 @@ class PolygonsState(State[Move]):
         for end in (move.start, move.end):
             if not (isinstance(end, int) and 0 <= end < n):
                 name = dot_name(end) if isinstance(end, int) and 0 <= end < len(_ALPHABET) else repr(end)
-                raise IllegalMove(f"There is no dot {name}; the dots are A to {dot_name(n - 1)}.")
+                raise IllegalMove(_("There is no dot {name}; the dots are A to {last}.", name=name,
+                                    last=dot_name(n - 1)))
         if move.start == move.end:
-            raise IllegalMove("A segment joins two different dots.")
+            raise IllegalMove(_("A segment joins two different dots."))
         if not self.path:
             return PolygonsState(self.size, self.per_seat, self.points, (move.start, move.end), self.komi)
         end = self.path[-1]
         targets = ", ".join(self.legal_targets())
         if move.start != end:
-            raise IllegalMove(
-                f"Segments start from {dot_name(end)}, the dot last connected to, not from {dot_name(move.start)}; "
-                f"connect {dot_name(end)} to one of {targets}."
-            )
+            raise IllegalMove(_("Segments start from {end}, the dot last connected to, not from {start}; connect "
+                                "{end} to one of {targets}.", end=dot_name(end), start=dot_name(move.start),
+                                targets=targets))
         if move.end in self.path:
-            raise IllegalMove(
-                f"Dot {dot_name(move.end)} is already connected; connect {dot_name(end)} to one of {targets}."
-            )
+            raise IllegalMove(_("Dot {dot} is already connected; connect {end} to one of {targets}.",
+                                dot=dot_name(move.end), end=dot_name(end), targets=targets))
         return PolygonsState(self.size, self.per_seat, self.points, (*self.path, move.end), self.komi)
 
     # ---- serialisation
@@ -883,7 +881,11 @@ def check_room(variant: Mapping[str, Any]) -> None:
     """Raise :class:`InvalidVariant` unless ``variant["dots"]`` fit on its lattice (:func:`max_dots_per_seat`)."""
     size, per_seat = variant["size"], variant["dots"]
     if per_seat > max_dots_per_seat(size):
-        raise InvalidVariant(
-            f"The variant option dots must be at most {max_dots_per_seat(size)} on a 0..{size} lattice "
-            f"(there must be room to place them all), not {per_seat}."
-        )
+        raise InvalidVariant(_("The variant option dots must be at most {most} on a 0..{size} lattice (there must be "
+                               "room to place them all), not {dots}.", most=max_dots_per_seat(size), size=size,
+                               dots=per_seat))
+
+
+def _off_lattice(x: int, y: int, size: int) -> Text:
+    """The refusal of a point ``x,y`` off the ``0..size`` lattice."""
+    return _("The point {point} is off the lattice: x and y run from 0 to {size}.", point=f"{x},{y}", size=size)

@@ -167,8 +167,18 @@ def test_conflict_message_lists_the_legal_lines() -> None:
     with pytest.raises(IllegalMove) as caught:
         state.play("e5")
     message = str(caught.value)
-    assert "free column (a, b, d, f, g and h)" in message
-    assert "free row (1, 3, 4, 6, 7 and 8)" in message
+    assert "free column (a, b, d, f, g, and h)" in message
+    assert "free row (1, 3, 4, 6, 7, and 8)" in message
+
+
+def test_conflict_message_in_the_members_language() -> None:
+    state = play(8, ["c5", "e2"])
+    with pytest.raises(IllegalMove) as caught:
+        state.play("e5")
+    text = caught.value.args[0]
+    assert text.render("fr") == ("e5 partage la ligne 5 avec c5 et la colonne e avec e2. Une marque doit aller dans "
+                                 "une colonne libre (a, b, d, f, g et h) et une ligne libre (1, 3, 4, 6, 7 et 8).")
+    assert "freie Spalte (a, b, d, f, g und h)" in text.render("de")
 
 
 def test_legal_moves_are_exactly_the_free_lines() -> None:
