@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
 from games.options import Option, check_options
-from games.outcome import Outcome, Termination, stored_outcome_agrees
+from games.outcome import TERMINATION_PHRASES, Outcome, Termination, stored_outcome_agrees
 from games.state import State
 from i18n import N_, Text, _
 
@@ -166,7 +166,7 @@ def parse_move(text: str) -> Move:
             (``self LL``), or a split count outside 0-4.
     """
     if not isinstance(text, str):
-        raise InvalidMove(f"A move must be text. {_NOTATION_HELP}")  # a caller's mistake: never a member's
+        raise InvalidMove(f"A move must be text. {_NOTATION_HELP}")  # never a member's: a caller's mistake
     match = _TAP_RE.fullmatch(text)
     if match:
         hand, target = (_LETTERS.index(letter.upper()) for letter in match.group(2, 3))
@@ -197,7 +197,7 @@ def format_move(move: Move) -> str:
         return f"self {_LETTERS[move.hand]}{_LETTERS[1 - move.hand]}"
     if isinstance(move, Split) and 0 <= move.left < FINGERS and 0 <= move.right < FINGERS:
         return f"split {move.left} {move.right}"
-    raise InvalidMove(f"{move!r} is not a Chopsticks move.")
+    raise InvalidMove(f"{move!r} is not a Chopsticks move.")  # never a member's: only moves made in code
 
 
 # ------------------------------------------------------------------------------------------------ rules
@@ -437,10 +437,11 @@ class ChopsticksState(State[Move]):
                 the legal moves).
         """
         if self.result is not None:
-            raise IllegalMove(f"The game is over ({self.result.termination.phrase(NATURAL_END)}); no more moves can be "
-                              "played.")
+            termination = self.result.termination
+            why = NATURAL_END if termination is Termination.NATURAL else TERMINATION_PHRASES[termination]
+            raise IllegalMove(_("The game is over ({why}); no more moves can be played.", why=_(why)))
         if not isinstance(move, Tap | SelfTap | Split):
-            raise IllegalMove(f"{move!r} is not a Chopsticks move.")
+            raise IllegalMove(f"{move!r} is not a Chopsticks move.")  # never a member's: parse_move makes only moves
         seat = self.seat_to_move
         mine, theirs = self.hands[seat], self.hands[1 - seat]
         options = {option: (new_mine, new_theirs) for option, new_mine, new_theirs in

@@ -22,7 +22,7 @@ from games.outcome import Outcome, Termination
 from games.search import Level
 from games.state import State
 from games.values import GameValue, MoveValues
-from i18n import N_, ngettext
+from i18n import N_, _, ngettext
 
 
 def _stick_numbers(state: GroebnerNimState) -> list[tuple[int, int]]:
@@ -58,7 +58,8 @@ def _assemble_pair(options: Mapping[str, str]) -> str:
     for name in ("first", "second"):
         typed = options[name].strip()
         if not typed.isdecimal():
-            raise InvalidMove(f"`{typed[:10]}` is not a stick number; `/groebner sticks` lists them (1, 2, …).")
+            raise InvalidMove(_("`{typed}` is not a stick number; `/groebner sticks` lists them (1, 2, …).",
+                                typed=typed[:10]))
     return f"{options['first'].strip()[:10]}-{options['second'].strip()[:10]}"
 
 
@@ -118,7 +119,7 @@ class GroebnerNim(Game[GroebnerNimState, Pair]):
         """1 for ``mode="solitaire"``, else 2 (raises :class:`InvalidVariant` for an unknown mode)."""
         mode = (variant or {}).get("mode", "duel")
         if mode not in MODES:
-            raise InvalidVariant(f"Option `mode` must be duel or solitaire, not {mode!r}.")
+            raise InvalidVariant(_("Option `mode` must be duel or solitaire, not {mode}.", mode=repr(mode)))
         return 1 if mode == "solitaire" else 2
 
     def new_state(self, variant: Mapping[str, Any] | None = None, rng: random.Random | None = None) -> GroebnerNimState:

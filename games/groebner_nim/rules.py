@@ -20,6 +20,7 @@ the Gröbner-basis test), the variant and the state. It imports nothing of the g
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import heapq
 import random
@@ -32,6 +33,7 @@ from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
 from games.options import Option, check_options
 from games.outcome import Outcome, Termination, stored_outcome_agrees
 from games.state import State
+from i18n import Text, _, n_
 
 Point = tuple[int, int]
 """A lattice point ``(a, b)``: the monomial ``x^a*y^b``."""
@@ -150,7 +152,8 @@ _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z])|(\*\*|\^)|([*+\-,;])|(\S))")
 
 
 class StartError(ValueError):
-    """A custom start could not be read; ``str(error)`` explains why in a sentence."""
+    """A custom start could not be read; ``str(error)`` explains why in a sentence (its first argument is the
+    :class:`i18n.Text` of it)."""
 
 
 def _snippet(text: str, limit: int = 40) -> str:
@@ -183,12 +186,12 @@ def _polynomial_tokens(text: str, number: int) -> list[_Token]:
         elif sign is not None:
             tokens.append((sign, sign))
         else:
-            raise StartError(
-                f"Polynomial {number} (`{_snippet(text)}`) contains `{other}`, which is not part of a polynomial; "
-                "write terms like x^3*y joined by +."
-            )
+            raise StartError(_(
+                "Polynomial {number} (`{polynomial}`) contains `{found}`, which is not part of a polynomial; write "
+                "terms like x^3*y joined by +.", number=number, polynomial=_snippet(text), found=other))
     if not tokens:
-        raise StartError(f"Polynomial {number} is empty; each stick needs exactly two different terms.")
+        raise StartError(_("Polynomial {number} is empty; each stick needs exactly two different terms.",
+                           number=number))
     return tokens
 
 
@@ -203,8 +206,10 @@ def _parse_polynomial(text: str, number: int) -> list[Point]:
     """
     tokens = _polynomial_tokens(text, number)
 
-    def fail(reason: str) -> StartError:
-        return StartError(f"Polynomial {number} (`{_snippet(text)}`): {reason}")
+    def fail(reason: Text) -> StartError:
+        """``reason``, a whole sentence that begins ``Polynomial {number} (`{polynomial}`):``, filled in."""
+        where = {"number": number, "polynomial": _snippet(text)}
+        return StartError(dataclasses.replace(reason, params={**where, **reason.params}))
 
     terms: list[Point] = []
     pos = 0
@@ -214,14 +219,15 @@ def _parse_polynomial(text: str, number: int) -> list[Point]:
         if pos == len(tokens):
             break
         if tokens[pos][0] not in ("+", "-"):
-            raise fail(f"expected + between terms but found `{tokens[pos][1]}`.")
+            raise fail(_("Polynomial {number} (`{polynomial}`): expected + between terms but found `{found}`.",
+                         found=tokens[pos][1]))
         pos += 1
         if pos == len(tokens):
-            raise fail("ends with a sign; a term must follow it.")
+            raise fail(_("Polynomial {number} (`{polynomial}`): ends with a sign; a term must follow it."))
     return terms
 
 
-def _parse_term(tokens: list[_Token], pos: int, fail: Callable[[str], StartError]) -> tuple[Point, int]:
+def _parse_term(tokens: list[_Token], pos: int, fail: Callable[[Text], StartError]) -> tuple[Point, int]:
     """Read one term, ``1`` or a product of powers of x and y, starting at ``tokens[pos]``.
 
     Returns:
@@ -236,32 +242,35 @@ def _parse_term(tokens: list[_Token], pos: int, fail: Callable[[str], StartError
     if pos < len(tokens) and tokens[pos][0] == "num":
         value = tokens[pos][1]
         if value.lstrip("0") != "1" or (pos + 1 < len(tokens) and tokens[pos + 1][0] in ("var", "*")):
-            raise fail(
-                f"`{value}` is not allowed here; over GF(2) every coefficient is 1, so write a term like "
-                "x^2*y or the constant 1."
-            )
+            raise fail(_("Polynomial {number} (`{polynomial}`): `{value}` is not allowed here; over GF(2) every "
+                         "coefficient is 1, so write a term like x^2*y or the constant 1.", value=value))
         pos += 1
     else:
         seen_factor = False
         while pos < len(tokens) and tokens[pos][0] == "var":
             name = tokens[pos][1]
             if name not in ("x", "y"):
-                raise fail(f"uses the variable `{name}`; only x and y are allowed.")
+                raise fail(_("Polynomial {number} (`{polynomial}`): uses the variable `{name}`; only x and y are "
+                             "allowed.", name=name))
             exponent, pos = _parse_exponent(tokens, pos + 1, name, fail)
             exps[0 if name == "x" else 1] += exponent
             seen_factor = True
             if tokens[pos : pos + 1] == [("*", "*")] and pos + 1 < len(tokens) and tokens[pos + 1][0] == "var":
                 pos += 1
         if not seen_factor:
-            found = tokens[pos][1] if pos < len(tokens) else "the end"
-            raise fail(f"expected a term (like x^2*y or 1) but found `{found}`.")
+            if pos < len(tokens):
+                raise fail(_("Polynomial {number} (`{polynomial}`): expected a term (like x^2*y or 1) but found "
+                             "`{found}`.", found=tokens[pos][1]))
+            raise fail(_("Polynomial {number} (`{polynomial}`): expected a term (like x^2*y or 1) but found `the "
+                         "end`."))
     for name, exponent in zip("xy", exps, strict=True):
         if exponent > MAX_EXPONENT:
-            raise fail(f"the exponent of {name} is {exponent}; exponents may be at most {MAX_EXPONENT}.")
+            raise fail(_("Polynomial {number} (`{polynomial}`): the exponent of {name} is {exponent}; exponents may "
+                         "be at most {most}.", name=name, exponent=exponent, most=MAX_EXPONENT))
     return (exps[0], exps[1]), pos
 
 
-def _parse_exponent(tokens: list[_Token], pos: int, name: str, fail: Callable[[str], StartError]) -> tuple[int, int]:
+def _parse_exponent(tokens: list[_Token], pos: int, name: str, fail: Callable[[Text], StartError]) -> tuple[int, int]:
     """Read the optional ``^n`` (or ``**n``) after variable ``name``, starting at ``tokens[pos]``.
 
     Returns:
@@ -275,13 +284,16 @@ def _parse_exponent(tokens: list[_Token], pos: int, name: str, fail: Callable[[s
         return 1, pos
     pos += 1
     if pos < len(tokens) and tokens[pos][0] == "-":
-        raise fail(f"{name} has a negative exponent; exponents are whole numbers from 0 to {MAX_EXPONENT}.")
+        raise fail(_("Polynomial {number} (`{polynomial}`): {name} has a negative exponent; exponents are whole "
+                     "numbers from 0 to {most}.", name=name, most=MAX_EXPONENT))
     if pos >= len(tokens) or tokens[pos][0] != "num":
-        raise fail(f"`{name}^` must be followed by a whole-number exponent.")
+        raise fail(_("Polynomial {number} (`{polynomial}`): `{name}^` must be followed by a whole-number exponent.",
+                     name=name))
     digits = tokens[pos][1].lstrip("0") or "0"
     if len(digits) > 3:
-        raise fail(f"the exponent {digits[:6]}{'...' if len(digits) > 6 else ''} of {name} is too "
-                   f"large; exponents may be at most {MAX_EXPONENT}.")
+        raise fail(_("Polynomial {number} (`{polynomial}`): the exponent {exponent} of {name} is too large; "
+                     "exponents may be at most {most}.", exponent=digits[:6] + ("..." if len(digits) > 6 else ""),
+                     name=name, most=MAX_EXPONENT))
     return int(digits), pos + 1
 
 
@@ -299,30 +311,36 @@ def parse_start(text: str, order: str) -> tuple[Stick, ...]:
     cleaned = _SUPERSCRIPT_POWER.sub(lambda match: "^" + match.group().translate(_SUPERSCRIPTS), text)
     parts = re.split(r"[,;\n]", cleaned)
     if all(not part.strip() for part in parts):
-        raise StartError("The start is empty; type 2 to 6 binomials separated by commas, e.g. `x^3+1, x*y^2+y^3`.")
+        raise StartError(_("The start is empty; type {least} to {most} binomials separated by commas, e.g. "
+                           "`x^3+1, x*y^2+y^3`.", least=MIN_STICKS, most=MAX_STICKS))
     sticks: list[Stick] = []
     for number, part in enumerate(parts, start=1):
         if not part.strip():
-            raise StartError(f"Polynomial {number} is empty; remove the extra comma.")
+            raise StartError(_("Polynomial {number} is empty; remove the extra comma.", number=number))
         terms = _parse_polynomial(part, number)
         if len(terms) != 2:
-            raise StartError(
-                f"Polynomial {number} (`{_snippet(part)}`) has {len(terms)} term{'s' if len(terms) != 1 else ''}; "
-                "each stick is a binomial with exactly two different terms."
-            )
+            raise StartError(n_(
+                "Polynomial {number} (`{polynomial}`) has {count} term; each stick is a binomial with exactly two "
+                "different terms.",
+                "Polynomial {number} (`{polynomial}`) has {count} terms; each stick is a binomial with exactly two "
+                "different terms.", len(terms), number=number, polynomial=_snippet(part)))
         if terms[0] == terms[1]:
-            raise StartError(
-                f"Polynomial {number} (`{_snippet(part)}`) has the same term twice, which is zero over GF(2); "
-                "each stick needs two different terms."
-            )
+            raise StartError(_(
+                "Polynomial {number} (`{polynomial}`) has the same term twice, which is zero over GF(2); each stick "
+                "needs two different terms.", number=number, polynomial=_snippet(part)))
         stick = Stick.from_points(terms[0], terms[1], order)
         if stick in sticks:
-            raise StartError(f"Polynomials {sticks.index(stick) + 1} and {number} are the same stick.")
+            raise StartError(_("Polynomials {first} and {second} are the same stick.", first=sticks.index(stick) + 1,
+                               second=number))
         sticks.append(stick)
     if len(sticks) < MIN_STICKS:
-        raise StartError(f"The start has {len(sticks)} stick; type at least {MIN_STICKS} binomials.")
+        raise StartError(n_("The start has {count} stick; type at least {least} binomials.",
+                            "The start has {count} sticks; type at least {least} binomials.", len(sticks),
+                            least=MIN_STICKS))
     if len(sticks) > MAX_STICKS:
-        raise StartError(f"The start has {len(sticks)} sticks; at most {MAX_STICKS} are allowed.")
+        raise StartError(n_("The start has {count} stick; at most {most} are allowed.",
+                            "The start has {count} sticks; at most {most} are allowed.", len(sticks),
+                            most=MAX_STICKS))
     return tuple(sticks)
 
 
@@ -549,14 +567,14 @@ class Pair:
     def __post_init__(self) -> None:
         for number in (self.first, self.second):
             if isinstance(number, bool) or not isinstance(number, int):
-                raise InvalidMove("Stick numbers are whole numbers such as 1 or 3.")
+                raise InvalidMove("Stick numbers are whole numbers such as 1 or 3.")  # never a member's: code's
         if self.first < 1:
-            raise InvalidMove("Sticks are numbered from 1.")
+            raise InvalidMove(_("Sticks are numbered from 1."))
         if self.first == self.second:
-            raise InvalidMove(f"A pair needs two different sticks; {self.first}-{self.second} pairs stick "
-                              f"{self.first} with itself.")
-        if self.first > self.second:
-            raise InvalidMove(f"Write the smaller stick number first: {self.second}-{self.first}.")
+            raise InvalidMove(_("A pair needs two different sticks; {pair} pairs stick {stick} with itself.",
+                                pair=f"{self.first}-{self.second}", stick=self.first))
+        if self.first > self.second:  # parse_pair orders them: only a caller's mistake
+            raise InvalidMove(f"Write the smaller stick number first: {self.second}-{self.first}.")  # never a member's
 
     @property
     def indices(self) -> tuple[int, int]:
@@ -588,13 +606,14 @@ def parse_pair(text: str) -> Pair:
         InvalidMove: not two stick numbers, a number below 1, or the same stick twice.
     """
     if not isinstance(text, str):
-        raise InvalidMove("Type a pair of stick numbers such as 1-3.")
+        raise InvalidMove("Type a pair of stick numbers such as 1-3.")  # never a member's: a caller's mistake
     match = _MOVE.match(text)
     if not match:
-        raise InvalidMove(f"`{_snippet(text)}` is not a pair; type two stick numbers such as 1-3.")
+        raise InvalidMove(_("`{text}` is not a pair; type two stick numbers such as 1-3.", text=_snippet(text)))
     a, b = int(match.group(1)), int(match.group(2))
     if a == b:
-        raise InvalidMove(f"A pair needs two different sticks; {a}-{b} pairs stick {a} with itself.")
+        raise InvalidMove(_("A pair needs two different sticks; {pair} pairs stick {stick} with itself.",
+                            pair=f"{a}-{b}", stick=a))
     return Pair(min(a, b), max(a, b))
 
 
@@ -642,12 +661,10 @@ def read_variant(variant: Mapping[str, Any] | None) -> tuple[Variant, tuple[Stic
         try:
             parsed = parse_start(start, order)
         except StartError as error:
-            raise InvalidVariant(f"Option `start`: {error}") from None
+            raise InvalidVariant(_("Option `start`: {problem}", problem=error.args[0])) from None
         if is_groebner_basis(parsed, order):
-            raise InvalidVariant(
-                f"Option `start`: {format_sticks(parsed)} already form a Gröbner basis under {order}, so there "
-                "is no move to play; change a stick."
-            )
+            raise InvalidVariant(_("Option `start`: {sticks} already form a Gröbner basis under {order}, so there is "
+                                   "no move to play; change a stick.", sticks=format_sticks(parsed), order=order))
         return Variant(mode, len(parsed), order, bonus, format_sticks(parsed)), parsed
     return Variant(mode, count, order, bonus, None), None
 
@@ -772,18 +789,19 @@ class GroebnerNimState(State[Pair]):
             IllegalMove: the game is over, a stick number does not exist, or the pair was picked before.
         """
         if not isinstance(move, Pair):
-            raise IllegalMove("A move is a pair of stick numbers such as 1-3.")
+            raise IllegalMove("A move is a pair of stick numbers such as 1-3.")  # never a member's: a caller's mistake
         if self.basis:
-            raise IllegalMove("The game is over: the sticks already form a Gröbner basis.")
+            raise IllegalMove(_("The game is over: the sticks already form a Gröbner basis."))
         count = len(self.sticks)
         if move.second > count:
-            raise IllegalMove(f"There is no stick {move.second}; the sticks are numbered 1 to {count}.")
+            raise IllegalMove(_("There is no stick {stick}; the sticks are numbered 1 to {count}.", stick=move.second,
+                                count=count))
         if move in self._picked_set:
             turn = self.picked.index(move) + 1
             options = self.unpicked_pairs()
             shown = ", ".join(str(pair) for pair in options[:6]) + (", ..." if len(options) > 6 else "")
-            raise IllegalMove(f"The pair {move} was already picked on turn {turn}; pick another pair, "
-                              f"e.g. {shown}.")
+            raise IllegalMove(_("The pair {pair} was already picked on turn {turn}; pick another pair, e.g. "
+                                "{pairs}.", pair=str(move), turn=turn, pairs=shown))
         order = self.variant.order
         i, j = move.indices
         new = pair_result(self.sticks, i, j, order)
@@ -821,7 +839,8 @@ class GroebnerNimState(State[Pair]):
     def preview(self, move: Pair) -> Stick | None:
         """Return the stick ``move`` would add, or ``None`` if it reduces to zero (does not check legality)."""
         if move.second > len(self.sticks):
-            raise IllegalMove(f"There is no stick {move.second}; the sticks are numbered 1 to {len(self.sticks)}.")
+            raise IllegalMove(_("There is no stick {stick}; the sticks are numbered 1 to {count}.", stick=move.second,
+                                count=len(self.sticks)))
         return pair_result(self.sticks, *move.indices, self.variant.order)
 
     def adding_pairs(self) -> list[Pair]:

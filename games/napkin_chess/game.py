@@ -21,7 +21,7 @@ from games.options import Option
 from games.search import Level
 from games.state import State
 from games.values import Estimate
-from i18n import N_
+from i18n import N_, _
 
 _PLACEMENT = re.compile(r"\s*([234])\s*@\s*([^,]+),(.+)")
 """A placement as written, ``size@x,y``: groups size, x and y as typed."""
@@ -42,13 +42,14 @@ def _assemble_place(options: Mapping[str, str]) -> str:
     """
     size = options["size"].strip()
     if size not in ("2", "3", "4"):
-        raise InvalidMove(f"`{size[:20]}` is not a coin size; sizes are 2, 3 and 4.")
+        raise InvalidMove(_("`{size}` is not a coin size; sizes are 2, 3 and 4.", size=size[:20]))
     for axis in ("x", "y"):
         typed = options[axis].strip()
         if not typed:
-            raise InvalidMove(f"The {axis} coordinate is missing; for example `x:12.5 y:7`.")
+            raise InvalidMove(_("The {axis} coordinate is missing; for example `x:12.5 y:7`.", axis=axis))
         if "," in typed or "@" in typed:
-            raise InvalidMove(f"`{typed[:20]}` is not a number for {axis}: write decimals with a point, like 12.5.")
+            raise InvalidMove(_("`{typed}` is not a number for {axis}: write decimals with a point, like 12.5.",
+                                typed=typed[:20], axis=axis))
     return f"{size}@{options['x'].strip()[:20]},{options['y'].strip()[:20]}"
 
 

@@ -39,6 +39,7 @@ from games.errors import IllegalMove, InvalidMove, InvalidState, InvalidVariant
 from games.options import Option
 from games.outcome import Outcome, Termination, stored_outcome_agrees
 from games.state import State
+from i18n import Text, Textual, _
 
 SIZES: tuple[int, ...] = (2, 3, 4)
 """Coin sizes: the radius in napkin units, which is also the coin's value in points."""
@@ -124,14 +125,18 @@ def format_coord(value: int) -> str:
 def _parse_coord(text: str, axis: str) -> int:
     """Parse one coordinate into hundredths (raises :class:`InvalidMove`)."""
     if not text:
-        raise InvalidMove(f"The {axis} coordinate is missing; write a move as size@x,y, for example 3@12.5,7.")
+        raise InvalidMove(_("The {axis} coordinate is missing; write a move as size@x,y, for example 3@12.5,7.",
+                            axis=axis))
     if not _COORD_RE.fullmatch(text):
         if _NUMBERISH_RE.fullmatch(text) and text.startswith("-"):
-            raise InvalidMove(f"The {axis} coordinate {text} is negative; coordinates start at 0 on the napkin.")
-        raise InvalidMove(f"The {axis} coordinate {text!r} is not a decimal number like 12.5.")
-    whole, _, frac = text.partition(".")
+            raise InvalidMove(_("The {axis} coordinate {text} is negative; coordinates start at 0 on the napkin.",
+                                axis=axis, text=text))
+        raise InvalidMove(_("The {axis} coordinate {text} is not a decimal number like 12.5.", axis=axis,
+                            text=repr(text)))
+    whole, _dot, frac = text.partition(".")
     if len(frac) > 2 and frac[2:].strip("0"):
-        raise InvalidMove(f"The {axis} coordinate {text} has more than 2 decimal places; use at most 2, like 12.35.")
+        raise InvalidMove(_("The {axis} coordinate {text} has more than 2 decimal places; use at most 2, like 12.35.",
+                            axis=axis, text=text))
     frac = (frac[:2]).ljust(2, "0")
     return int(whole or "0") * SCALE + int(frac)
 
@@ -153,12 +158,14 @@ class Move:
 
     def __post_init__(self) -> None:
         if type(self.size) is not int or self.size not in SIZES:
-            raise InvalidMove(f"Coin size must be 2, 3 or 4, not {self.size!r}.")
+            raise InvalidMove(_("Coin size must be 2, 3 or 4, not {size}.", size=repr(self.size)))
         for axis, value in (("x", self.x), ("y", self.y)):
             if type(value) is not int:
-                raise InvalidMove(f"The {axis} coordinate must be a whole number of hundredths, not {value!r}.")
+                raise InvalidMove(  # never a member's: parse_move always gives whole hundredths
+                    f"The {axis} coordinate must be a whole number of hundredths, not {value!r}.")
             if value < 0:
-                raise InvalidMove(f"The {axis} coordinate is negative; coordinates start at 0 on the napkin.")
+                raise InvalidMove(_("The {axis} coordinate is negative; coordinates start at 0 on the napkin.",
+                                    axis=axis))
 
     @property
     def radius(self) -> int:
@@ -187,19 +194,19 @@ def parse_move(text: str) -> Move:
             places, or anything that is not a plain decimal number (``nan``, ``inf``, ``1e309``).
     """
     if not isinstance(text, str):
-        raise InvalidMove("A move must be text like 3@12.5,7.")
+        raise InvalidMove("A move must be text like 3@12.5,7.")  # never a member's: a caller's mistake
     text = text.strip()
     if len(text) > _MAX_TEXT:
-        raise InvalidMove("That move is too long; write it as size@x,y, for example 3@12.5,7.")
+        raise InvalidMove(_("That move is too long; write it as size@x,y, for example 3@12.5,7."))
     if text.count("@") != 1:
-        raise InvalidMove(f"{text!r} is not a move; write size@x,y, for example 3@12.5,7.")
-    size_text, _, where = text.partition("@")
+        raise InvalidMove(_("{move} is not a move; write size@x,y, for example 3@12.5,7.", move=repr(text)))
+    size_text, _at, where = text.partition("@")
     size_text = size_text.strip()
     if size_text not in ("2", "3", "4"):
-        raise InvalidMove(f"Coin size must be 2, 3 or 4, not {size_text!r}.")
+        raise InvalidMove(_("Coin size must be 2, 3 or 4, not {size}.", size=repr(size_text)))
     parts = where.split(",")
     if len(parts) != 2:
-        raise InvalidMove(f"{text!r} needs exactly two coordinates after @, like 3@12.5,7.")
+        raise InvalidMove(_("{move} needs exactly two coordinates after @, like 3@12.5,7.", move=repr(text)))
     x = _parse_coord(parts[0].strip(), "x")
     y = _parse_coord(parts[1].strip(), "y")
     return Move(int(size_text), x, y)
@@ -298,12 +305,13 @@ def make_variant(options: Mapping[str, Any] | None = None) -> Variant:
         InvalidVariant: an unknown option or an illegal value; the message names the option and legal values.
     """
     if options is not None and not isinstance(options, Mapping):
-        raise InvalidVariant("A variant must be a set of named options.")
+        raise InvalidVariant("A variant must be a set of named options.")  # never a member's: a caller's mistake
     given = {key: value for key, value in (options or {}).items() if value is not None}
     names = [option.name for option in OPTIONS]
     unknown = sorted(str(key) for key in given if key not in (*names, "supply"))
     if unknown:
-        raise InvalidVariant(f"There is no option `{unknown[0]}`; the options are {', '.join(names)}.")
+        raise InvalidVariant(_("There is no option `{name}`; the options are {options}.", name=unknown[0],
+                               options=", ".join(names)))
     preset = _OPTION["preset"].check(given.get("preset", "classic"))
     merged = dict(PRESETS[preset])
 
@@ -312,8 +320,8 @@ def make_variant(options: Mapping[str, Any] | None = None) -> Variant:
         value = given.get(key, merged[key])
         hundredths = _to_hundredths(value)
         if hundredths is None or not MIN_SIDE * SCALE <= hundredths <= MAX_SIDE * SCALE:
-            raise InvalidVariant(f"Option `{key}` must be a number from {MIN_SIDE} to {MAX_SIDE} with at most 2 "
-                                 f"decimals, not `{value}`.")
+            raise InvalidVariant(_("Option `{name}` must be a number from {low} to {high} with at most 2 decimals, "
+                                   "not `{value}`.", name=key, low=MIN_SIDE, high=MAX_SIDE, value=str(value)))
         sides[key] = hundredths
 
     supply = given.get("supply", merged["supply"])
@@ -322,16 +330,16 @@ def make_variant(options: Mapping[str, Any] | None = None) -> Variant:
         or len(supply) != 3
         or any(type(n) is not int or not 0 <= n <= MAX_SUPPLY for n in supply)
     ):
-        raise InvalidVariant(f"The supply must be three whole numbers from 0 to {MAX_SUPPLY} (coins of size 2, 3 "
-                             f"and 4), not `{supply}`.")
+        raise InvalidVariant(_("The supply must be three whole numbers from 0 to {most} (coins of size 2, 3 and 4), "
+                               "not `{supply}`.", most=MAX_SUPPLY, supply=str(supply)))
     counts = [_OPTION[f"coins_{size}"].check(given.get(f"coins_{size}", count))
               for size, count in zip(SIZES, supply, strict=True)]
     if sum(counts) == 0:
-        raise InvalidVariant("The supply needs at least one coin: coins_2, coins_3 and coins_4 are all 0.")
+        raise InvalidVariant(_("The supply needs at least one coin: coins_2, coins_3 and coins_4 are all 0."))
     hole, first_coin_two, scoring = (_OPTION[key].check(given.get(key, merged[key]))
                                      for key in ("hole", "first_coin_two", "scoring"))
     if first_coin_two and counts[0] == 0:
-        raise InvalidVariant("Option `first_coin_two` needs at least one size-2 coin: set coins_2 to 1 or more.")
+        raise InvalidVariant(_("Option `first_coin_two` needs at least one size-2 coin: set coins_2 to 1 or more."))
     return Variant(
         preset=preset,
         width=sides["width"],
@@ -351,7 +359,7 @@ Obstacle = tuple[int, int, int, int]
 
 def _is_free(obstacles: Sequence[Obstacle], x: int, y: int) -> bool:
     """Exact test: ``(x, y)`` is outside every open forbidden disk (bounds are checked by the caller)."""
-    for cx, cy, _, d2 in obstacles:
+    for cx, cy, _radius, d2 in obstacles:
         dx = x - cx
         dy = y - cy
         if dx * dx + dy * dy < d2:
@@ -369,7 +377,7 @@ def _scan_box(obstacles: Sequence[Obstacle], x0: int, x1: int, y0: int, y1: int)
     if x0 > x1 or y0 > y1:
         return
     near = []
-    for cx, cy, _, d2 in obstacles:
+    for cx, cy, _radius, d2 in obstacles:
         nx = min(max(cx, x0), x1) - cx
         ny = min(max(cy, y0), y1) - cy
         if nx * nx + ny * ny < d2:
@@ -528,7 +536,7 @@ class NapkinState(State[Move]):
                 how much.
         """
         if not isinstance(move, Move):
-            raise IllegalMove("A move must be a coin placement such as 3@12.5,7.")
+            raise IllegalMove("A move must be a coin placement such as 3@12.5,7.")  # never a member's: code's mistake
         problem = self.why_illegal(move)
         if problem is not None:
             raise IllegalMove(problem)
@@ -555,22 +563,29 @@ class NapkinState(State[Move]):
         """``True`` when ``move`` may be played now (exact)."""
         return self.why_illegal(move) is None
 
-    def why_illegal(self, move: Move) -> str | None:
+    def why_illegal(self, move: Move) -> Text | None:
         """Return a sentence saying why ``move`` is illegal now, or ``None`` when it is legal (exact)."""
         if self._over():
-            return "The match is over: no coin still in supply fits on the napkin."
+            return _("The match is over: no coin still in supply fits on the napkin.")
         supply = self.supply
         if self.variant.first_coin_two and not self.coins and move.size != 2:
-            return "The first coin of the match must be size 2 (variant first_coin_two)."
+            return _("The first coin of the match must be size 2 (variant first_coin_two).")
         if supply[move.size - 2] <= 0:
-            left = ", ".join(f"{n} of size {s}" for s, n in zip(SIZES, supply, strict=True) if n)
-            return f"No size-{move.size} coins are left in the supply; left: {left}."
+            left = [(n, s) for s, n in zip(SIZES, supply, strict=True) if n]
+            if len(left) == 1:
+                return _("No size-{size} coins are left in the supply; left: {count} of size {other}.",
+                         size=move.size, count=left[0][0], other=left[0][1])
+            if len(left) == 2:
+                return _("No size-{size} coins are left in the supply; left: {count} of size {other}, "
+                         "{count2} of size {other2}.", size=move.size, count=left[0][0], other=left[0][1],
+                         count2=left[1][0], other2=left[1][1])
+            return _("No size-{size} coins are left in the supply.", size=move.size)  # the match is over first
         return self._geometry_problem(move.size, move.x, move.y)
 
-    def _geometry_problem(self, size: int, x: int, y: int) -> str | None:
+    def _geometry_problem(self, size: int, x: int, y: int) -> Text | None:
         r = size * SCALE
         w, h = self.variant.width, self.variant.height
-        where = f"A size-{size} coin at ({format_coord(x)}, {format_coord(y)})"
+        at = {"size": size, "x": format_coord(x), "y": format_coord(y)}
         overhangs = [
             (r - x, "left"),
             (x + r - w, "right"),
@@ -579,28 +594,34 @@ class NapkinState(State[Move]):
         ]
         amount, side = max(overhangs)
         if amount > 0:
-            return (
-                f"{where} overhangs the {side} edge by {_distance_text(amount)}; a size-{size} coin needs "
-                f"{size} ≤ x ≤ {format_coord(w - r)} and {size} ≤ y ≤ {format_coord(h - r)}."
-            )
+            bounds = {**at, "by": _distance_text(amount), "x_max": format_coord(w - r), "y_max": format_coord(h - r)}
+            if side == "left":
+                return _("A size-{size} coin at ({x}, {y}) overhangs the left edge by {by}; a size-{size} coin needs "
+                         "{size} ≤ x ≤ {x_max} and {size} ≤ y ≤ {y_max}.", **bounds)
+            if side == "right":
+                return _("A size-{size} coin at ({x}, {y}) overhangs the right edge by {by}; a size-{size} coin needs "
+                         "{size} ≤ x ≤ {x_max} and {size} ≤ y ≤ {y_max}.", **bounds)
+            if side == "bottom":
+                return _("A size-{size} coin at ({x}, {y}) overhangs the bottom edge by {by}; a size-{size} coin "
+                         "needs {size} ≤ x ≤ {x_max} and {size} ≤ y ≤ {y_max}.", **bounds)
+            return _("A size-{size} coin at ({x}, {y}) overhangs the top edge by {by}; a size-{size} coin needs "
+                     "{size} ≤ x ≤ {x_max} and {size} ≤ y ≤ {y_max}.", **bounds)
         hole = self.variant.hole_centre
         if hole is not None:
             reach = r + HOLE_RADIUS * SCALE
             d2 = (x - hole[0]) ** 2 + (y - hole[1]) ** 2
             if d2 < reach * reach:
-                return (
-                    f"{where} overlaps the hole at ({format_coord(hole[0])}, {format_coord(hole[1])}) by "
-                    f"{_overlap_text(reach, d2)}; coins may touch the hole but not cover it."
-                )
+                return _("A size-{size} coin at ({x}, {y}) overlaps the hole at ({hole_x}, {hole_y}) by {by}; coins "
+                         "may touch the hole but not cover it.", **at, hole_x=format_coord(hole[0]),
+                         hole_y=format_coord(hole[1]), by=_overlap_text(reach, d2))
         for index, coin in enumerate(self.coins, start=1):
             reach = r + coin.radius
             d2 = (x - coin.x) ** 2 + (y - coin.y) ** 2
             if d2 < reach * reach:
-                return (
-                    f"{where} overlaps the size-{coin.size} coin at ({format_coord(coin.x)}, "
-                    f"{format_coord(coin.y)}) (move {index}) by {_overlap_text(reach, d2)}; "
-                    "coins may touch but not overlap."
-                )
+                return _("A size-{size} coin at ({x}, {y}) overlaps the size-{other} coin at ({other_x}, {other_y}) "
+                         "(move {move}) by {by}; coins may touch but not overlap.", **at, other=coin.size,
+                         other_x=format_coord(coin.x), other_y=format_coord(coin.y), move=index,
+                         by=_overlap_text(reach, d2))
         return None
 
     # -- exact free-space queries ---------------------------------------------------------------------------
@@ -874,7 +895,7 @@ class NapkinState(State[Move]):
                 raise InvalidState(f"{key} is {data[key]!r} but the coins give {expected[key]!r}.")
         return state
 
-    def _replay_problem(self, move: Move) -> str | None:
+    def _replay_problem(self, move: Move) -> Textual | None:
         supply = self.supply
         if self.variant.first_coin_two and not self.coins and move.size != 2:
             return "the first coin of the match must be size 2."
@@ -893,11 +914,11 @@ def _coord_number(value: int) -> int | float:
     return value // SCALE if value % SCALE == 0 else value / SCALE
 
 
-def _distance_text(hundredths: float) -> str:
+def _distance_text(hundredths: float) -> Textual:
     if hundredths < 0.5:
-        return "less than 0.01"
+        return _("less than 0.01")
     return format_coord(round(hundredths))
 
 
-def _overlap_text(reach: int, d2: int) -> str:
+def _overlap_text(reach: int, d2: int) -> Textual:
     return _distance_text(reach - math.sqrt(d2))
