@@ -300,7 +300,7 @@ async def _board_payload(match: MatchRecord, state: State[Any] | None, board: Bo
         payload["file"] = image_file(png, f"{match.game}-{match.id}-{state.ply}.png", alt)
     items: Sequence[discord.ui.Item[Any]] = board_items(match, state) if match.status == "active" else ()
     if match.status != "active" and board.ping:
-        items = (RematchButton(match.id),)  # the final board, posted when the match ended
+        items = (RematchButton(match.id, language=spoken()),)  # the final board, posted when the match ended
     if items:
         view: discord.ui.View = discord.ui.View(timeout=None)
         for item in items:

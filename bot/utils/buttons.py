@@ -6,6 +6,9 @@ board is answered with a clear "out of date" message instead of applying a move 
 see. The buttons only parse their ``custom_id``; what a click does belongs to the match feature's cog
 (:class:`ButtonHandler`), so this module imports nothing of the feature. Game modules (``bot.games.<key>``) put move
 buttons under their boards; the match feature and the deadline task post and disable challenge buttons.
+
+A button's label is in the language of the message it is posted on (``language``: the server's, for a challenge or a
+final board); only the ``custom_id`` is read back, so a label's language never changes what a click does.
 """
 
 from __future__ import annotations
@@ -18,10 +21,24 @@ from discord import ui
 
 from bot.answers import watch
 from bot.errors import reply_error
+from i18n import Text, p_
 
 CUSTOM_ID_LIMIT = 100
+LABEL_LIMIT = 80
+"""Discord's longest button label."""
 HANDLER_COG = "Match"
 """The cog that handles clicks (:class:`ButtonHandler`)."""
+# TRANSLATORS: a button's label (Discord: at most 80 characters).
+ACCEPT = p_("button", "Accept")
+# TRANSLATORS: a button's label (Discord: at most 80 characters).
+DECLINE = p_("button", "Decline")
+# TRANSLATORS: a button's label under a finished match's board (Discord: at most 80 characters).
+REMATCH = p_("button", "Rematch")
+
+
+def button_label(text: Text, language: str | None) -> str:
+    """A component's label: ``text`` in ``language`` (``None``: English), cut to Discord's 80 characters."""
+    return text.render(language)[:LABEL_LIMIT]
 
 
 class ButtonHandler(Protocol):
@@ -80,10 +97,11 @@ class ChallengeButton(ui.DynamicItem[ui.Button[Any]],
                       template=r"napkin:ch:(?P<challenge>\d+):(?P<action>accept|decline)"):
     """Accept or decline challenge ``challenge_id``."""
 
-    def __init__(self, challenge_id: int, action: str, *, disabled: bool = False) -> None:
+    def __init__(self, challenge_id: int, action: str, *, disabled: bool = False,
+                 language: str | None = None) -> None:
         accept = action == "accept"
         super().__init__(ui.Button(
-            label="Accept" if accept else "Decline",
+            label=button_label(ACCEPT if accept else DECLINE, language),
             style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
             custom_id=f"napkin:ch:{challenge_id}:{action}",
             disabled=disabled,
@@ -109,8 +127,8 @@ class ChallengeButton(ui.DynamicItem[ui.Button[Any]],
 class RematchButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:rm:(?P<match>\d+)"):
     """On a finished match's final board: a new match with the same options and the seats swapped."""
 
-    def __init__(self, match_id: int) -> None:
-        super().__init__(ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+    def __init__(self, match_id: int, *, language: str | None = None) -> None:
+        super().__init__(ui.Button(label=button_label(REMATCH, language), style=discord.ButtonStyle.primary,
                                    custom_id=f"napkin:rm:{match_id}"))
         self.match_id = match_id
 
@@ -133,9 +151,10 @@ DYNAMIC_ITEMS = (MoveButton, ChallengeButton, RematchButton)
 """Every persistent button class (registered when the match feature loads)."""
 
 
-def challenge_view(challenge_id: int, *, disabled: bool = False) -> ui.View:
-    """The Accept / Decline buttons of a challenge message."""
+def challenge_view(challenge_id: int, *, disabled: bool = False, language: str | None = None) -> ui.View:
+    """The Accept / Decline buttons of a challenge message, labelled in ``language`` (the message's: the
+    server's)."""
     view = ui.View(timeout=None)
-    view.add_item(ChallengeButton(challenge_id, "accept", disabled=disabled))
-    view.add_item(ChallengeButton(challenge_id, "decline", disabled=disabled))
+    view.add_item(ChallengeButton(challenge_id, "accept", disabled=disabled, language=language))
+    view.add_item(ChallengeButton(challenge_id, "decline", disabled=disabled, language=language))
     return view

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -12,8 +13,13 @@ from bench._harness import World, command_for
 from bot.service import load_state
 from storage import Database, MatchRecord, ReadTx
 
-__all__ = ["World", "both_sides_move", "buttons", "command_for", "move_button", "only_match_id", "pinged", "snapshot",
-           "stored"]
+__all__ = ["KEYS", "World", "both_sides_move", "button_id", "buttons", "command_for", "custom_ids", "labels",
+           "move_button", "only_match_id", "pinged", "press", "snapshot", "stored"]
+
+KEYS = {"accept": r"napkin:ch:\d+:accept", "decline": r"napkin:ch:\d+:decline", "rematch": r"napkin:rm:\d+",
+        "answer": r"napkin:pz:ans:\d+:\d+", "pick": r"napkin:pz:pick:\d+:\d+", "show": r"napkin:pz:show:\d+",
+        "next": r"napkin:pz:next:(?!any$)[a-z_]+", "any game": r"napkin:pz:next:any", "solve": r"napkin:pz:daily:\d+"}
+"""A component by what it does, whatever language its label is in: the pattern of its ``custom_id``."""
 
 
 def buttons(message: discord.Message) -> dict[str, discord.ui.Button[Any] | Any]:
@@ -24,6 +30,38 @@ def buttons(message: discord.Message) -> dict[str, discord.ui.Button[Any] | Any]
             if getattr(child, "custom_id", None):
                 found[child.custom_id] = child
     return found
+
+
+def labels(message: Any) -> dict[str, str | None]:
+    """A message's components, in order, by custom id: each one's label (a select's placeholder); a response's raw
+    rows (dicts) or a channel message's (discord.py's rows)."""
+    found: dict[str, str | None] = {}
+    for row in message.components or ():
+        children = row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        for child in children:
+            get = child.get if isinstance(child, dict) else lambda key, child=child: getattr(child, key, None)
+            if get("custom_id"):
+                found[get("custom_id")] = get("label") or get("placeholder")
+    return found
+
+
+def custom_ids(message: Any) -> list[str]:
+    """The custom ids of a message's components, in order (:func:`labels`)."""
+    return list(labels(message))
+
+
+def button_id(message: Any, key: str) -> str:
+    """The ``custom_id`` of the one component of ``message`` that does ``key`` (:data:`KEYS`: ``accept``,
+    ``decline``, ``rematch``, ``answer``, ``show``, ``next``, ``any game``, ``solve``, ``pick``)."""
+    found = [custom_id for custom_id in custom_ids(message) if re.fullmatch(KEYS[key], custom_id)]
+    assert len(found) == 1, (key, custom_ids(message))
+    return found[0]
+
+
+async def press(actor: Any, message: Any, key: str) -> Any:
+    """``actor`` clicks the button of ``message`` that does ``key`` (:func:`button_id`), whatever its label's
+    language."""
+    return await actor.click(message, custom_id=button_id(message, key))
 
 
 def move_button(message: discord.Message, move: str) -> Any | None:

@@ -13,7 +13,7 @@ import i18n
 from bot.local_play import Languages
 from renderers._common import recording
 from storage import Database, ReadTx
-from tests.bot.helpers import World, both_sides_move, only_match_id, stored
+from tests.bot.helpers import World, both_sides_move, only_match_id, press, stored
 from tests.exts.match.test_review_discord import MOVES as REVIEWED_MOVES
 
 
@@ -26,7 +26,7 @@ def _admin(env, world: World, name: str = "boss"):
 async def _started(world: World) -> None:
     """alice challenges bob to Chopsticks and bob accepts: the first board is posted in the match's thread."""
     challenge = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"])
-    await world["bob"].click(challenge.response, label="Accept")
+    await press(world["bob"], challenge.response, "accept")
 
 
 async def test_a_french_member_reads_refusals_in_french_with_the_plural_french_uses(
@@ -226,7 +226,7 @@ async def test_a_challenge_is_posted_in_the_servers_language_and_refusals_in_the
     text = offered.response.content
     assert text.startswith(f"**alice** défie <@{bob.id}> à **Baguettes · rollover** (3 jours par coup ; le lanceur du "
                            "défi joue en premier).\nLe défi expire <t:"), text
-    declined = await bob.click(offered.response, label="Decline")
+    declined = await press(bob, offered.response, "decline")
     assert declined.response.content.endswith("\nRefusé par **bob**.")
     refused = await world["alice"].slash(world.channel, "chopsticks start", opponent=bob, level="hard")
     assert refused.ephemeral

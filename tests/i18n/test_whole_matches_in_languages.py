@@ -14,7 +14,7 @@ from bot.service import load_state
 from games import GAMES
 from i18n import Text
 from storage import Database
-from tests.bot.helpers import World, command_for, only_match_id, stored
+from tests.bot.helpers import World, command_for, only_match_id, press, stored
 from tests.reliability._support import start_command
 
 LOCALES = ("fr", "de", "es-ES", "pt-BR")
@@ -37,7 +37,7 @@ async def test_a_whole_match_reads_in_the_servers_language(simcord_env, db: Data
     title = Text(GAMES[game].title).render(locale)
     start = await world["alice"].slash(world.channel, start_command(game), opponent=world["bob"], days=3)
     assert not start.ephemeral and f"**{title}**" in start.response.content, start.response.content
-    await world["bob"].click(start.response, label="Accept")
+    await press(world["bob"], start.response, "accept")
     match_id = await only_match_id(db)
     rng = random.Random(len(game) + len(locale))
     for _ in range(MAX_PLIES):

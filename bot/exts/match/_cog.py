@@ -178,7 +178,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             if message is not None and any(not getattr(item, "disabled", True) for row in message.components
                                            for item in getattr(row, "children", ())):
                 try:
-                    await message.edit(view=challenge_view(challenge_id, disabled=True))
+                    await message.edit(view=challenge_view(challenge_id, disabled=True,
+                                                           language=await _starts.message_language(interaction)))
                 except discord.HTTPException as error:
                     log.info("could not disable the buttons of challenge %s: %s", challenge_id, error)
             raise

@@ -122,8 +122,9 @@ async def _post_expired(bot: NapkinBot, news: OutboxRecord, progress: Progress) 
         except discord.NotFound:  # the challenge's message was deleted: the notice stands alone
             await channel.send(text, allowed_mentions=mentions)
             return True
+        language = await bot.services.languages.server_language(challenge.guild_id)  # the challenge's message's
         await message.edit(content=message.content + "\nThis challenge expired unanswered.",
-                           view=challenge_view(challenge.id, disabled=True),
+                           view=challenge_view(challenge.id, disabled=True, language=language),
                            allowed_mentions=discord.AllowedMentions.none())
         await progress(1)
     await channel.send(text, reference=discord.MessageReference(message_id=challenge.message_id,

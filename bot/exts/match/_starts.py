@@ -219,7 +219,7 @@ def challenge_payload(challenge: ChallengeRecord, opponent: MemberPrefs | None, 
     expires = _("The challenge expires {when}.", when=Moment(challenge.expires_at, relative=True))
     text = f"{offer.render(language)}\n{expires.render(language)}"
     mentions = may_ping(opponent.user_id, opponent.pings) if opponent is not None else discord.AllowedMentions.none()
-    return {"content": text, "view": challenge_view(challenge.id), "allowed_mentions": mentions}
+    return {"content": text, "view": challenge_view(challenge.id, language=language), "allowed_mentions": mentions}
 
 
 async def tell_challenged(bot: NapkinBot, challenge: ChallengeRecord, opponent: MemberPrefs | None,
@@ -283,16 +283,24 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
                                 channel=Channel(match.channel_id)))
 
 
+async def message_language(interaction: discord.Interaction[NapkinBot]) -> str:
+    """The language of the public message a click was on (a challenge's): the server's, as it was posted in (its
+    ``/settings language``, else the ``guild_locale`` Discord reports)."""
+    reported = interaction.guild_locale.value if interaction.guild_locale else None
+    return await interaction.client.services.languages.server_language(interaction.guild_id, reported)
+
+
 async def accept_challenge(interaction: discord.Interaction[NapkinBot], challenge_id: int) -> None:
     """Accept button: seat the member, close the challenge, open the match."""
     bot = interaction.client
     guild_id = require_guild(interaction)
     result = await bot.services.challenges.accept(challenge_id, guild_id, player_of(interaction.user))
+    language = await message_language(interaction)
     accepted = _("Accepted by {name}: match #{match}.", name=f"**{escape(interaction.user.display_name)}**",
-                 match=str(result.match.id)).render(language_of(interaction, private=False))
+                 match=str(result.match.id)).render(language)
     content = (interaction.message.content if interaction.message else "") + f"\n{accepted}"
     try:
-        await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True),
+        await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True, language=language),
                      allowed_mentions=discord.AllowedMentions.none())
     except discord.HTTPException as error:  # the challenge message was deleted meanwhile, or Discord failed
         log.info("could not update the message of challenge %s: %s", challenge_id, error)
@@ -307,9 +315,9 @@ async def decline_challenge(interaction: discord.Interaction[NapkinBot], challen
     who = escape(interaction.user.display_name)
     closed = (_("Declined by {name}.", name=f"**{who}**") if challenge.status == "declined"
               else _("Cancelled by {name}.", name=f"**{who}**"))
-    content = (interaction.message.content if interaction.message else "") + \
-        f"\n{closed.render(language_of(interaction, private=False))}"
-    await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True),
+    language = await message_language(interaction)
+    content = (interaction.message.content if interaction.message else "") + f"\n{closed.render(language)}"
+    await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True, language=language),
                  allowed_mentions=discord.AllowedMentions.none())
     if challenge.status == "declined":
         pings = (await bot.services.vacations.prefs(challenge.challenger_id)).pings  # /notify pings:off holds

@@ -48,14 +48,15 @@ GAME_CHOICES = [app_commands.Choice(name=GAMES[key].title, value=key) for key in
 """The games that have puzzles."""
 
 
-def puzzle_view(served: Served) -> discord.ui.View:
-    """The components under a puzzle: the pick list (few legal moves), Answer, Show the answer."""
+def puzzle_view(served: Served, language: str | None = None) -> discord.ui.View:
+    """The components under a puzzle: the pick list (few legal moves), Answer, Show the answer; their words in
+    ``language`` (the member's: a puzzle is theirs alone)."""
     view = discord.ui.View(timeout=None)
     moves = pick_moves(served)
     if moves:
-        view.add_item(PickSelect(served.attempt.id, served.attempt.progress, moves))
-    view.add_item(AnswerButton(served.attempt.id, served.attempt.progress))
-    view.add_item(ShowButton(served.attempt.id))
+        view.add_item(PickSelect(served.attempt.id, served.attempt.progress, moves, language=language))
+    view.add_item(AnswerButton(served.attempt.id, served.attempt.progress, language=language))
+    view.add_item(ShowButton(served.attempt.id, language=language))
     return view
 
 
@@ -151,7 +152,7 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
         reader = language_of(interaction, private=True)
         await respond(interaction, served_text(served, name, reader), private=True,
                       file=await served_file(served, name, reader),
-                      view=puzzle_view(served), allowed_mentions=discord.AllowedMentions.none())
+                      view=puzzle_view(served, reader), allowed_mentions=discord.AllowedMentions.none())
 
     async def next_puzzle(self, interaction: discord.Interaction[Any], game: str | None) -> None:
         """Serve the member's open puzzle, or a new one near their rating (of ``game``, or any)."""
@@ -171,7 +172,7 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
         if progress is not None:
             current = await self.puzzles.attempt(attempt_id, interaction.user.id)
             if current.attempt.progress != progress:
-                raise Outdated("That board is out of date: the puzzle moved on. Answer on its newest board.")
+                raise Outdated(_("That board is out of date: the puzzle moved on. Answer on its newest board."))
         judged = await self.puzzles.answer(attempt_id, interaction.user.id, text)
         await self._send_judged(interaction, judged)
 
@@ -185,11 +186,11 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
         fields: dict[str, Any] = {"file": await judged_file(judged, solver_seat(judged.puzzle), name, reader)}
         if judged.verdict in ("right", "wrong"):
             served = Served(judged.attempt, judged.puzzle, judged.state)
-            fields["view"] = puzzle_view(served)
+            fields["view"] = puzzle_view(served, reader)
         elif not judged.attempt.daily_id:
             view = discord.ui.View(timeout=None)
-            view.add_item(NextButton(judged.puzzle.game, f"Next {GAMES[judged.puzzle.game].title} puzzle"))
-            view.add_item(NextButton(None, "Any game"))
+            view.add_item(NextButton(judged.puzzle.game, language=reader))
+            view.add_item(NextButton(None, language=reader))
             fields["view"] = view
         await respond(interaction, judged_text(judged, reader), private=True,
                       allowed_mentions=discord.AllowedMentions.none(),

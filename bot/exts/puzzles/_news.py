@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 
 from bot.exts.puzzles._show import daily_file, daily_text, reveal_text
-from bot.exts.puzzles._views import DailyButton
+from bot.exts.puzzles._views import SOLVE, DailyButton
 from bot.service import NotFound
 from bot.service.daily_puzzles import DAILY_NEWS, REVEAL_NEWS
 from bot.utils.outbox import Poster, Progress
@@ -33,9 +33,9 @@ def register(bot: NapkinBot) -> None:
     bot.posters.register(REVEAL_NEWS, Poster(lambda news, progress: _post_reveal(bot, news, progress), _given_up))
 
 
-def _view(daily_id: int, *, disabled: bool = False) -> discord.ui.View:
+def _view(daily_id: int, language: str, *, disabled: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(DailyButton(daily_id, disabled=disabled))
+    view.add_item(DailyButton(daily_id, disabled=disabled, language=language))
     return view
 
 
@@ -56,7 +56,7 @@ async def _post_daily(bot: NapkinBot, news: OutboxRecord, progress: Progress) ->
     language = await bot.services.languages.server_language(daily.guild_id)
     if news.parts_done < 1:
         message = await channel.send(daily_text(daily, puzzle, language),
-                                     file=await daily_file(daily, puzzle, language), view=_view(daily.id),
+                                     file=await daily_file(daily, puzzle, language), view=_view(daily.id, language),
                                      allowed_mentions=discord.AllowedMentions.none())
         await bot.services.daily_puzzles.daily_posted(daily.id, message_id=message.id)
         await progress(1)
@@ -72,8 +72,8 @@ async def _post_daily(bot: NapkinBot, news: OutboxRecord, progress: Progress) ->
         log.info("no thread for the daily puzzle %s (%s); the reveal goes under the post", daily.id, error)
         return True
     await bot.services.daily_puzzles.daily_posted(daily.id, thread_id=thread.id)
-    await thread.send(_("Answer privately with **Solve it** above; who solved it, and in how many tries, is revealed "
-                        "here {when}.", when=Moment(daily.reveal_at, relative=True)).render(language),
+    await thread.send(_("Answer privately with **{button}** above; who solved it, and in how many tries, is revealed "
+                        "here {when}.", button=SOLVE, when=Moment(daily.reveal_at, relative=True)).render(language),
                       allowed_mentions=discord.AllowedMentions.none())
     return True
 
@@ -86,9 +86,10 @@ async def _post_reveal(bot: NapkinBot, news: OutboxRecord, progress: Progress) -
         return False
     if daily.revealed or daily.message_id is None:  # revealed already, or never posted: nothing to reveal
         return False
+    language = await bot.services.languages.server_language(daily.guild_id)
     if news.parts_done < 1:
         attempts = await bot.services.daily_puzzles.daily_attempts(daily.id)
-        text = reveal_text(daily, puzzle, attempts, await bot.services.languages.server_language(daily.guild_id))
+        text = reveal_text(daily, puzzle, attempts, language)
         mentions = discord.AllowedMentions.none()
         try:
             where = await _channel(bot, daily.thread_id) if daily.thread_id else None
@@ -105,7 +106,7 @@ async def _post_reveal(bot: NapkinBot, news: OutboxRecord, progress: Progress) -
         channel = await _channel(bot, daily.channel_id)
         if isinstance(channel, discord.TextChannel):
             message = await channel.fetch_message(daily.message_id)
-            await message.edit(view=_view(daily.id, disabled=True))
+            await message.edit(view=_view(daily.id, language, disabled=True))
     except discord.NotFound:
         log.info("the daily puzzle %s's post is gone; its button stays as it was", daily.id)
     await bot.services.daily_puzzles.daily_revealed(daily.id)

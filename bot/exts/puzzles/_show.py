@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 import renderers
+from bot.exts.puzzles._views import ANSWER, SOLVE
 from bot.service.puzzles import Judged, Served, line_state
 from bot.utils.images import image_file
 from bot.utils.names import escape
@@ -130,10 +131,10 @@ def served_text(served: Served, name: str, language: str) -> str:
         lines.append(_("Line so far: {line}. Your move again.", line=line_text_prefix(served, language)))
     lines.append(_("You are **{name}**. {goal}", name=escape(name), goal=goal(served.puzzle)))
     if pick_moves(served):
-        lines.append(_("**Pick** your move below, or press **Answer** to type it."))
+        lines.append(_("**Pick** your move below, or press **{button}** to type it.", button=ANSWER))
     else:
-        lines.append(_("Press **Answer** to type your move, written as `/{command}` takes it (such as `{example}`).",
-                       command=game.command, example=example(served)))
+        lines.append(_("Press **{button}** to type your move, written as `/{command}` takes it (such as `{example}`).",
+                       button=ANSWER, command=game.command, example=example(served)))
     return "\n".join(line.render(language) for line in lines)
 
 
@@ -211,8 +212,8 @@ async def judged_file(judged: Judged, solver: int, name: str, language: str) -> 
 
 def daily_text(daily: DailyPuzzleRecord, puzzle: Puzzle, language: str) -> str:
     """The daily post's text (nothing of the answer), in ``language``."""
-    return _("**Daily puzzle** of {day} · {game}\n{goal}\nPress **Solve it** to answer privately; who solved it, and "
-             "in how many tries, is revealed {when}.", day=daily.day, game=GAMES[puzzle.game].title_text,
+    return _("**Daily puzzle** of {day} · {game}\n{goal}\nPress **{button}** to answer privately; who solved it, and "
+             "in how many tries, is revealed {when}.", button=SOLVE, day=daily.day, game=GAMES[puzzle.game].title_text,
              goal=goal(puzzle), when=Moment(daily.reveal_at, relative=True)).render(language)
 
 

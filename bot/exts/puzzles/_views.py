@@ -8,7 +8,9 @@ daily puzzle) they act on, so that they work after a restart, and the modal in w
 * **Show the answer** (``napkin:pz:show:<attempt>``), **Next puzzle** (``napkin:pz:next:<game or any>``);
 * **Solve it** (``napkin:pz:daily:<daily>``) under a daily post: the member's own attempt, privately.
 
-What a click does belongs to the feature's cog (:data:`HANDLER_COG`); these only parse their ``custom_id``.
+What a click does belongs to the feature's cog (:data:`HANDLER_COG`); these only parse their ``custom_id``. Their
+labels are in the language of the message they are on (``language``: the member's under their own puzzle, the
+server's under the daily post), the modal's in the language of the member who opened it; a label is never read back.
 """
 
 from __future__ import annotations
@@ -19,13 +21,38 @@ from typing import Any, Protocol
 import discord
 from discord import ui
 
-from bot.answers import watch
+from bot.answers import language_of, watch
 from bot.errors import reply_error
+from bot.utils.buttons import button_label
+from games import GAMES
+from i18n import Text, p_
 
 HANDLER_COG = "Puzzles"
 """The cog that handles the components (:class:`PuzzleHandler`)."""
 ANY = "any"
 """The ``game`` of a Next puzzle button that asks for any game."""
+# TRANSLATORS: a button's label under a puzzle, opening a box to type a move in (Discord: at most 80 characters).
+ANSWER = p_("button", "Answer")
+# TRANSLATORS: a button's label under a puzzle (Discord: at most 80 characters).
+SHOW = p_("button", "Show the answer")
+# TRANSLATORS: a button's label under a daily puzzle's post (Discord: at most 80 characters).
+SOLVE = p_("button", "Solve it")
+# TRANSLATORS: a button's label after a puzzle: any game's next puzzle (Discord: at most 80 characters).
+ANY_GAME = p_("button", "Any game")
+# TRANSLATORS: the placeholder of a list of moves to pick from (Discord: at most 150 characters).
+PICK = p_("placeholder", "Pick your move")
+# TRANSLATORS: the title of the box a member types a move in, and its field's label (Discord: at most 45 characters).
+YOUR_MOVE = p_("modal", "Your move")
+# TRANSLATORS: the hint inside the box a member types a move in (Discord: at most 100 characters).
+MOVE_HINT = p_("modal", "as the game's move command takes it")
+MODAL_LIMIT = 45
+"""Discord's longest modal title and text input label."""
+
+
+def next_label(game: str) -> Text:
+    """The label of the button serving the next puzzle of ``game``."""
+    # TRANSLATORS: a button's label after a puzzle (Discord: at most 80 characters).
+    return p_("button", "Next {game} puzzle", game=GAMES[game].title_text if game in GAMES else game)
 
 
 class PuzzleHandler(Protocol):
@@ -55,15 +82,16 @@ def _handler(interaction: discord.Interaction[Any]) -> PuzzleHandler:
 
 
 class AnswerModal(ui.Modal, title="Your move"):
-    """Where a member types their move (in the game's notation)."""
+    """Where a member types their move (in the game's notation); its words in ``language`` (the member's)."""
 
-    move: ui.TextInput[AnswerModal] = ui.TextInput(label="Your move", max_length=100, custom_id="napkin:pz:move")
-
-    def __init__(self, attempt_id: int, progress: int) -> None:
-        super().__init__(custom_id=f"napkin:pz:modal:{attempt_id}:{progress}", timeout=None)
+    def __init__(self, attempt_id: int, progress: int, language: str | None = None) -> None:
+        words = YOUR_MOVE.render(language)[:MODAL_LIMIT]
+        super().__init__(title=words, custom_id=f"napkin:pz:modal:{attempt_id}:{progress}", timeout=None)
         self.attempt_id = attempt_id
         self.progress = progress
-        self.move.placeholder = "as the game's move command takes it"
+        self.move: ui.TextInput[AnswerModal] = ui.TextInput(
+            label=words, placeholder=MOVE_HINT.render(language)[:100], max_length=100, custom_id="napkin:pz:move")
+        self.add_item(self.move)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         """Judge the typed move."""
@@ -78,8 +106,8 @@ class AnswerButton(ui.DynamicItem[ui.Button[Any]],
                    template=r"napkin:pz:ans:(?P<attempt>\d+):(?P<progress>\d+)"):
     """Opens the modal to type a move in (on the board of ``progress``: an older board's answer is out of date)."""
 
-    def __init__(self, attempt_id: int, progress: int) -> None:
-        super().__init__(ui.Button(label="Answer", style=discord.ButtonStyle.primary,
+    def __init__(self, attempt_id: int, progress: int, *, language: str | None = None) -> None:
+        super().__init__(ui.Button(label=button_label(ANSWER, language), style=discord.ButtonStyle.primary,
                                    custom_id=f"napkin:pz:ans:{attempt_id}:{progress}"))
         self.attempt_id = attempt_id
         self.progress = progress
@@ -91,16 +119,18 @@ class AnswerButton(ui.DynamicItem[ui.Button[Any]],
         return cls(int(match["attempt"]), int(match["progress"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Open the modal (the first response: at once)."""
-        await interaction.response.send_modal(AnswerModal(self.attempt_id, self.progress))
+        """Open the modal (the first response: at once), in the member's language."""
+        await interaction.response.send_modal(AnswerModal(self.attempt_id, self.progress,
+                                                          language_of(interaction, private=True)))
 
 
 class PickSelect(ui.DynamicItem[ui.Select[Any]], template=r"napkin:pz:pick:(?P<attempt>\d+):(?P<progress>\d+)"):
     """The position's legal moves to pick one from."""
 
-    def __init__(self, attempt_id: int, progress: int, moves: list[str] | None = None) -> None:
+    def __init__(self, attempt_id: int, progress: int, moves: list[str] | None = None, *,
+                 language: str | None = None) -> None:
         options = [discord.SelectOption(label=move[:100], value=move[:100]) for move in (moves or ["-"])]
-        super().__init__(ui.Select(placeholder="Pick your move", options=options,
+        super().__init__(ui.Select(placeholder=PICK.render(language)[:150], options=options,
                                    custom_id=f"napkin:pz:pick:{attempt_id}:{progress}"))
         self.attempt_id = attempt_id
         self.progress = progress
@@ -125,8 +155,8 @@ class PickSelect(ui.DynamicItem[ui.Select[Any]], template=r"napkin:pz:pick:(?P<a
 class ShowButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:pz:show:(?P<attempt>\d+)"):
     """Shows the answer (the attempt counts as not solved)."""
 
-    def __init__(self, attempt_id: int) -> None:
-        super().__init__(ui.Button(label="Show the answer", style=discord.ButtonStyle.secondary,
+    def __init__(self, attempt_id: int, *, language: str | None = None) -> None:
+        super().__init__(ui.Button(label=button_label(SHOW, language), style=discord.ButtonStyle.secondary,
                                    custom_id=f"napkin:pz:show:{attempt_id}"))
         self.attempt_id = attempt_id
 
@@ -148,8 +178,9 @@ class ShowButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:pz:show:(?P<a
 class NextButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:pz:next:(?P<game>[a-z_]+)"):
     """Serves the member's next puzzle (of one game, or of any)."""
 
-    def __init__(self, game: str | None, label: str = "Next puzzle") -> None:
-        super().__init__(ui.Button(label=label, style=discord.ButtonStyle.success,
+    def __init__(self, game: str | None, *, language: str | None = None) -> None:
+        text = next_label(game) if game is not None else ANY_GAME
+        super().__init__(ui.Button(label=button_label(text, language), style=discord.ButtonStyle.success,
                                    custom_id=f"napkin:pz:next:{game or ANY}"))
         self.game = game
 
@@ -171,8 +202,9 @@ class NextButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:pz:next:(?P<g
 class DailyButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:pz:daily:(?P<daily>\d+)"):
     """Under a daily post: the member's own attempt at it, privately."""
 
-    def __init__(self, daily_id: int, *, disabled: bool = False) -> None:
-        super().__init__(ui.Button(label="Solve it", style=discord.ButtonStyle.primary, disabled=disabled,
+    def __init__(self, daily_id: int, *, disabled: bool = False, language: str | None = None) -> None:
+        super().__init__(ui.Button(label=button_label(SOLVE, language), style=discord.ButtonStyle.primary,
+                                   disabled=disabled,
                                    custom_id=f"napkin:pz:daily:{daily_id}"))
         self.daily_id = daily_id
 
