@@ -171,7 +171,7 @@ class Puzzles(commands.GroupCog, group_name="puzzle", group_description="Puzzles
         if progress is not None:
             current = await self.puzzles.attempt(attempt_id, interaction.user.id)
             if current.attempt.progress != progress:
-                raise Outdated("That board is out of date: the puzzle moved on. Answer on its newest board.")
+                raise Outdated(_("That board is out of date: the puzzle moved on. Answer on its newest board."))
         judged = await self.puzzles.answer(attempt_id, interaction.user.id, text)
         await self._send_judged(interaction, judged)
 
