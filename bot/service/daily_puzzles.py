@@ -20,6 +20,7 @@ from bot.service.base import write
 from bot.service.errors import MatchOver, NotAllowed, NotFound
 from bot.service.puzzles import NEAREST, PuzzleService, Served, line_state
 from games.puzzles import Puzzle
+from i18n import _
 from storage import DailyPuzzleRecord, Database, PuzzleAttemptRecord, ReadTx, Shards, Tx
 
 log = logging.getLogger(__name__)
@@ -122,7 +123,7 @@ class DailyPuzzleService:
         """
         daily = await self.db.read(ReadTx.get_daily, daily_id)
         if daily is None:
-            raise NotFound("That daily puzzle does not exist.")
+            raise NotFound(_("That daily puzzle does not exist."))
         return daily, await self.puzzles.puzzle(daily.puzzle_id)
 
     async def start_daily(self, daily_id: int, user_id: int, name: str, guild_id: int | None) -> Served:
@@ -134,15 +135,17 @@ class DailyPuzzleService:
         """
         daily, puzzle = await self.daily(daily_id)
         if guild_id is not None and daily.guild_id != guild_id:
-            raise NotAllowed("That daily puzzle belongs to another server.")
+            raise NotAllowed(_("That daily puzzle belongs to another server."))
         if daily.revealed or self.clock() >= daily.reveal_at:
-            raise MatchOver("That daily puzzle's day is over and its answer is revealed in its thread.")
+            raise MatchOver(_("That daily puzzle's day is over and its answer is revealed in its thread."))
         now = self.clock()
         attempt = await write(self.db, lambda tx: tx.add_attempt(user_id, daily.puzzle_id, name, now,
                                                                  daily_id=daily.id, guild_id=daily.guild_id))
+        if attempt.finished and attempt.shown:
+            raise MatchOver(_("You saw the answer of today's puzzle already; the solvers are revealed when the day "
+                              "ends."))
         if attempt.finished:
-            verb = "saw the answer of" if attempt.shown else "solved"
-            raise MatchOver(f"You {verb} today's puzzle already; the solvers are revealed when the day ends.")
+            raise MatchOver(_("You solved today's puzzle already; the solvers are revealed when the day ends."))
         return Served(attempt, puzzle, line_state(puzzle, 2 * attempt.progress), daily=daily)
 
     async def daily_attempts(self, daily_id: int) -> list[PuzzleAttemptRecord]:

@@ -36,9 +36,11 @@ import glicko2  # type: ignore[import-untyped]
 
 from bot.service.base import write
 from bot.service.errors import BadOption, MatchOver, NotAllowed, NotFound
+from bot.texts import quote
 from games import GAMES, RulesError, State
 from games.puzzles import Puzzle, forced, shipped, verify
 from games.values import GameValue
+from i18n import Text, Textual, _
 from storage import (
     DailyPuzzleRecord,
     Database,
@@ -139,6 +141,13 @@ class PuzzleStats:
 
     player: PuzzlePlayerRecord | None
     by_game: dict[str, tuple[int, int]]
+
+
+def _why(error: RulesError) -> Textual:
+    """The rules core's reason: its :class:`i18n.Text` when it carries one (in the reader's language), else its
+    words."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, Text) else str(error)
 
 
 def puzzle_state(puzzle: Puzzle) -> State[Any]:
@@ -273,7 +282,7 @@ class PuzzleService:
             NotFound: no puzzle is left for them.
         """
         if game is not None and game not in GAMES:
-            raise BadOption(f"`{game}` is not a game.")
+            raise BadOption(_("`{game}` is not a game.", game=quote(game)))
         await self.ensure_loaded()
         player = await self.db.read(ReadTx.puzzle_player, user_id)
         open_attempt = await self.db.read(ReadTx.open_attempt, user_id)
@@ -283,10 +292,13 @@ class PuzzleService:
         while True:
             near = await self.db.read(ReadTx.nearest_puzzles, user_id, rating, game, NEAREST, guild_id)
             if not near:
-                what = f"{GAMES[game].title} puzzle" if game is not None else "puzzle"
-                if game is not None and not (await self.counts()).get(game):
-                    raise BadOption(f"{GAMES[game].title} has no puzzles (seeds/puzzles.md says why).")
-                raise NotFound(f"You have tried every {what} there is. New ones come with the bot's updates.")
+                if game is None:
+                    raise NotFound(_("You have tried every puzzle there is. New ones come with the bot's updates."))
+                if not (await self.counts()).get(game):
+                    raise BadOption(_("{game} has no puzzles (seeds/puzzles.md says why).",
+                                      game=GAMES[game].title_text))
+                raise NotFound(_("You have tried every {game} puzzle there is. New ones come with the bot's updates.",
+                                 game=GAMES[game].title_text))
             record = self.rng.choice(near)
             puzzle = await self.proven(record)
             if puzzle is not None:
@@ -308,7 +320,7 @@ class PuzzleService:
         """
         record = await self.db.read(ReadTx.get_puzzle, puzzle_id)
         if record is None:
-            raise NotFound("That puzzle is gone.")
+            raise NotFound(_("That puzzle is gone."))
         return Puzzle.from_json(record.record)
 
     async def attempt(self, attempt_id: int, user_id: int) -> Served:
@@ -323,17 +335,18 @@ class PuzzleService:
         assert attempt is not None
         daily = await self.db.read(ReadTx.get_daily, attempt.daily_id) if attempt.daily_id else None
         if daily is not None and (daily.revealed or self.clock() >= daily.reveal_at):
-            raise MatchOver("That daily puzzle's day is over and its answer is revealed.")
+            raise MatchOver(_("That daily puzzle's day is over and its answer is revealed."))
         return await self._served(attempt, daily=daily)
 
     @staticmethod
     def _check(attempt: PuzzleAttemptRecord | None, user_id: int) -> None:
         if attempt is None:
-            raise NotFound("That puzzle attempt does not exist.")
+            raise NotFound(_("That puzzle attempt does not exist."))
         if attempt.user_id != user_id:
-            raise NotAllowed(f"This is {attempt.display_name}'s puzzle. `/puzzle next` gives you one of your own.")
+            raise NotAllowed(_("This is {name}'s puzzle. `/puzzle next` gives you one of your own.",
+                               name=attempt.display_name))
         if attempt.finished:
-            raise MatchOver("This puzzle is finished. `/puzzle next` gives you another.")
+            raise MatchOver(_("This puzzle is finished. `/puzzle next` gives you another."))
 
     async def answer(self, attempt_id: int, user_id: int, text: str) -> Judged:
         """Judge ``text`` (a move in the game's notation) as the member's next move of the line, in one transaction
@@ -350,7 +363,7 @@ class PuzzleService:
             move = state.parse_move(typed)
             after = state.apply(move)
         except RulesError as error:
-            raise BadOption(f"`{typed or ' '}` is not a move here: {error}") from None
+            raise BadOption(_("`{move}` is not a move here: {reason}", move=typed or " ", reason=_why(error))) from None
         notation = state.format_move(move)
         puzzle = served.puzzle
         progress = served.attempt.progress
@@ -387,7 +400,7 @@ class PuzzleService:
             self._check(attempt, served.attempt.user_id)
             assert attempt is not None
             if attempt.progress != served.attempt.progress:  # another answer landed first
-                raise MatchOver("This puzzle moved on meanwhile (another answer of yours landed first): look again.")
+                raise MatchOver(_("This puzzle moved on meanwhile (another answer of yours landed first): look again."))
             changes: dict[str, Any] = {}
             if verdict != "shown":
                 changes["tries"] = attempt.tries + 1

@@ -25,6 +25,7 @@ from bot.service.challenges import insert_match
 from bot.service.computer import ComputerPool
 from bot.service.errors import NotAllowed, ServiceError
 from bot.service.tournament_results import any_game_played, record_results
+from i18n import _, n_
 from storage import (
     Database,
     SeatRecord,
@@ -148,8 +149,9 @@ def begin(tx: Tx, tournament: TournamentRecord, now: float) -> TournamentRecord:
     """
     entries = tx.tournament_entries(tournament.id)
     if len(entries) < 2:
-        raise NotAllowed(f"Tournament #{tournament.id} needs at least 2 players to start; "
-                         f"{len(entries)} {'is' if len(entries) == 1 else 'are'} entered.")
+        raise NotAllowed(n_("Tournament #{tournament} needs at least 2 players to start; {count} is entered.",
+                            "Tournament #{tournament} needs at least 2 players to start; {count} are entered.",
+                            len(entries), tournament=str(tournament.id)))
     ordered = sorted(entries, key=lambda e: (-e.rating, e.joined_at, e.number))
     for number, entry in enumerate(ordered, start=1):  # two passes: numbers stay distinct at every step
         tx.update_entry(tournament.id, entry.user_id, number=len(entries) + number)
@@ -158,7 +160,7 @@ def begin(tx: Tx, tournament: TournamentRecord, now: float) -> TournamentRecord:
     rounds = pairing.round_robin_rounds(len(entries)) if tournament.format == "round_robin" else tournament.rounds
     if not tx.update_tournament(tournament.id, tournament.version, status="running", started_at=now, rounds=rounds,
                                 starts_at=None):
-        raise ServiceError("The tournament changed meanwhile; try again.")
+        raise ServiceError(_("The tournament changed meanwhile; try again."))
     started = tx.get_tournament(tournament.id)
     assert started is not None
     return started
@@ -246,7 +248,7 @@ def _store_round(tx: Tx, step: _ToPair, result: pairing.Pairing, now: float, com
             tx.update_entry(tournament.id, entry.user_id, joined_round=step.round_number + 1)
     if not tx.update_tournament(tournament.id, tournament.version, current_round=step.round_number,
                                 engine=result.engine[:120]):
-        raise ServiceError("the tournament changed while its round was stored")
+        raise ServiceError("the tournament changed while its round was stored")  # never a member's: a task's
     tx.add_outbox(ROUND_NEWS, tournament.id, tournament.guild_id, now, seq=step.round_number)
     return True
 

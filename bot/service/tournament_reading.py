@@ -3,7 +3,7 @@ record for ``/stats``, a tournament's information and standings (:class:`Tournam
 news says (:class:`RoundNews`), each in one snapshot.
 
 No ``discord`` import. The tournament's own rooms (:mod:`bot.service.tournaments`) use :func:`tournament_here` and
-:func:`label` to find a tournament and name it in a refusal.
+:func:`named` to find a tournament and name it in a refusal.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.service import standings
 from bot.service.errors import BadOption, NotFound
 from bot.service.tournament_director import FINAL_NEWS, ROUND_NEWS
+from i18n import Text, _, p_
 from storage import (
     Database,
     MatchRecord,
@@ -33,8 +34,14 @@ STATUS_GROUPS: dict[str, tuple[str, ...]] = {
 
 
 def label(tournament: TournamentRecord) -> str:
-    """``#3 “Spring cup”``: how a refusal names a tournament."""
+    """``#3 “Spring cup”``: how a tournament is named in English words (:func:`named` in any language)."""
     return f"#{tournament.id} “{tournament.name}”"
+
+
+def named(tournament: TournamentRecord) -> Text:
+    """``#3 “Spring cup”`` as a placeholder value: how a refusal names a tournament (its number and the name its
+    organizer gave it, in the quotation marks of the reader's language)."""
+    return p_("tournament label", "#{id} “{name}”", id=str(tournament.id), name=tournament.name)
 
 
 def tournament_here(tx: ReadTx, tournament_id: int, guild_id: int, *, lock: bool = False) -> TournamentRecord:
@@ -49,7 +56,7 @@ def tournament_here(tx: ReadTx, tournament_id: int, guild_id: int, *, lock: bool
         raise TypeError("a tournament's row can be held only inside a write body")
     tournament = tx.lock_tournament(tournament_id) if isinstance(tx, Tx) and lock else tx.get_tournament(tournament_id)
     if tournament is None or tournament.guild_id != guild_id:
-        raise NotFound(f"There is no tournament #{tournament_id} in this server.")
+        raise NotFound(_("There is no tournament #{tournament} in this server.", tournament=str(tournament_id)))
     return tournament
 
 
@@ -144,7 +151,7 @@ class TournamentReading:
             BadOption: ``page`` below 1.
         """
         if page < 1:
-            raise BadOption(f"There is no page {page}; pages start at 1.")
+            raise BadOption(_("There is no page {page}; pages start at 1.", page=page))
 
         def body(tx: ReadTx) -> tuple[list[TournamentRecord], int, int]:
             count, _ = tx.tournaments_of_guild(guild_id, statuses, 0)

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from bot.service import finisher, ratings
 from bot.service.base import Player
@@ -26,11 +26,11 @@ from bot.service.errors import BadOption, LimitReached, MatchOver, NotAllowed, N
 from bot.service.pairing import DUTCH_PLAYERS, pair_round_robin, round_robin_rounds
 from bot.service.states import sound_state
 from bot.service.tournament_director import begin
-from bot.service.tournament_reading import STATUS_GROUPS, label, tournament_here
+from bot.service.tournament_reading import STATUS_GROUPS, named, tournament_here
 from bot.service.tournament_rounds import RoundService
 from bot.texts import quote
 from games import GAMES, Level, Termination
-from i18n import Channel, Listed, Moment, _
+from i18n import Channel, Listed, Moment, Text, _, n_
 from storage import (
     Database,
     MatchRecord,
@@ -88,15 +88,46 @@ class Withdrawn:
     forfeited: int = 0
 
 
-def organizer_only(tournament: TournamentRecord, user_id: int, manager: bool, action: str) -> None:
+OrganizerAction = Literal["enter the computer", "take the computer out", "start it", "cancel it", "end an idle game"]
+"""What only a tournament's organizer (or a member with Manage Server) may do."""
+
+
+def organizer_only(tournament: TournamentRecord, user_id: int, manager: bool, action: OrganizerAction) -> None:
     """Refuse ``action`` (``"start it"``) to anyone but the tournament's organizer or a member with Manage Server
     (``manager``).
 
     Raises:
         NotAllowed: someone else.
     """
-    if tournament.organizer_id != user_id and not manager:
-        raise NotAllowed(f"Only the organizer of {label(tournament)} (or a member with Manage Server) can {action}.")
+    if tournament.organizer_id == user_id or manager:
+        return
+    name = named(tournament)
+    if action == "enter the computer":
+        raise NotAllowed(_("Only the organizer of {tournament} (or a member with Manage Server) can enter the "
+                           "computer.", tournament=name))
+    if action == "take the computer out":
+        raise NotAllowed(_("Only the organizer of {tournament} (or a member with Manage Server) can take the computer "
+                           "out.", tournament=name))
+    if action == "start it":
+        raise NotAllowed(_("Only the organizer of {tournament} (or a member with Manage Server) can start it.",
+                           tournament=name))
+    if action == "cancel it":
+        raise NotAllowed(_("Only the organizer of {tournament} (or a member with Manage Server) can cancel it.",
+                           tournament=name))
+    raise NotAllowed(_("Only the organizer of {tournament} (or a member with Manage Server) can end an idle game.",
+                       tournament=name))
+
+
+def _is(tournament: TournamentRecord) -> Text:
+    """``#3 “Spring cup” is finished.``: where a tournament stands, as the refusal of what its status forbids."""
+    name = named(tournament)
+    if tournament.status == "open":
+        return _("{tournament} is open.", tournament=name)
+    if tournament.status == "running":
+        return _("{tournament} is running.", tournament=name)
+    if tournament.status == "finished":
+        return _("{tournament} is finished.", tournament=name)
+    return _("{tournament} is cancelled.", tournament=name)
 
 
 def check_options(*, name: str, title: str, fmt: str, rounds: int | None, days_per_move: int | None,
@@ -107,27 +138,32 @@ def check_options(*, name: str, title: str, fmt: str, rounds: int | None, days_p
         BadOption: the first option out of range.
     """
     if not title or len(title) > NAME_LIMIT or not title.isprintable():
-        raise BadOption(f"`{quote(name)}` cannot name a tournament: 1 to {NAME_LIMIT} characters on one line.")
+        raise BadOption(_("`{name}` cannot name a tournament: 1 to {limit} characters on one line.",
+                          name=quote(name), limit=NAME_LIMIT))
     if fmt not in FORMATS:
-        raise BadOption(f"`{quote(fmt)}` is not a format: `swiss` or `round_robin`.")
+        raise BadOption(_("`{format}` is not a format: `swiss` or `round_robin`.", format=quote(fmt)))
     if fmt == "round_robin" and rounds is not None:
-        raise BadOption(f"`rounds:{rounds}` is for a Swiss: a round robin has as many rounds as its players need "
-                        "(one fewer than the players, or as many when they are odd). Leave `rounds` out.")
+        raise BadOption(_("`rounds:{rounds}` is for a Swiss: a round robin has as many rounds as its players need "
+                          "(one fewer than the players, or as many when they are odd). Leave `rounds` out.",
+                          rounds=quote(rounds)))
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-        raise BadOption(f"`rounds:{quote(rounds)}` is out of range: a Swiss has 1 to {MAX_ROUNDS} rounds.")
+        raise BadOption(_("`rounds:{rounds}` is out of range: a Swiss has 1 to {most} rounds.", rounds=quote(rounds),
+                          most=MAX_ROUNDS))
     if days_per_move is not None and (days_per_move not in DAYS_PER_MOVE_CHOICES or days_per_move == 0):
-        raise BadOption(f"`days:{quote(days_per_move)}` is not allowed: a tournament's games take 1, 2, 3, 5, 7 "
-                        "or 14 days per move (a time limit, so that every round ends).")
+        raise BadOption(_("`days:{days}` is not allowed: a tournament's games take 1, 2, 3, 5, 7 or 14 days per move "
+                          "(a time limit, so that every round ends).", days=quote(days_per_move)))
     if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
-        raise BadOption(f"`max_players:{quote(max_players)}` is out of range: 2 to {MAX_PLAYERS}.")
+        raise BadOption(_("`max_players:{players}` is out of range: 2 to {most}.", players=quote(max_players),
+                          most=MAX_PLAYERS))
     if fmt == "round_robin" and max_players is not None and max_players > ROUND_ROBIN_MAX_PLAYERS:
-        raise BadOption(f"`max_players:{max_players}` is too many for a round robin (each plays everyone else, "
-                        f"one round at a time): at most {ROUND_ROBIN_MAX_PLAYERS}. A Swiss takes more.")
+        raise BadOption(_("`max_players:{players}` is too many for a round robin (each plays everyone else, one "
+                          "round at a time): at most {most}. A Swiss takes more.", players=quote(max_players),
+                          most=ROUND_ROBIN_MAX_PLAYERS))
     if starts_in is not None and not 1 <= starts_in <= MAX_START_HOURS:
-        raise BadOption(f"`starts_in:{quote(starts_in)}` is out of range: 1 to {MAX_START_HOURS} hours "
-                        "(leave it out to start by hand).")
+        raise BadOption(_("`starts_in:{hours}` is out of range: 1 to {most} hours (leave it out to start by hand).",
+                          hours=quote(starts_in), most=MAX_START_HOURS))
     if computer is not None and computer not in COMPUTER_RATING:
-        raise BadOption(f"`computer:{quote(computer)}` is not a level: easy, medium or hard.")
+        raise BadOption(_("`computer:{level}` is not a level: easy, medium or hard.", level=quote(computer)))
 
 
 class TournamentService:
@@ -164,11 +200,11 @@ class TournamentService:
             games.InvalidVariant.
         """
         if game not in GAMES:
-            raise NotFound(f"There is no game called `{quote(game)}`.")
+            raise NotFound(_("There is no game called `{game}`.", game=quote(game)))
         full = self.challenges.validate_variant(game, variant)
         if GAMES[game].seats_for(full) != 2:
-            raise NotAllowed(f"{GAMES[game].title} with these options is played alone, and a tournament needs a "
-                             "two-player game: choose its duel mode.")
+            raise NotAllowed(_("{game} with these options is played alone, and a tournament needs a two-player game: "
+                               "choose its duel mode.", game=GAMES[game].title_text))
         title = " ".join(name.split())
         check_options(name=name, title=title, fmt=fmt, rounds=rounds, days_per_move=days_per_move,
                       max_players=max_players, starts_in=starts_in, computer=computer)
@@ -182,8 +218,10 @@ class TournamentService:
                                    channels=Listed(tuple(Channel(c) for c in settings.allowed_channels))))
             live, _shown = tx.tournaments_of_guild(guild_id, STATUS_GROUPS["live"], 1)
             if live >= MAX_LIVE:
-                raise LimitReached(f"This server has {live} tournaments open or running, the most it may have at "
-                                   "once; finish or cancel one first.")
+                raise LimitReached(n_("This server has {count} tournament open or running, the most it may have at "
+                                      "once; finish or cancel one first.",
+                                      "This server has {count} tournaments open or running, the most it may have at "
+                                      "once; finish or cancel one first.", live))
             days = days_per_move or settings.days_per_move or 3
             tournament_id = tx.insert_tournament(
                 guild_id=guild_id, channel_id=channel_id, name=title, game=game, variant=full, fmt=fmt,
@@ -212,27 +250,31 @@ class TournamentService:
 
         def body(tx: Tx) -> Entered:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
-            name = label(tournament)
+            name = named(tournament)
             if level is not None:
                 organizer_only(tournament, player.user_id, manager, "enter the computer")
             who = self.challenges.computer_id if level is not None else player.user_id
             if tx.tournament_entry(tournament_id, who) is not None:
-                raise NotAllowed(f"The computer is in {name} already." if level is not None
-                                 else f"You are in {name} already.")
-            if tournament.status in ("finished", "cancelled"):
-                raise NotAllowed(f"{name} is {tournament.status}; it takes no more players.")
+                raise NotAllowed(_("The computer is in {tournament} already.", tournament=name) if level is not None
+                                 else _("You are in {tournament} already.", tournament=name))
+            if tournament.status == "finished":
+                raise NotAllowed(_("{tournament} is finished; it takes no more players.", tournament=name))
+            if tournament.status == "cancelled":
+                raise NotAllowed(_("{tournament} is cancelled; it takes no more players.", tournament=name))
             late = 0
             if tournament.status == "running":
                 if tournament.format == "round_robin":
-                    raise NotAllowed(f"{name} is a round robin under way: its table was fixed at the start, so it "
-                                     "takes no more players.")
+                    raise NotAllowed(_("{tournament} is a round robin under way: its table was fixed at the start, so "
+                                       "it takes no more players.", tournament=name))
                 if tournament.current_round * 2 >= tournament.rounds:
-                    raise NotAllowed(f"{name} is in round {tournament.current_round} of {tournament.rounds}: late "
-                                     "entries close once half its rounds have started.")
+                    raise NotAllowed(_("{tournament} is in round {round} of {rounds}: late entries close once half its "
+                                       "rounds have started.", tournament=name, round=tournament.current_round,
+                                       rounds=tournament.rounds))
                 late = tournament.current_round
             entries = tx.tournament_entries(tournament_id)
             if len(entries) >= tournament.max_players:
-                raise LimitReached(f"{name} is full: {tournament.max_players} players.")
+                raise LimitReached(n_("{tournament} is full: {count} player.", "{tournament} is full: {count} players.",
+                                      tournament.max_players, tournament=name))
             if level is not None:
                 entry = TournamentEntryRecord(tournament_id, who, self.challenges.computer_name, len(entries) + 1,
                                               COMPUTER_RATING[level], level, now, late + 1)
@@ -260,17 +302,18 @@ class TournamentService:
         """
         def body(tx: Tx) -> TournamentRecord:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
-            name = label(tournament)
+            name = named(tournament)
             if computer:
                 organizer_only(tournament, user_id, manager, "take the computer out")
             who = self.challenges.computer_id if computer else user_id
+            if tournament.status == "running":
+                raise NotAllowed(_("{tournament} has started, so it can no longer be left. `/tournament withdraw` "
+                                   "takes you out of its later rounds.", tournament=name))
             if tournament.status != "open":
-                hint = " `/tournament withdraw` takes you out of its later rounds." if tournament.status == "running" \
-                    else ""
-                raise NotAllowed(f"{name} has started, so it can no longer be left.{hint}"
-                                 if tournament.status == "running" else f"{name} is {tournament.status}.")
+                raise NotAllowed(_is(tournament))
             if not tx.delete_entry(tournament_id, who):
-                raise NotAllowed(f"The computer is not in {name}." if computer else f"You are not in {name}.")
+                raise NotAllowed(_("The computer is not in {tournament}.", tournament=name) if computer
+                                 else _("You are not in {tournament}.", tournament=name))
             return tournament
 
         return await self.db.write(body)
@@ -287,8 +330,15 @@ class TournamentService:
         def body(tx: Tx) -> TournamentRecord:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             organizer_only(tournament, user_id, manager, "start it")
+            if tournament.status == "running":
+                raise NotAllowed(_("{tournament} is running; only an open tournament can start.",
+                                   tournament=named(tournament)))
+            if tournament.status == "finished":
+                raise NotAllowed(_("{tournament} is finished; only an open tournament can start.",
+                                   tournament=named(tournament)))
             if tournament.status != "open":
-                raise NotAllowed(f"{label(tournament)} is {tournament.status}; only an open tournament can start.")
+                raise NotAllowed(_("{tournament} is cancelled; only an open tournament can start.",
+                                   tournament=named(tournament)))
             started = begin(tx, tournament, now)
             if started.format == "swiss":  # more rounds than the players allow could never be paired
                 most = round_robin_rounds(len(tx.tournament_entries(tournament_id)))
@@ -311,16 +361,18 @@ class TournamentService:
 
         def body(tx: Tx) -> Withdrawn:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
-            name = label(tournament)
+            name = named(tournament)
             if tournament.status == "open":
-                raise NotAllowed(f"{name} has not started: `/tournament leave` takes you out of it.")
+                raise NotAllowed(_("{tournament} has not started: `/tournament leave` takes you out of it.",
+                                   tournament=name))
             if tournament.status != "running":
-                raise NotAllowed(f"{name} is {tournament.status}.")
+                raise NotAllowed(_is(tournament))
             entry = tx.tournament_entry(tournament_id, user_id)
             if entry is None:
-                raise NotAllowed(f"You are not in {name}.")
+                raise NotAllowed(_("You are not in {tournament}.", tournament=name))
             if entry.withdrawn_round is not None:
-                raise NotAllowed(f"You are withdrawn from {name} already (from round {entry.withdrawn_round}).")
+                raise NotAllowed(_("You are withdrawn from {tournament} already (from round {round}).",
+                                   tournament=name, round=entry.withdrawn_round))
             following = tournament.current_round + 1
             tx.update_entry(tournament_id, user_id, withdrawn_round=following, withdrawn_reason="withdrew")
             resigned = None
@@ -357,8 +409,10 @@ class TournamentService:
         def body(tx: Tx) -> TournamentRecord:
             tournament = tournament_here(tx, tournament_id, guild_id, lock=True)
             organizer_only(tournament, user_id, manager, "cancel it")
+            if tournament.status == "finished":
+                raise NotAllowed(_("{tournament} is finished already.", tournament=named(tournament)))
             if tournament.status not in ("open", "running"):
-                raise NotAllowed(f"{label(tournament)} is {tournament.status} already.")
+                raise NotAllowed(_("{tournament} is cancelled already.", tournament=named(tournament)))
             tx.update_tournament(tournament_id, tournament.version, status="cancelled", finished_at=now,
                                  starts_at=None)
             return tournament_here(tx, tournament_id, guild_id)
@@ -384,10 +438,11 @@ class TournamentService:
             organizer_only(tournament, user_id, manager, "end an idle game")
             pairing = tx.tournament_pairing_of_match(match_id)
             if pairing is None or pairing.tournament_id != tournament_id:
-                raise NotFound(f"Match #{match_id} is not a game of tournament #{tournament_id}.")
+                raise NotFound(_("Match #{match} is not a game of tournament #{tournament}.", match=str(match_id),
+                                 tournament=str(tournament_id)))
             match = tx.lock_match(match_id)
             if match is None or match.status != "active":
-                raise MatchOver(f"Match #{match_id} is over already.")
+                raise MatchOver(_("Match #{match} is over already.", match=str(match_id)))
             sound_state(match)
             allowed = match.updated_at + match.days_per_move * DAY + GRACE
             if now < allowed:
@@ -404,4 +459,4 @@ class TournamentService:
 
 __all__ = ["COMPUTER_RATING", "DEFAULT_MAX_PLAYERS", "DEFAULT_ROUNDS", "FORMATS", "FORMAT_WORDS", "GRACE", "MAX_LIVE",
            "MAX_PLAYERS", "MAX_ROUNDS", "MAX_START_HOURS", "NAME_LIMIT", "ROUND_ROBIN_MAX_PLAYERS", "Entered",
-           "TournamentService", "Withdrawn", "organizer_only"]
+           "OrganizerAction", "TournamentService", "Withdrawn", "organizer_only"]

@@ -24,6 +24,7 @@ from bot.service import (
 from bot.service.errors import BadOption, LimitReached
 from bot.service.tournaments import GRACE, MAX_LIVE
 from games import InvalidVariant
+from i18n import Text
 from storage import Database, ReadTx, TournamentRecord, Tx
 from tests.reliability._support import Clock, full_snapshot
 
@@ -124,7 +125,11 @@ async def test_refusals_say_what_was_refused_and_change_nothing(services: Servic
         with pytest.raises(error) as caught:
             await attempt
         assert text is None or text in str(caught.value), (text, str(caught.value))
+        assert text is None or isinstance(caught.value.args[0], Text), text  # through the catalog
     assert await full_snapshot(db) == before
+    with pytest.raises(NotAllowed) as caught:
+        await tournaments.join(cup.id, GUILD, P2)
+    assert caught.value.args[0].render("fr") == f"Vous êtes déjà inscrit au tournoi n° {cup.id} « Cup »."
     lone = await _cup(services, [P5], start=False)
     with pytest.raises(NotAllowed, match="needs at least 2 players to start; 1 is entered"):
         await tournaments.start(lone.id, GUILD, P5.user_id)

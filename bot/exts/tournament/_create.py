@@ -22,7 +22,7 @@ from bot.utils.converters import AUTOCOMPLETE_LIMIT, player_of, require_guild
 from bot.utils.names import escape
 from bot.utils.queues import member_key
 from games import GAMES, Option, parse_options
-from i18n import _
+from i18n import SOURCE, Text, _
 from storage import TournamentRecord
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def create_command() -> app_commands.Command[Any, ..., None]:
         """Open a tournament of ``game`` in this channel (the channel of the thread it is used in)."""
         guild_id = require_guild(interaction)
         if game not in GAMES:
-            raise NotFound(f"There is no game `{quote(game)}`; pick one from the list.")
+            raise NotFound(_("There is no game `{game}`; pick one from the list.", game=quote(game)))
         options = parse_options(GAMES[game].options, variant or "")
         organizer: Player = player_of(interaction.user)
         tournament = await interaction.client.services.tournaments.create(
@@ -87,17 +87,18 @@ def create_command() -> app_commands.Command[Any, ..., None]:
         declared = GAMES.get(str(getattr(interaction.namespace, "game", "") or ""))
         if declared is None:
             return []
+        reader = language_of(interaction, private=True)
         return [app_commands.Choice(name=label[:100], value=value)
-                for label, value in variant_suggestions(declared.options, current)[:AUTOCOMPLETE_LIMIT]]
+                for label, value in variant_suggestions(declared.options, current, reader)[:AUTOCOMPLETE_LIMIT]]
 
     return CREATE_COOLDOWN(create)
 
 
-def variant_suggestions(options: tuple[Option, ...], typed: str) -> list[tuple[str, str]]:
+def variant_suggestions(options: tuple[Option, ...], typed: str, reader: str = SOURCE) -> list[tuple[str, str]]:
     """What the ``variant`` option offers as ``(label, value)`` pairs (each value at most 100 characters): what is
     typed so far followed by each legal ``name:value`` of an option not yet given whose text starts like the last word
     typed — on/off options as true and false, choices each, numbers their least, default and greatest (text options
-    are typed whole)."""
+    are typed whole); each label ends with the option's description in ``reader``'s language."""
     words = typed.split()
     if typed[-1:].isspace() or not words:  # a word finished: the next option
         head, last = " ".join(words), ""
@@ -114,7 +115,7 @@ def variant_suggestions(options: tuple[Option, ...], typed: str) -> list[tuple[s
                 continue
             text = f"{head} {word}".strip()
             if len(text) <= 100:
-                found.append((f"{text} — {option.description}", text))
+                found.append((f"{text} — {Text(option.description, context='rules').render(reader)}", text))
     return found
 
 

@@ -11,17 +11,22 @@ from typing import TYPE_CHECKING, Any, Optional
 import discord
 from discord import app_commands
 
-from bot.answers import suggest_in_time
+from bot.answers import language_of, suggest_in_time
 from bot.service import BadOption
 from bot.service.tournament_reading import STATUS_GROUPS
 from bot.texts import quote
 from bot.utils.converters import AUTOCOMPLETE_LIMIT, require_guild
+from i18n import Text, _, p_
 from storage import TournamentRecord
 
 if TYPE_CHECKING:
     from bot.client import NapkinBot
 
-STATUS_WORDS = {"open": "open", "running": "running", "finished": "finished", "cancelled": "cancelled"}
+STATUS_WORDS: dict[str, Text] = {"open": p_("tournament status", "open"),
+                                 "running": p_("tournament status", "running"),
+                                 "finished": p_("tournament status", "finished"),
+                                 "cancelled": p_("tournament status", "cancelled")}
+"""Each status as the autocomplete shows it after a tournament's name, in any shipped language."""
 
 
 class TournamentTransformer(app_commands.Transformer["NapkinBot"]):
@@ -40,7 +45,7 @@ class TournamentTransformer(app_commands.Transformer["NapkinBot"]):
         guild_id = require_guild(interaction)
         text = str(value).strip().lstrip("#")
         if not (text.isascii() and text.isdecimal()) or len(text) > 18:
-            raise BadOption(f"`{quote(value)}` is not a tournament number; pick one from the list.")
+            raise BadOption(_("`{value}` is not a tournament number; pick one from the list.", value=quote(value)))
         return await interaction.client.services.tournament_reading.get(int(text), guild_id)
 
     @suggest_in_time
@@ -51,8 +56,14 @@ class TournamentTransformer(app_commands.Transformer["NapkinBot"]):
             return []
         found = await interaction.client.services.tournament_reading.choices(
             interaction.guild_id, str(value).strip().lstrip("#"), STATUS_GROUPS[self.group], AUTOCOMPLETE_LIMIT)
-        return [app_commands.Choice(name=f"#{number} {name} ({STATUS_WORDS.get(status, status)})"[:100],
-                                    value=str(number)) for number, name, status in found]
+        reader = language_of(interaction, private=True)
+        return [app_commands.Choice(name=f"#{number} {name} ({_status(status, reader)})"[:100], value=str(number))
+                for number, name, status in found]
+
+
+def _status(status: str, reader: str) -> str:
+    word = STATUS_WORDS.get(status)
+    return word.render(reader) if word is not None else status
 
 
 def tournament_option(group: str) -> Any:
@@ -78,9 +89,14 @@ async def the_tournament(interaction: discord.Interaction[NapkinBot], given: Tou
     guild_id = require_guild(interaction)
     found = await interaction.client.services.tournament_reading.choices(guild_id, "", STATUS_GROUPS[group], 2)
     if not found:
-        what = {"open": "open ", "running": "running ", "live": "open or running "}.get(group, "")
-        raise BadOption(f"This server has no {what}tournament; `/tournament list` shows them all.")
+        if group == "open":
+            raise BadOption(_("This server has no open tournament; `/tournament list` shows them all."))
+        if group == "running":
+            raise BadOption(_("This server has no running tournament; `/tournament list` shows them all."))
+        if group == "live":
+            raise BadOption(_("This server has no open or running tournament; `/tournament list` shows them all."))
+        raise BadOption(_("This server has no tournament; `/tournament list` shows them all."))
     if len(found) > 1:
-        raise BadOption("This server has several tournaments this applies to: choose one with the `tournament` "
-                        "option.")
+        raise BadOption(_("This server has several tournaments this applies to: choose one with the `tournament` "
+                          "option."))
     return await interaction.client.services.tournament_reading.get(found[0][0], guild_id)
