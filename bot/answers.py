@@ -77,6 +77,17 @@ def language_of(interaction: discord.Interaction[Any], *, private: bool) -> str:
     return i18n.resolve(str(guild_locale.value) if guild_locale else None)
 
 
+async def learn_language(interaction: discord.Interaction[Any]) -> None:
+    """Learn the server's language for ``interaction``'s public answers (its ``/settings language``, else the
+    ``guild_locale`` Discord reports): what :func:`language_of` answers from. For a command the tree learns it before
+    the command runs; a button's callback calls this first."""
+    if interaction.guild_id is None or LANGUAGE_KEY in interaction.extras:
+        return
+    reported = interaction.guild_locale.value if interaction.guild_locale else None
+    interaction.extras[LANGUAGE_KEY] = await interaction.client.services.languages.server_language(
+        interaction.guild_id, reported)
+
+
 def _rendered(interaction: discord.Interaction[Any], private: bool, content: i18n.Textual | None) -> str | None:
     return i18n.render(content, language_of(interaction, private=private))
 

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import exts
-from bot.answers import LANGUAGE_KEY, watch
+from bot.answers import learn_language, watch
 from bot.contract import Breach, contract
 from bot.errors import reply_error
 from bot.ops.interactions import InteractionGate
@@ -124,10 +124,7 @@ class NapkinTree(app_commands.CommandTree["NapkinBot"]):
             command = interaction.command
             extras = command.extras if command is not None else {}
             watch(interaction, extras.get("private", False))
-            if interaction.guild_id is not None:
-                reported = interaction.guild_locale.value if interaction.guild_locale else None
-                interaction.extras[LANGUAGE_KEY] = await interaction.client.services.languages.server_language(
-                    interaction.guild_id, reported)
+            await learn_language(interaction)
         return True
 
 

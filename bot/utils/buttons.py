@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import discord
 from discord import ui
 
-from bot.answers import watch
+from bot.answers import learn_language, watch
 from bot.errors import reply_error
 from i18n import Text, p_
 
@@ -88,6 +88,7 @@ class MoveButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:mv:(?P<match>
         """Play the move for the member who clicked."""
         watch(interaction)  # answered within Discord's 3 seconds, whatever the click waits on
         try:
+            await learn_language(interaction)  # the server's /settings language, for the public answer
             await _handler(interaction).play_button(interaction, self.match_id, self.version, self.move)
         except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
             await reply_error(interaction, error)
@@ -119,6 +120,7 @@ class ChallengeButton(ui.DynamicItem[ui.Button[Any]],
         """Accept or decline for the member who clicked."""
         watch(interaction)  # answered within Discord's 3 seconds, whatever the click waits on
         try:
+            await learn_language(interaction)  # the server's /settings language, for the public answer
             await _handler(interaction).challenge_button(interaction, self.challenge_id, self.action)
         except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
             await reply_error(interaction, error)
@@ -142,6 +144,7 @@ class RematchButton(ui.DynamicItem[ui.Button[Any]], template=r"napkin:rm:(?P<mat
         """Offer the rematch for the member who clicked."""
         watch(interaction)  # answered within Discord's 3 seconds, whatever the click waits on
         try:
+            await learn_language(interaction)  # the server's /settings language, for the public answer
             await _handler(interaction).rematch_button(interaction, self.match_id)
         except Exception as error:  # noqa: BLE001 - every failure becomes the member's ephemeral answer
             await reply_error(interaction, error)

@@ -13,7 +13,7 @@ import i18n
 from bot.local_play import Languages
 from renderers._common import recording
 from storage import Database, ReadTx
-from tests.bot.helpers import World, both_sides_move, only_match_id, press, stored
+from tests.bot.helpers import World, both_sides_move, labels, move_button, only_match_id, press, stored
 from tests.exts.match.test_review_discord import MOVES as REVIEWED_MOVES
 
 
@@ -119,6 +119,16 @@ async def test_settings_language_overrides_the_language_discord_reports(simcord_
     board = world.thread().last_message
     assert board.content.startswith("**Stäbchen** · Partie #"), board.content
     assert board.attachments[0].description.startswith("Stäbchen-Brett, Zug 0.")
+    # A click answers in the chosen language too, not in the one Discord reports: the challenge's edit, its
+    # buttons, and the next board after a move played with a button.
+    challenge = next(m for m in world.channel.history() if m.components)
+    assert "\nAngenommen von **bob**: Partie #" in challenge.content, challenge.content
+    assert list(labels(challenge).values()) == ["Annehmen", "Ablehnen"]
+    await world["alice"].click(board, custom_id=move_button(board, "LL").custom_id)
+    moved = world.thread().last_message
+    assert moved.id != board.id
+    assert moved.content.startswith("**Stäbchen** · Partie #"), moved.content
+    assert moved.attachments[0].description.startswith("Stäbchen-Brett, Zug 1."), moved.attachments[0].description
 
 
 async def test_the_bot_remembers_each_members_and_servers_language_for_what_it_sends_later(

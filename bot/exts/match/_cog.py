@@ -179,7 +179,7 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
                                            for item in getattr(row, "children", ())):
                 try:
                     await message.edit(view=challenge_view(challenge_id, disabled=True,
-                                                           language=await _starts.message_language(interaction)))
+                                                           language=language_of(interaction, private=False)))
                 except discord.HTTPException as error:
                     log.info("could not disable the buttons of challenge %s: %s", challenge_id, error)
             raise

@@ -283,19 +283,13 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
                                 channel=Channel(match.channel_id)))
 
 
-async def message_language(interaction: discord.Interaction[NapkinBot]) -> str:
-    """The language of the public message a click was on (a challenge's): the server's, as it was posted in (its
-    ``/settings language``, else the ``guild_locale`` Discord reports)."""
-    reported = interaction.guild_locale.value if interaction.guild_locale else None
-    return await interaction.client.services.languages.server_language(interaction.guild_id, reported)
-
 
 async def accept_challenge(interaction: discord.Interaction[NapkinBot], challenge_id: int) -> None:
     """Accept button: seat the member, close the challenge, open the match."""
     bot = interaction.client
     guild_id = require_guild(interaction)
     result = await bot.services.challenges.accept(challenge_id, guild_id, player_of(interaction.user))
-    language = await message_language(interaction)
+    language = language_of(interaction, private=False)  # the message's: the server's
     accepted = _("Accepted by {name}: match #{match}.", name=f"**{escape(interaction.user.display_name)}**",
                  match=str(result.match.id)).render(language)
     content = (interaction.message.content if interaction.message else "") + f"\n{accepted}"
@@ -315,7 +309,7 @@ async def decline_challenge(interaction: discord.Interaction[NapkinBot], challen
     who = escape(interaction.user.display_name)
     closed = (_("Declined by {name}.", name=f"**{who}**") if challenge.status == "declined"
               else _("Cancelled by {name}.", name=f"**{who}**"))
-    language = await message_language(interaction)
+    language = language_of(interaction, private=False)  # the message's: the server's
     content = (interaction.message.content if interaction.message else "") + f"\n{closed.render(language)}"
     await update(interaction, content=content, view=challenge_view(challenge_id, disabled=True, language=language),
                  allowed_mentions=discord.AllowedMentions.none())
