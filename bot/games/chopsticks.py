@@ -8,6 +8,7 @@ import discord
 
 from bot.utils.buttons import MoveButton
 from games import State
+from i18n import pgettext
 from storage import MatchRecord
 
 TAPS = ("LL", "LR", "RL", "RR")
@@ -15,13 +16,15 @@ SELF_TAPS = ("self LR", "self RL")
 
 
 def _label(move: str) -> str:
+    """A move's button label in the language being spoken (:func:`i18n.speaking`); the hands keep the notation's
+    letters (``L``, ``R``), which the move commands take in every language."""
     if move in TAPS:
-        return f"{move[0]} → their {move[1]}"
+        return pgettext("chopsticks button", "{mine} → their {theirs}").format(mine=move[0], theirs=move[1])
     if move.startswith("self"):
         hands = move.split()[1]
-        return f"own {hands[0]} → {hands[1]}"
+        return pgettext("chopsticks button", "own {first} → {second}").format(first=hands[0], second=hands[1])
     left, right = move.split()[1:]
-    return f"split {left}·{right}"
+    return pgettext("chopsticks button", "split {left}·{right}").format(left=left, right=right)
 
 
 def board_items(match: MatchRecord, state: State[Any]) -> list[discord.ui.Item[Any]]:

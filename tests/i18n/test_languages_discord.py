@@ -98,6 +98,8 @@ async def test_boards_are_in_the_servers_language_and_answers_in_the_members(sim
                                         "partages libres."), image.description
     words = {text.text for text in drawn}
     assert {"Baguettes", "alice au trait", "premier joueur", "second joueur", "gauche", "droite"} <= words, words
+    assert list(labels(board).values()) == ["L → L adverse", "L → R adverse", "R → L adverse", "R → R adverse",
+                                            "sur soi L → R", "sur soi R → L"]  # the notation's letters stay
     # The member's own answer (the move list) follows their language, not the server's: English here.
     moves = await world["alice"].slash(world.thread(), "match history")
     assert not moves.ephemeral
