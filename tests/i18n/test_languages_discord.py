@@ -372,3 +372,23 @@ async def test_a_tournament_is_posted_in_the_servers_language_and_its_info_in_th
     assert image.description.startswith("Tableau du classement : Coupe · classement avant le premier résultat, "
                                         "page 1 sur 1. 1. t1 : Pts 0, BH-1 0, SB 0, Parties 0, Cote 1000"), \
         image.description
+
+
+async def test_an_expired_challenge_and_a_reminder_are_posted_in_the_servers_language(
+        simcord_env, db: Database, languages: Languages) -> None:
+    world = World(simcord_env, "alice", "bob")
+    languages.server = "de"
+    offered = await world["alice"].slash(world.channel, "chopsticks start", opponent=world["bob"], days=3)
+    await simcord_env.advance_time(86400 + 60)
+    challenge = next(m for m in world.channel.history() if m.id == offered.response.id)
+    assert challenge.content.endswith("\nDiese Herausforderung ist unbeantwortet abgelaufen."), challenge.content
+    assert list(labels(challenge).values()) == ["Annehmen", "Ablehnen"]
+    told = world.channel.last_message
+    assert told.content == (f"<@{world['alice'].id}>, niemand hat deine Stäbchen-Herausforderung rechtzeitig "
+                            "angenommen; sie ist abgelaufen."), told.content
+    await _started(world)
+    await simcord_env.advance_time(2 * 86400 + 60)  # two of the three days: a third is left
+    reminder = world.thread().last_message
+    assert reminder.content.startswith(f"<@{world['alice'].id}>, dir bleibt noch ein Drittel deiner Zeit in "
+                                       "Partie #"), reminder.content
+    assert "sonst geht die Partie kampflos verloren." in reminder.content

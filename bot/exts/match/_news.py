@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.service import Damaged, NotFound
+from bot.service.challenges import EXPIRED
 from bot.service.deadlines import CHALLENGE_EXPIRED_NEWS, REMINDER_NEWS
 from bot.service.finisher import RESULT_NEWS
 from bot.utils.boards import board_payload, describe_outcome
@@ -18,6 +19,7 @@ from bot.utils.messages import retire_previous_board, send_dm, send_to_match, te
 from bot.utils.names import addressed, may_ping, member_name, server_name
 from bot.utils.outbox import Poster, Progress
 from games import GAMES
+from i18n import Channel, Moment, _, speaking
 from storage import MatchRecord, OutboxRecord
 
 if TYPE_CHECKING:
@@ -64,8 +66,11 @@ async def _post_reminder(bot: NapkinBot, news: OutboxRecord, progress: Progress)
     deadline = int(match.deadline)
 
     async def reminder() -> dict[str, Any]:
-        return {"content": f"{member_name(seat)}, a third of your time is left in match #{match.id}: move "
-                           f"before <t:{deadline}:f> (<t:{deadline}:R>) or the match is forfeited.",
+        language = await bot.services.languages.server_language(match.guild_id)
+        text = _("{member}, a third of your time is left in match #{match}: move before {deadline} ({left}) or the "
+                 "match is forfeited.", member=member_name(seat), match=str(match.id), deadline=Moment(deadline),
+                 left=Moment(deadline, relative=True))
+        return {"content": text.render(language),
                 "allowed_mentions": discord.AllowedMentions(users=[discord.Object(seat.user_id)] if seat.pings
                                                             else False)}
 
@@ -80,22 +85,28 @@ async def _match_given_up(bot: NapkinBot, news: OutboxRecord, gone: bool) -> Non
     match = await _match(bot, news)
     if match is None:
         return
-    where = (f"**{GAMES[match.game].title}** match #{match.id} in **{server_name(bot, match.guild_id)}** "
-             f"(<#{match.post_channel_id}>)")
-    why = "its channel is gone" if gone else "I can no longer post in its channel (a server admin can give me " \
-                                            "back View Channel and Send Messages there)"
+    where = _("**{game}** match #{match} in **{server}** ({channel})", game=GAMES[match.game].title_text,
+              match=str(match.id), server=server_name(bot, match.guild_id), channel=Channel(match.post_channel_id))
+    why = _("its channel is gone") if gone else _("I can no longer post in its channel (a server admin can give me "
+                                                  "back View Channel and Send Messages there)")
     if news.kind == RESULT_NEWS and match.status != "active":
-        text = f"I could not post the final board of {where}: {why}. {describe_outcome(match)}"
         told = [seat for seat in match.seats if not seat.is_computer]
     elif news.kind == REMINDER_NEWS and match.status == "active" and match.ply == news.seq \
             and match.current_seat is not None and match.deadline is not None:
-        text = (f"A third of your time is left in {where}: move before <t:{int(match.deadline)}:f>. I could not "
-                f"post this reminder there: {why}.")
         told = [match.seats[match.current_seat]]
     else:
         return  # no longer true
     for user_id in sorted({seat.user_id for seat in told}):
-        await send_dm(bot, user_id, text)
+        language = await bot.services.languages.member_language(user_id)
+        with speaking(language):
+            if news.kind == RESULT_NEWS:
+                text = _("I could not post the final board of {where}: {why}. {outcome}", where=where, why=why,
+                         outcome=describe_outcome(match))
+            else:
+                text = _("A third of your time is left in {where}: move before {deadline}. I could not post this "
+                         "reminder there: {why}.", where=where, deadline=Moment(match.deadline or 0), why=why)
+            words = text.render(language)
+        await send_dm(bot, user_id, words)
 
 
 async def _post_expired(bot: NapkinBot, news: OutboxRecord, progress: Progress) -> bool:
@@ -110,8 +121,10 @@ async def _post_expired(bot: NapkinBot, news: OutboxRecord, progress: Progress) 
     if not isinstance(channel, discord.abc.Messageable):
         return False
     pings = (await bot.services.vacations.prefs(challenge.challenger_id)).pings
-    text = (f"{addressed(challenge.challenger_id, challenge.challenger_name, pings)}, nobody accepted your "
-            f"{GAMES[challenge.game].title} challenge in time; it has expired.")
+    language = await bot.services.languages.server_language(challenge.guild_id)  # the challenge's message's
+    text = _("{member}, nobody accepted your {game} challenge in time; it has expired.",
+             member=addressed(challenge.challenger_id, challenge.challenger_name, pings),
+             game=GAMES[challenge.game].title_text).render(language)
     mentions = may_ping(challenge.challenger_id, pings)
     if challenge.message_id is None:  # never learned: the notice stands alone
         await channel.send(text, allowed_mentions=mentions)
@@ -122,8 +135,7 @@ async def _post_expired(bot: NapkinBot, news: OutboxRecord, progress: Progress) 
         except discord.NotFound:  # the challenge's message was deleted: the notice stands alone
             await channel.send(text, allowed_mentions=mentions)
             return True
-        language = await bot.services.languages.server_language(challenge.guild_id)  # the challenge's message's
-        await message.edit(content=message.content + "\nThis challenge expired unanswered.",
+        await message.edit(content=f"{message.content}\n{EXPIRED.render(language)}",
                            view=challenge_view(challenge.id, disabled=True, language=language),
                            allowed_mentions=discord.AllowedMentions.none())
         await progress(1)
