@@ -33,13 +33,8 @@ STATUS_GROUPS: dict[str, tuple[str, ...]] = {
 """The statuses a command's tournament option offers (its autocomplete)."""
 
 
-def label(tournament: TournamentRecord) -> str:
-    """``#3 “Spring cup”``: how a tournament is named in English words (:func:`named` in any language)."""
-    return f"#{tournament.id} “{tournament.name}”"
-
-
 def named(tournament: TournamentRecord) -> Text:
-    """``#3 “Spring cup”`` as a placeholder value: how a refusal names a tournament (its number and the name its
+    """``#3 “Spring cup”`` as a placeholder value: how a sentence names a tournament (its number and the name its
     organizer gave it, in the quotation marks of the reader's language)."""
     return p_("tournament label", "#{id} “{name}”", id=str(tournament.id), name=tournament.name)
 

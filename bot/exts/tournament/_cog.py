@@ -6,6 +6,7 @@ first (ephemerally: a refusal is only the member's), then say in the channel wha
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -15,7 +16,7 @@ from discord.ext import commands
 from bot.answers import PRIVATE, defer, language_of, respond
 from bot.exts.tournament._options import TournamentTransformer, the_tournament
 from bot.exts.tournament._show import LIST_LINES, info_embed, list_line, standings_payload, title
-from bot.service.tournament_reading import label
+from bot.service.tournament_reading import named
 from bot.utils.converters import MatchOption, player_of, require_guild
 from bot.utils.messages import notify, post_board
 from bot.utils.names import escape
@@ -212,7 +213,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
             chosen.id, chosen.guild_id, interaction.user.id, match.id, manager=manager(interaction))
         await announce(interaction, _("Match #{match} of {tournament} is ended: its player to move had not moved for "
                                       "their days per move and a day more, and loses on time.", match=str(ended.id),
-                                      tournament=escape(label(chosen))),
+                                      tournament=named(replace(chosen, name=escape(chosen.name)))),
                        _("Match #{match} is ended.", match=str(ended.id)))
         message = await post_board(self.bot, ended)
         if message is None:
