@@ -10,13 +10,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import PRIVATE, defer, respond
+from bot.answers import PRIVATE, defer, language_of, respond
 from bot.service import BadOption, load_state
+from bot.texts import quote
 from bot.utils.converters import match_option, the_match
 from bot.utils.images import image_file
 from bot.utils.names import names_of
 from bot.utils.queues import member_key
 from games.napkin_chess import NapkinState
+from i18n import Text, _, speaking
 from renderers.napkin_chess import free_alt_text, render_free
 
 if TYPE_CHECKING:
@@ -33,22 +35,22 @@ FREE_COOLDOWN = app_commands.checks.cooldown(FREE_USES, 60.0, key=member_key)
 def _size(text: str) -> int:
     value = str(text).strip()
     if value not in SIZES:
-        raise BadOption(f"`{value[:20]}` is not a coin size; sizes are 2, 3 and 4.")
+        raise BadOption(_("`{size}` is not a coin size; sizes are 2, 3 and 4.", size=quote(value, 20)))
     return int(value)
 
 
-def _hint(state: NapkinState, coin: int, seed: int) -> str:
+def _hint(state: NapkinState, coin: int, seed: int) -> Text:
     if state.can_place(coin):
         samples = state.sample_placements(coin, 3, random.Random(seed))
-        return "It still fits, e.g. " + ", ".join(f"`{state.format_move(m)}`" for m in samples) + "."
+        return _("It still fits, e.g. {moves}.", moves=", ".join(f"`{state.format_move(m)}`" for m in samples))
     if not state.fits(coin):
-        return f"A coin of size {coin} no longer fits anywhere."
+        return _("A coin of size {size} no longer fits anywhere.", size=coin)
     if state.supply[coin - 2] == 0:
-        return f"It would fit, but no size-{coin} coins are left in the supply."
+        return _("It would fit, but no size-{size} coins are left in the supply.", size=coin)
     if state.is_over:
-        return "It would fit, but the match is over."
-    return f"It fits, but cannot be played now: the first coin must be a 2 (sizes allowed: " \
-           f"{', '.join(map(str, state.allowed_sizes()))})."
+        return _("It would fit, but the match is over.")
+    return _("It fits, but cannot be played now: the first coin must be a 2 (sizes allowed: {sizes}).",
+             sizes=", ".join(map(str, state.allowed_sizes())))
 
 
 class Commands(commands.Cog):
@@ -67,10 +69,11 @@ class Commands(commands.Cog):
         assert isinstance(state, NapkinState)
         await defer(interaction, private=True)  # a map drawn on demand takes a while
         names = names_of(record)
-        png, alt = await asyncio.to_thread(lambda: (render_free(state, names, coin),
-                                                    free_alt_text(state, names, coin)))
-        await respond(interaction, f"Where a size-{coin} coin fits in match #{record.id} (shaded). "
-                                   f"{_hint(state, coin, record.version)}",
+        with speaking(language_of(interaction, private=True)):  # (the map's and its alt text's own words)
+            png, alt = await asyncio.to_thread(lambda: (render_free(state, names, coin),
+                                                        free_alt_text(state, names, coin)))
+        await respond(interaction, _("Where a size-{size} coin fits in match #{match} (shaded). {hint}", size=coin,
+                                     match=str(record.id), hint=_hint(state, coin, record.version)),
                       file=image_file(png, "free.png", alt), private=True)
 
     @free.autocomplete("size")

@@ -56,7 +56,7 @@ class ChallengeService:
             NotFound: unknown game. games.InvalidVariant: a bad option (its message names it).
         """
         if game_key not in GAMES:
-            raise NotFound(f"There is no game called {game_key!r}.")
+            raise NotFound(_("There is no game called {game}.", game=repr(game_key)))
         return GAMES[game_key].variant(variant)
 
     async def create(
@@ -343,5 +343,5 @@ def _days(days_per_move: int | None, settings: SettingsRecord) -> int:
     if days_per_move is None:
         return settings.days_per_move
     if days_per_move not in DAYS_PER_MOVE_CHOICES:
-        raise BadOption("Days per move must be one of 1, 2, 3, 5, 7, 14, or 0 for no limit.")
+        raise BadOption(_("Days per move must be one of 1, 2, 3, 5, 7, 14, or 0 for no limit."))
     return days_per_move

@@ -36,18 +36,21 @@ import statistics
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 from bot.service.computer_observer import QuickReason
 from bot.service.computer_scheduler import LongWork, Scheduler
 from bot.service.computer_workers import ComputerStopped, WorkerLost
 from bot.service.errors import LimitReached
-from bot.texts import plural
 from bot.workers import choose_notation, cpu_bounded
 from games import Level
+from i18n import Text, _, n_
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+LongKind = Literal["review", "examination", "job"]
+"""What a job of long work is, as its refusals name it: a member's review, a match's examination for puzzles, any
+other job."""
 
 MOVE_BUDGET = 30.0
 """Seconds a computer move may take, from the request to the answer, before an ``easy`` move is played instead."""
@@ -70,6 +73,40 @@ all the same: a worker that no longer gets the CPU at all is something its CPU b
 COST_SAMPLES = 9
 """The latest searches of a game and level whose median CPU seconds tells whether its next is expected to be quick
 (a median: the first search in a fresh worker, which fills the game's caches, says little of the next ones)."""
+
+
+def _still_made(what: LongKind) -> Text:
+    """The refusal of a member's second job of long work of kind ``what`` while the first is under way."""
+    if what == "examination":
+        return _("Your previous examination is still being made; it is posted when it is ready.")
+    if what == "job":
+        return _("Your previous job is still being done; its answer comes when it is ready.")
+    return _("Your previous review is still being made; it is posted when it is ready.")
+
+
+def _waiting_here(what: LongKind, count: int) -> Text:
+    """The refusal when ``count`` jobs of long work of the server wait already (``what``: the one refused)."""
+    if what == "examination":
+        return n_("{count} examination is already waiting in this server; please try again in a few minutes.",
+                  "{count} examinations are already waiting in this server; please try again in a few minutes.",
+                  count)
+    if what == "job":
+        return n_("{count} job is already waiting in this server; please try again in a few minutes.",
+                  "{count} jobs are already waiting in this server; please try again in a few minutes.", count)
+    return n_("{count} review is already waiting in this server; please try again in a few minutes.",
+              "{count} reviews are already waiting in this server; please try again in a few minutes.", count)
+
+
+def _waiting_everywhere(what: LongKind, count: int) -> Text:
+    """The refusal when ``count`` jobs of long work wait already in the whole lane (``what``: the one refused)."""
+    if what == "examination":
+        return n_("The computer has {count} examination waiting; please try again in a few minutes.",
+                  "The computer has {count} examinations waiting; please try again in a few minutes.", count)
+    if what == "job":
+        return n_("The computer has {count} job waiting; please try again in a few minutes.",
+                  "The computer has {count} jobs waiting; please try again in a few minutes.", count)
+    return n_("The computer has {count} review waiting; please try again in a few minutes.",
+              "The computer has {count} reviews waiting; please try again in a few minutes.", count)
 
 
 @dataclass(frozen=True)
@@ -186,7 +223,7 @@ class ComputerPool(Scheduler):
     # ------------------------------------------------------------------------------------------ long work
 
     @contextlib.asynccontextmanager
-    async def long_work(self, *, server: int = 0, member: int | None = None, what: str = "review",
+    async def long_work(self, *, server: int = 0, member: int | None = None, what: LongKind = "review",
                         background: bool = False) -> AsyncIterator[LongWork]:
         """A job of long work of ``server`` (for ``member``, if a member asked for it), in line from the moment the
         block is entered; it leaves the line, or gives its place to the next job, when the block ends. Inside, wait
@@ -200,14 +237,12 @@ class ComputerPool(Scheduler):
                 work in the message).
         """
         if member is not None and self._per_member[member] >= LONG_PER_MEMBER:
-            raise LimitReached(f"Your previous {what} is still being made; it is posted when it is ready.")
+            raise LimitReached(_still_made(what))
         waiting = self._jobs.server_count(server)
         if waiting >= LONG_QUEUE_PER_SERVER:
-            raise LimitReached(f"{plural(waiting, what)} are already waiting in this server; please try again in a "
-                               "few minutes.")
+            raise LimitReached(_waiting_here(what, waiting))
         if len(self._jobs) >= self.long_queue:
-            raise LimitReached(f"The computer has {plural(len(self._jobs), what)} waiting; please try again in a few "
-                               "minutes.")
+            raise LimitReached(_waiting_everywhere(what, len(self._jobs)))
         job = LongWork(self, server, member, background)
         if member is not None:
             self._per_member[member] += 1
@@ -270,10 +305,12 @@ class ComputerPool(Scheduler):
                 async with asyncio.timeout(budget):
                     return await asyncio.to_thread(function, *args)
             if len(self._pairings) >= PAIR_QUEUE:
-                raise LimitReached(f"The computer has {plural(len(self._pairings), 'pairing')} waiting; this round "
-                                   "is paired a little later.")
+                raise LimitReached(n_("The computer has {count} pairing waiting; this round is paired a little "
+                                      "later.",
+                                      "The computer has {count} pairings waiting; this round is paired a little "
+                                      "later.", len(self._pairings)))
             async with asyncio.timeout(budget * PAIR_WALL_FACTOR):
-                value, _ = await self._piece("pair", cpu_bounded, (budget, function, *args), server=0)
+                value, _spent = await self._piece("pair", cpu_bounded, (budget, function, *args), server=0)
             return cast(T, value)
         finally:
             self.pairings -= 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from i18n import Textual
+from i18n import Textual, _
 
 
 class ServiceError(Exception):
@@ -54,8 +54,8 @@ class Damaged(ServiceError):
     """
 
     def __init__(self, match_id: int, reason: str) -> None:
-        super().__init__(f"Match #{match_id} is damaged and cannot be played; an admin can inspect it with "
-                         f"`napkin inspect {match_id}`.")
+        super().__init__(_("Match #{match} is damaged and cannot be played; an admin can inspect it with "
+                           "`napkin inspect {match}`.", match=str(match_id)))
         self.match_id = match_id
         self.reason = reason
 

@@ -32,6 +32,7 @@ from bot.service.errors import BadOption, LimitReached, NotAllowed, NotYourTurn
 from bot.service.states import sound_state
 from bot.texts import quote
 from games import RulesError, State
+from i18n import SOURCE, Later, Text, Textual, _, n_, render, spoken
 from storage import Database, MatchRecord, PremoveRecord, ReadTx, Tx
 
 log = logging.getLogger(__name__)
@@ -50,31 +51,44 @@ def check_text(text: str, option: str) -> str:
     """
     stripped = text.strip()
     if not stripped:
-        raise BadOption(f"`{option}` is empty; write a move as the boards show them.")
+        raise BadOption(_("`{option}` is empty; write a move as the boards show them.", option=option))
     if len(stripped) > TEXT_LIMIT:
-        raise BadOption(f"`{quote(stripped)}` (in `{option}`) is far too long to be a move.")
+        raise BadOption(_("`{text}` (in `{option}`) is far too long to be a move.", text=quote(stripped),
+                          option=option))
     if not (stripped.isascii() and stripped.isprintable()):
-        raise BadOption(f"`{quote(stripped)}` (in `{option}`) has characters moves never use; moves are written "
-                        "with plain letters, digits and signs.")
+        raise BadOption(_("`{text}` (in `{option}`) has characters moves never use; moves are written with plain "
+                          "letters, digits and signs.", text=quote(stripped), option=option))
     return stripped
 
 
-def _step(state: State[Any], text: str, who: str, after: str) -> tuple[str, State[Any]]:
-    """Play ``text`` in ``state`` (for its seat to move, ``who``); return its canonical notation and the position
-    after it.
+def _reason(error: RulesError, text: str) -> Later:
+    """The rules core's reason for refusing ``text``, in the reader's language; in English a reason that starts by
+    quoting the text says "it" instead (the refusal quotes it already)."""
+    first = error.args[0] if error.args else None
+    said: Textual = first if isinstance(first, Text) else str(error)
+
+    def make() -> str:
+        reason = render(said, spoken()) or ""
+        if spoken() == SOURCE:
+            for spelled in (repr(text), f"`{text}`"):
+                if reason.startswith(spelled + " "):
+                    return "it" + reason[len(spelled):]
+        return reason
+
+    return Later(make)
+
+
+def _step(state: State[Any], text: str, refusal: Callable[[str, Later], Text]) -> tuple[str, State[Any]]:
+    """Play ``text`` in ``state`` (for its seat to move); return its canonical notation and the position after it.
 
     Raises:
-        BadOption: not a legal move there (the rules core's reason, with the text quoted).
+        BadOption: not a legal move there: ``refusal`` of the quoted text and the rules core's reason.
     """
     try:
         move = state.parse_move(text)
         result = state.apply(move)
     except RulesError as error:
-        reason = str(error)
-        for spelled in (repr(text), f"`{text}`"):  # the rules core's reason quotes the text too: say "it" instead
-            if reason.startswith(spelled + " "):
-                reason = "it" + reason[len(spelled):]
-        raise BadOption(f"`{quote(text)}` is not a move {who} can play{after}: {reason}") from None
+        raise BadOption(refusal(quote(text), _reason(error, text))) from None
     return state.format_move(move), result
 
 
@@ -89,27 +103,35 @@ def check_line(state: State[Any], seat: int, opponent: str, if_move: str, reply:
             message quotes what was typed.
     """
     if (then_if is None) != (then_reply is None):
-        raise BadOption("A deeper pair needs both `then_if` (their next move) and `then_reply` (your answer).")
+        raise BadOption(_("A deeper pair needs both `then_if` (their next move) and `then_reply` (your answer)."))
     other = 1 - seat
-    theirs = f"{opponent}'s"
-    x, after_x = _step(state, if_move, opponent, " now")
+    x, after_x = _step(state, if_move, lambda text, reason: _(
+        "`{move}` is not a move {opponent} can play now: {reason}", move=text, opponent=opponent, reason=reason))
     if after_x.is_over:
-        raise BadOption(f"After `{x}` the game is over, so there is nothing to answer.")
+        raise BadOption(_("After `{move}` the game is over, so there is nothing to answer.", move=x))
     if after_x.current_seat != seat:
-        raise BadOption(f"After `{x}` {opponent} moves again, so no reply can follow it directly.")
-    y, after_y = _step(after_x, reply, "you", f" after `{x}`")
+        raise BadOption(_("After `{move}` {opponent} moves again, so no reply can follow it directly.", move=x,
+                          opponent=opponent))
+    y, after_y = _step(after_x, reply, lambda text, reason: _(
+        "`{move}` is not a move you can play after `{first}`: {reason}", move=text, first=x, reason=reason))
     if then_if is None or then_reply is None:
         return x, y, None, None
     if after_y.is_over:
-        raise BadOption(f"Your reply `{y}` ends the game, so there is no deeper pair to store.")
+        raise BadOption(_("Your reply `{reply}` ends the game, so there is no deeper pair to store.", reply=y))
     if after_y.current_seat != other:
-        raise BadOption(f"After your reply `{y}` you move again, so there is no {theirs} move for `then_if`.")
-    x2, after_x2 = _step(after_y, then_if, opponent, f" after `{x}` `{y}`")
+        raise BadOption(_("After your reply `{reply}` you move again, so there is no {opponent}'s move for "
+                          "`then_if`.", reply=y, opponent=opponent))
+    x2, after_x2 = _step(after_y, then_if, lambda text, reason: _(
+        "`{move}` is not a move {opponent} can play after `{first}` `{second}`: {reason}", move=text,
+        opponent=opponent, first=x, second=y, reason=reason))
     if after_x2.is_over:
-        raise BadOption(f"After `{x2}` the game is over, so there is nothing to answer.")
+        raise BadOption(_("After `{move}` the game is over, so there is nothing to answer.", move=x2))
     if after_x2.current_seat != seat:
-        raise BadOption(f"After `{x2}` {opponent} moves again, so no reply can follow it directly.")
-    y2, _ = _step(after_x2, then_reply, "you", f" after `{x}` `{y}` `{x2}`")
+        raise BadOption(_("After `{move}` {opponent} moves again, so no reply can follow it directly.", move=x2,
+                          opponent=opponent))
+    y2, _after = _step(after_x2, then_reply, lambda text, reason: _(
+        "`{move}` is not a move you can play after `{first}` `{second}` `{third}`: {reason}", move=text, first=x,
+        second=y, third=x2, reason=reason))
     return x, y, x2, y2
 
 
@@ -121,14 +143,14 @@ def _waiting_seat(match: MatchRecord, user_id: int) -> int:
     """
     seat = seat_of(match, user_id)
     if len(match.seats) != 2:
-        raise NotAllowed(f"Match #{match.id} is solitaire: conditional moves answer an opponent's move, and there is "
-                         "no opponent.")
+        raise NotAllowed(_("Match #{match} is solitaire: conditional moves answer an opponent's move, and there is "
+                           "no opponent.", match=str(match.id)))
     if any(s.is_computer for s in match.seats):
-        raise NotAllowed(f"Match #{match.id} is against the computer, which answers at once: conditional moves are "
-                         "for matches against a member, while you wait for their move.")
+        raise NotAllowed(_("Match #{match} is against the computer, which answers at once: conditional moves are "
+                           "for matches against a member, while you wait for their move.", match=str(match.id)))
     if match.current_seat == seat:
-        raise NotYourTurn(f"It is your move in match #{match.id}: play it. Conditional moves are stored while you "
-                          "wait for your opponent.")
+        raise NotYourTurn(_("It is your move in match #{match}: play it. Conditional moves are stored while you "
+                            "wait for your opponent.", match=str(match.id)))
     return seat
 
 
@@ -176,8 +198,10 @@ class PremoveService:
             held = tx.premoves_of(match_id, seat)
             replaced = any(line.if_move == x for line in held)
             if not replaced and len(held) >= LINE_LIMIT:
-                raise LimitReached(f"You already hold {LINE_LIMIT} conditional moves in match #{match_id}, the most "
-                                   "one player may; cancel some first.")
+                raise LimitReached(n_("You already hold {count} conditional move in match #{match}, the most one "
+                                      "player may; cancel it first.",
+                                      "You already hold {count} conditional moves in match #{match}, the most one "
+                                      "player may; cancel some first.", LINE_LIMIT, match=str(match_id)))
             line = PremoveRecord(match_id, seat, state.ply, x, y, x2, y2, now)
             tx.put_premove(line)
             return line, replaced, len(held) + (0 if replaced else 1)

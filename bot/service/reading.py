@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from bot.service.base import not_here, quarantine
 from bot.service.errors import BadOption, Damaged
 from bot.service.states import damage_of
+from i18n import _
 from storage import Database, MatchRecord, MoveRecord, ReadTx
 
 
@@ -82,14 +83,14 @@ class ReadingService:
             BadOption: ``page`` below 1.
         """
         if page < 1:
-            raise BadOption(f"There is no page {page}; pages start at 1.")
+            raise BadOption(_("There is no page {page}; pages start at 1.", page=page))
 
         def body(tx: ReadTx) -> tuple[list[MatchRecord], int, int]:
             pages = max(1, -(-tx.count_active(guild_id, user_id, sound_only=True) // size))
             shown = min(page, pages)
             return tx.active_matches_of(guild_id, user_id, size, (shown - 1) * size), shown, pages
 
-        for _ in range(3):  # a damaged row found on the page is quarantined (left out from then on): read again
+        for _attempt in range(3):  # a damaged row found on the page is quarantined (left out from then on): read again
             matches, shown, pages = await self.db.read(body)
             damaged = [(match, reason) for match in matches if (reason := damage_of(match)) is not None]
             if not damaged:

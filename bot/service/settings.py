@@ -20,6 +20,8 @@ from bot.service.clock import DAYS_PER_MOVE_CHOICES
 from bot.service.errors import BadOption
 from bot.service.languages import check_language
 from bot.service.seasons import SEASON_SETTINGS
+from bot.texts import quote
+from i18n import _
 from storage import Database, ReadTx, SettingsRecord, Tx
 
 SETTINGS = frozenset(f.name for f in dataclasses.fields(SettingsRecord)) - {"guild_id"}
@@ -35,7 +37,8 @@ def check_allowance(days: int) -> int:
         BadOption: it is not.
     """
     if not 0 <= days <= MAX_ALLOWANCE:
-        raise BadOption(f"The vacation allowance must be between 0 and {MAX_ALLOWANCE} days a year; `{days}` is not.")
+        raise BadOption(_("The vacation allowance must be between 0 and {most} days a year; `{days}` is not.",
+                          most=MAX_ALLOWANCE, days=str(days)))
     return days
 
 
@@ -69,20 +72,22 @@ class SettingsService:
             BadOption: a value is out of range, or a name is not a setting.
         """
         if "days_per_move" in changes and changes["days_per_move"] not in DAYS_PER_MOVE_CHOICES:
-            raise BadOption("Days per move must be one of 1, 2, 3, 5, 7, 14 or 0 for no limit.")
+            raise BadOption(_("Days per move must be one of 1, 2, 3, 5, 7, 14, or 0 for no limit."))
         if "max_active" in changes and not 1 <= int(changes["max_active"]) <= 100:
-            raise BadOption("The limit of active matches must be between 1 and 100.")
+            raise BadOption(_("The limit of active matches must be between 1 and 100."))
         if "vacation_days" in changes:
             check_allowance(int(changes["vacation_days"]))
         if "language" in changes:
             changes["language"] = check_language(str(changes["language"])) if changes["language"] else None
         if "seasons" in changes and changes["seasons"] not in SEASON_SETTINGS:
-            raise BadOption(f"Seasons are off, monthly or quarterly; `{changes['seasons']}` is none of these.")
+            raise BadOption(_("Seasons are `off`, `monthly` or `quarterly`; `{value}` is none of these.",
+                              value=quote(changes["seasons"])))
         if "puzzle_hour" in changes and not 0 <= int(changes["puzzle_hour"]) <= 23:
-            raise BadOption(f"The daily puzzle's hour is 0 to 23 (UTC); `{changes['puzzle_hour']}` is not.")
+            raise BadOption(_("The daily puzzle's hour is 0 to 23 (UTC); `{hour}` is not.",
+                              hour=quote(changes["puzzle_hour"])))
         for key in changes:
             if key not in SETTINGS:
-                raise BadOption(f"Unknown setting {key!r}.")
+                raise BadOption(f"Unknown setting {key!r}.")  # never a member's: the command passes known names
         now = self.clock()
 
         def body(tx: Tx) -> SettingsRecord:

@@ -45,8 +45,7 @@ from dataclasses import dataclass
 from bot.service.base import rerun, write
 from bot.service.clock import DAY
 from bot.service.errors import LimitReached, NotAllowed
-from bot.texts import plural
-from i18n import Moment, _
+from i18n import Moment, _, n_
 from storage import Database, MemberPrefs, ReadTx, Shards, Tx, VacationRecord
 
 
@@ -135,10 +134,12 @@ class VacationService:
                 raise NotAllowed(_("You are already on vacation in this server, until {until} at the latest; "
                                    "`/vacation end` ends it.", until=Moment(status.vacation.ends_by)))
             if status.allowance == 0:
-                raise NotAllowed("This server gives no vacation days (an admin can set some with `/settings`).")
+                raise NotAllowed(_("This server gives no vacation days (an admin can set some with `/settings`)."))
             if status.left == 0:
-                raise LimitReached(f"You have no vacation days left in {status.year}: the allowance of "
-                                   f"{plural(status.allowance, 'day')} is spent.")
+                raise LimitReached(n_("You have no vacation days left in {year}: the allowance of {count} day is "
+                                      "spent.",
+                                      "You have no vacation days left in {year}: the allowance of {count} days is "
+                                      "spent.", status.allowance, year=str(status.year)))
             ends_by = now + status.left * DAY
             tx.lock_active_matches_of(guild_id, user_id)  # a move that gives her the turn comes before or after
             vacation_id = tx.insert_vacation(guild_id, user_id, now, ends_by)
@@ -165,11 +166,12 @@ class VacationService:
             self._end_due(tx, now, user_id=user_id, guild_id=guild_id)
             vacation = tx.open_vacation(guild_id, user_id)
             if vacation is None:
-                raise NotAllowed("You are not on vacation in this server; `/vacation start` starts one.")
+                raise NotAllowed(_("You are not on vacation in this server; `/vacation start` starts one."))
             tx.lock_active_matches_of(guild_id, user_id)
             ended = self._close(tx, vacation, min(now, vacation.ends_by))
             if ended is None:  # another process's deadline pass closed it a moment ago
-                raise NotAllowed("Your vacation in this server has just ended by itself: the allowance is spent.")
+                raise NotAllowed(_("Your vacation in this server has just ended by itself: the allowance is "
+                                   "spent."))
             resumed = tx.shift_deadlines(guild_id, user_id, -(vacation.ends_by - now), 0.0)
             return ended, resumed, self._status(tx, guild_id, user_id, ended.started_at).left
 

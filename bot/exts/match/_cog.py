@@ -27,7 +27,7 @@ from bot.utils.messages import match_link, notify, queue_result, retire_previous
 from bot.utils.names import addressed, escape, may_ping, member_name, names_of, server_name
 from bot.utils.queues import member_key, queues
 from games import GAMES
-from i18n import Channel, Moment, Text, _, n_
+from i18n import Channel, Moment, Text, _, n_, render
 from storage import MatchRecord
 
 if TYPE_CHECKING:
@@ -240,7 +240,8 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
         guild_id = require_guild(interaction)
         matches, page, pages = await self.bot.services.reading.active_match_page(guild_id, interaction.user.id, page,
                                                                         LIST_PAGE)
-        damaged = [Damaged(match_id, "").args[0] for match_id in
+        reader = language_of(interaction, private=True)
+        damaged = [str(render(Damaged(match_id, "").args[0], reader)) for match_id in
                    await self.bot.services.reading.damaged_matches(guild_id, interaction.user.id)]
         if damaged and not matches:
             await respond(interaction, "\n".join(damaged), private=True)
@@ -249,7 +250,6 @@ class Match(ReviewCommand, commands.GroupCog, group_name="match", group_descript
             await respond(interaction, _("You have no active matches here. Start one with `/chopsticks start` or "
                                          "another game's `start`."), private=True)
             return
-        reader = language_of(interaction, private=True)
         lines = [list_line(match, interaction.user.id, reader) for match in matches]
         if pages > 1:
             lines.append(_page_line(page, pages, "/match list").render(reader))
