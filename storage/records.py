@@ -9,6 +9,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from i18n import pgettext
+
 
 @dataclass(frozen=True)
 class PoolConnections:
@@ -34,7 +36,9 @@ class SeatRecord:
 
     seat: int
     user_id: int
-    display_name: str
+    name: str
+    """The name as stored: the member's display name when the match began; for the computer, its name and level
+    (``Napkin Games (medium)``, with the level's English word)."""
     level: str | None = None
     pings: bool = True
     """Boards may @-mention this member (their ``/notify`` preference, global)."""
@@ -48,6 +52,15 @@ class SeatRecord:
     def is_computer(self) -> bool:
         """``True`` for a computer seat."""
         return self.level is not None
+
+    @property
+    def display_name(self) -> str:
+        """The name shown for this seat: a member's as stored; the computer's with its level in the language being
+        spoken (:func:`i18n.speaking`: ``Napkin Games (moyen)`` in French), the words its ``level`` choice shows."""
+        if self.level is None:
+            return self.name
+        base = self.name.removesuffix(f" ({self.level})")
+        return pgettext("computer seat", "{name} ({level})").format(name=base, level=pgettext("command", self.level))
 
 
 @dataclass

@@ -276,7 +276,7 @@ class MatchWrites(MatchReads):
         match_id = int(cursor.fetchone()[0])
         self._conn.executemany(
             "INSERT INTO seats (match_id, seat, user_id, display_name, level) VALUES (?, ?, ?, ?, ?)",
-            [(match_id, s.seat, s.user_id, s.display_name, s.level) for s in seats],
+            [(match_id, s.seat, s.user_id, s.name, s.level) for s in seats],
         )
         return match_id
 

@@ -392,3 +392,20 @@ async def test_an_expired_challenge_and_a_reminder_are_posted_in_the_servers_lan
     assert reminder.content.startswith(f"<@{world['alice'].id}>, dir bleibt noch ein Drittel deiner Zeit in "
                                        "Partie #"), reminder.content
     assert "sonst geht die Partie kampflos verloren." in reminder.content
+
+
+async def test_the_computers_level_is_named_in_the_servers_language(simcord_env, db: Database,
+                                                                   languages: Languages) -> None:
+    world = World(simcord_env, "alice")
+    languages.server = "fr"
+    with recording() as drawn:
+        await world["alice"].slash(world.channel, "chopsticks start", opponent=world.bot_member(), level="hard",
+                                   seat="second")
+    board = world.thread().last_message
+    match = await stored(db, await only_match_id(db))
+    name = match.seats[0].name.removesuffix(" (hard)")
+    assert f"{name} (difficile) a joué " in board.content, board.content
+    assert f"{name} (difficile)" in board.attachments[0].description
+    assert any(f"{name} (difficile)" in text.text for text in drawn), {text.text for text in drawn}
+    assert match.seats[0].name == f"{name} (hard)"  # stored as typed: the words are the reader's
+    assert match.seats[0].display_name == f"{name} (hard)"  # read outside any language: English

@@ -91,12 +91,17 @@ def heading(tournament: TournamentRecord, completed: int, *, final: bool = False
     return _("standings after round {round} of {rounds}", round=completed, rounds=tournament.rounds)
 
 
+def _level(level: str) -> Text:
+    """A computer level in the reader's words: the name its ``level`` choice shows them (``moyen``)."""
+    return p_("command", level)
+
+
 def _who(line: Line, language: str) -> str:
     """What follows a player's name: ``(computer, easy)``, ``(withdrawn)``, both, or nothing."""
     if line.level and line.withdrawn:
-        return " " + _("(computer, {level}; withdrawn)", level=line.level).render(language)
+        return " " + _("(computer, {level}; withdrawn)", level=_level(line.level)).render(language)
     if line.level:
-        return " " + _("(computer, {level})", level=line.level).render(language)
+        return " " + _("(computer, {level})", level=_level(line.level)).render(language)
     if line.withdrawn:
         return " " + _("(withdrawn)").render(language)
     return ""
@@ -152,7 +157,7 @@ async def standings_payload(tournament: TournamentRecord, lines: Sequence[Line],
     values = {"page": page, "pages": pages, "first": first, "first_short": short[0], "second": second,
               "second_short": short[1]}
     if any(line.level for line in lines):
-        levels = ", ".join(f"{level} {rating}" for level, rating in COMPUTER_RATING.items())  # (as typed: level:)
+        levels = ", ".join(f"{_level(level).render(language)} {rating}" for level, rating in COMPUTER_RATING.items())
         footer = _("page {page} of {pages} · ranked by points, then {first} ({first_short}), then {second} "
                    "({second_short}) · rating at the start; * the computer's rating is set by its level ({levels}), "
                    "for pairing only · /help explains the tie-breaks", levels=levels, **values)
