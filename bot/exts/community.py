@@ -418,7 +418,9 @@ class Community(commands.Cog):
 
 def _settings_lines(current: SettingsRecord, *, changed: bool) -> list[Text]:
     """``/settings``' answer, a line per setting (``changed``: the command changed some)."""
-    language_name = dict(LANGUAGE_CHOICES)[current.language or AUTOMATIC]
+    language_name: Text | str = dict(LANGUAGE_CHOICES)[current.language or AUTOMATIC]
+    if current.language is None:  # "automatic" as the command's choice reads in the member's language
+        language_name = p_("command", str(language_name))
     lines = [_("Settings updated.") if changed else _("Current settings."),
              n_("• Days per move: {count} day", "• Days per move: {count} days", current.days_per_move)
              if current.days_per_move else _("• Days per move: no limit"),
@@ -432,7 +434,8 @@ def _settings_lines(current: SettingsRecord, *, changed: bool) -> list[Text]:
              n_("• Vacation per member and calendar year: {count} day",
                 "• Vacation per member and calendar year: {count} days", current.vacation_days)
              if current.vacation_days else _("• Vacation per member and calendar year: none"),
-             _("• Seasons (separate leaderboards; ratings carry on): {seasons}", seasons=current.seasons),
+             _("• Seasons (separate leaderboards; ratings carry on): {seasons}",
+               seasons=p_("command", current.seasons)),  # as the choice reads: off, monthly, quarterly
              _("• Daily puzzle: in {channel} at {hour}:00 UTC", channel=f"<#{current.puzzle_channel_id}>",
                hour=f"{current.puzzle_hour:02d}") if current.puzzle_channel_id else _("• Daily puzzle: off"),
              _("• Language of boards and news posted here: {language}", language=language_name)]

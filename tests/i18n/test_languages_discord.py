@@ -409,3 +409,16 @@ async def test_the_computers_level_is_named_in_the_servers_language(simcord_env,
     assert any(f"{name} (difficile)" in text.text for text in drawn), {text.text for text in drawn}
     assert match.seats[0].name == f"{name} (hard)"  # stored as typed: the words are the reader's
     assert match.seats[0].display_name == f"{name} (hard)"  # read outside any language: English
+
+
+async def test_settings_read_every_value_in_the_members_language(simcord_env, languages: Languages) -> None:
+    world = World(simcord_env, "alice")
+    languages.member = "fr"
+    shown = await _admin(simcord_env, world).slash(world.channel, "settings")
+    assert shown.ephemeral
+    lines = shown.response.content.splitlines()
+    assert "• Saisons (classements séparés ; les cotes continuent) : désactivé" in lines, lines
+    assert "• Langue des plateaux et nouvelles publiés ici : automatique (la langue du serveur dans Discord)" in lines
+    changed = await _admin(simcord_env, world, "boss2").slash(world.channel, "settings", seasons="quarterly")
+    assert "• Saisons (classements séparés ; les cotes continuent) : trimestriel" in (
+        changed.response.content.splitlines())
