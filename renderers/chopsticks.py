@@ -67,6 +67,8 @@ _BOTTOM_TOP = ROW_TOP[1] + _ROW_HEIGHT + 14
 _HAND_NAMES = (N_("left"), N_("right"))
 _DEAD_HAND_NAMES = (N_("left (dead)"), N_("right (dead)"))
 _FINGER_W, _FINGER_GAP = 16, 6
+_LABEL_BELOW = 25
+"""How far below a palm the middle of its hand's name is (below the frame of :func:`_hand_box`)."""
 _PALM_HALF_W = 46
 _DEAD_FILL = (225, 225, 225)
 
@@ -126,8 +128,10 @@ def _palm_box(seat: int, hand: int) -> tuple[int, int, int, int]:
 
 
 def _hand_box(seat: int, hand: int) -> tuple[int, int, int, int]:
+    """The frame of a hand the last move involved: its fingers and palm, above its name (a name in some languages
+    is wider than the hand)."""
     cx, top = HAND_X[hand], hand_top(seat)
-    return cx - 66, top - 8, cx + 66, top + 170
+    return cx - 66, top - 8, cx + 66, top + 142
 
 
 def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int, hand: int, count: int) -> None:
@@ -154,7 +158,7 @@ def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int, hand: i
     centre = ((palm[0] + palm[2]) / 2, (palm[1] + palm[3]) / 2)
     _text(image, centre, number, 40, DEAD if dead else colour, "mm")
     label = _(_DEAD_HAND_NAMES[hand] if dead else _HAND_NAMES[hand])
-    _text(image, (cx, palm[3] + 16), label, SMALL, DEAD if dead else INK, "mm")
+    _text(image, (cx, palm[3] + _LABEL_BELOW), label, SMALL, DEAD if dead else INK, "mm")
     if dead:
         x0, y0, x1, y1 = cx - 52, top + 2, cx + 52, palm[3]
         draw.line((x0, y0, x1, y1), fill=DEAD, width=6)
@@ -209,7 +213,7 @@ def _draw_last_move_arrow(draw: ImageDraw.ImageDraw, state: ChopsticksState) -> 
     if isinstance(move, Tap):
         # The arrow crosses the gap between the rows, from the tapping hand towards the tapped one.
         start_x, end_x = HAND_X[move.hand], HAND_X[move.target]
-        below_row_0, above_row_1 = _palm_box(0, 0)[3] + 28, hand_top(1) - 4
+        below_row_0, above_row_1 = _palm_box(0, 0)[3] + _LABEL_BELOW + SMALL // 2 + 6, hand_top(1) - 4
         if seat == 0:
             _arrow(draw, (start_x, below_row_0), (end_x, above_row_1))
         else:
