@@ -283,7 +283,6 @@ async def rematch(interaction: discord.Interaction[NapkinBot], match_id: int) ->
                                 channel=Channel(match.channel_id)))
 
 
-
 async def accept_challenge(interaction: discord.Interaction[NapkinBot], challenge_id: int) -> None:
     """Accept button: seat the member, close the challenge, open the match."""
     bot = interaction.client

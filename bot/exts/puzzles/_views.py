@@ -81,7 +81,7 @@ def _handler(interaction: discord.Interaction[Any]) -> PuzzleHandler:
     return handler
 
 
-class AnswerModal(ui.Modal, title="Your move"):
+class AnswerModal(ui.Modal):
     """Where a member types their move (in the game's notation); its words in ``language`` (the member's)."""
 
     def __init__(self, attempt_id: int, progress: int, language: str | None = None) -> None:
