@@ -97,9 +97,17 @@ class PlayPage:
         if pill.count() == 0:
             if not self._option(key).is_visible():
                 self.page.locator(".command-ghost").click()
-            self._option(key).click()
+            self._choose(self._option(key))
         expect(pill).to_have_count(1)
         return pill.locator("input")
+
+    def _choose(self, entry: Locator) -> None:
+        """Choose ``entry`` of the list under the composer. The page redraws that list each time it polls (often, on
+        a busy channel); a pointer click waits for the entry to hold still, and an entry redrawn again and again
+        never does. So the click is sent to the entry as the page finds it at that moment, as the page's own
+        keyboard pick does (``element.click()``)."""
+        expect(entry).to_be_visible()
+        entry.dispatch_event("click")
 
     def suggestions(self, count: int | None = None) -> list[str]:
         """The labels of the list under the composer (members, choices, the bot's autocomplete); with
@@ -111,7 +119,7 @@ class PlayPage:
 
     def pick(self, label: str) -> None:
         """Click ``label`` in the list under the composer."""
-        self._option(label).click()
+        self._choose(self._option(label))
 
     def send(self) -> None:
         """Send the command."""
